@@ -1,0 +1,194 @@
+/**
+ * `npm run bench`: the Public Data API against Strapi's own REST API on the same data, in one run:
+ * 100-record pages (plain and with relations), a page at 90% depth, a single record, and writes
+ * (create, update).
+ *
+ *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--no-write]
+ *
+ * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events), starts the
+ * application as a separate process, measures each pair with autocannon, prints the table and writes
+ * it to docs/benchmarks.md (unless --no-write). Figures are only comparable within one run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import dotenv from 'dotenv';
+import { ensureEnvFile } from '../scripts/lib/env-file';
+import { measure, type Measurement, type MeasureOptions, type Target } from './measure';
+import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
+import { prepareDatabase } from './setup';
+import { APP_ROOT, startServer } from './server';
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** docs/benchmarks.md: what follows this line is written by other measurements and survives a run. */
+const KEPT_SECTIONS_MARKER = '<!-- npm run bench keeps everything below this line. -->';
+
+type Json = { data: unknown; links?: { next?: string } };
+
+const getJson = async (url: string, headers: Record<string, string>): Promise<Json> => {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Json;
+};
+
+/** Follows links.next from the first page until `pages` pages have been read; returns that page's URL. */
+const cursorUrlAtPage = async (firstUrl: string, pages: number, headers: Record<string, string>): Promise<string> => {
+  let url = firstUrl;
+  for (let page = 1; page < pages; page += 1) {
+    const next = (await getJson(url, headers)).links?.next;
+    if (!next) throw new Error(`Only ${page} pages exist; cannot reach page ${pages}.`);
+    url = next;
+  }
+  return url;
+};
+
+export const main = async (args: string[]): Promise<number> => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      events: { type: 'string', default: '100000' },
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '10' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const events = Number(values.events);
+  const options: MeasureOptions = { seconds: Number(values.seconds), connections: Number(values.connections), warmupSeconds: 2 };
+  if (!Number.isInteger(events) || events < 1000 || !(options.seconds >= 1) || !(options.connections >= 1)) {
+    process.stderr.write('usage: npm run bench -- [--events N>=1000] [--seconds S] [--connections C] [--no-write]\n');
+    return 2;
+  }
+
+  ensureEnvFile(APP_ROOT);
+  dotenv.config({ path: path.join(APP_ROOT, '.env') });
+  const dataDir = path.join(APP_ROOT, 'bench', '.data');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const env = { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(dataDir, 'bench.db') };
+  Object.assign(process.env, env, { LOG_LEVEL: 'error' });
+
+  say(`Preparing ${events} events in ${env.DATABASE_FILENAME} ...`);
+  const credentials = await prepareDatabase(events, say);
+  const server = await startServer(env);
+  const measurements: Measurement[] = [];
+  const comparisons: Comparison[] = [];
+  const run = async (target: Target) => {
+    say(`  measuring ${target.label} ...`);
+    const result = await measure(target, options);
+    measurements.push(result);
+    return result;
+  };
+  const compare = async (scenario: string, ours: Target, baseline: Target, aim: string, aimMet: (ratio: number) => boolean) => {
+    const a = await run(ours);
+    const b = await run(baseline);
+    comparisons.push({ scenario, ours: a, baseline: b, aim, aimMet, ratio: rpsRatio(a, b) });
+  };
+
+  try {
+    const v2 = { Authorization: `Bearer ${credentials.apiKey}` };
+    const rest = { Authorization: `Bearer ${credentials.readToken}` };
+    const api = `${server.url}/api/v2`;
+    const totalPages = Math.floor((events * 0.9) / 100);
+
+    await compare(
+      '100-record page',
+      { label: 'GET /api/v2/events?limit=100', url: `${api}/events?limit=100`, headers: v2 },
+      { label: 'GET /api/events?pagination[pageSize]=100', url: `${server.url}/api/events?pagination%5BpageSize%5D=100`, headers: rest },
+      '>= 2x',
+      (ratio) => ratio >= 2
+    );
+    await compare(
+      '100-record page with relations',
+      { label: 'GET /api/v2/events?limit=100&include=venue,festival', url: `${api}/events?limit=100&include=venue,festival`, headers: v2 },
+      {
+        label: 'GET /api/events?pagination[pageSize]=100&populate[venue]&populate[festival]',
+        url: `${server.url}/api/events?pagination%5BpageSize%5D=100&populate%5Bvenue%5D=true&populate%5Bfestival%5D=true`,
+        headers: rest,
+      },
+      '>= 2x',
+      (ratio) => ratio >= 2
+    );
+
+    // Depth on like content: the demo events (rich bodies, covers) sort first, the benchmark events after
+    // them, so both pages are read from the benchmark events alone (the cursor carries the filter).
+    const benchOnly = `${api}/events?limit=100&filter%5Bslug%5D%5BstartsWith%5D=bench-`;
+    say(`  walking to page ${totalPages} through cursors ...`);
+    const deepUrl = await cursorUrlAtPage(benchOnly, totalPages, v2);
+    const first = await run({ label: 'GET /api/v2/events?limit=100&filter[slug][startsWith]=bench- (first page)', url: benchOnly, headers: v2 });
+    const deep = await run({ label: `the same at page ${totalPages} (cursor)`, url: deepUrl, headers: v2 });
+    comparisons.push({ scenario: 'Page at 90% depth vs first page (/api/v2)', ours: deep, baseline: first, aim: 'cost <= 1.2x (ratio >= 0.83)', aimMet: (r) => r >= 1 / 1.2, ratio: rpsRatio(deep, first) });
+    const restFirst = measurements[1]!;
+    const restDeep = await run({
+      label: `GET /api/events?pagination[page]=${totalPages}&pageSize=100 (offset)`,
+      url: `${server.url}/api/events?pagination%5Bpage%5D=${totalPages}&pagination%5BpageSize%5D=100`,
+      headers: rest,
+    });
+    comparisons.push({ scenario: 'Page at 90% depth vs first page (Strapi, offset)', ours: restDeep, baseline: restFirst, aim: 'for comparison', aimMet: () => true, ratio: rpsRatio(restDeep, restFirst) });
+    comparisons.push({ scenario: 'Page at 90% depth: /api/v2 cursor vs Strapi offset', ours: deep, baseline: restDeep, aim: 'for comparison', aimMet: () => true, ratio: rpsRatio(deep, restDeep) });
+
+    const middle = (await getJson(`${api}/events/bench-${String(Math.floor(events / 2)).padStart(6, '0')}`, v2)).data as { id: string; meta: { slug: string } };
+    await compare(
+      'Single record',
+      { label: `GET /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, headers: v2 },
+      { label: 'GET /api/events/:documentId', url: `${server.url}/api/events/${middle.id}`, headers: rest },
+      'for comparison',
+      () => true
+    );
+
+    // Writes (issue 4): create and update one event per request, published on both sides, through the
+    // domain rules on both sides (the document service).
+    let serial = 0;
+    const unique = () => `${process.pid}-${Date.now()}-${(serial += 1)}`;
+    const full = { Authorization: `Bearer ${credentials.fullToken}`, 'Content-Type': 'application/json' };
+    const v2Json = { ...v2, 'Content-Type': 'application/vnd.api+json' };
+    const event = (title: string) => ({ title, startsAt: '2027-03-01T19:00:00.000Z', category: 'talk' });
+    await compare(
+      'Create a record',
+      { label: 'POST /api/v2/events', url: `${api}/events`, method: 'POST', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: event(`Bench write ${unique()}`) } }) },
+      { label: 'POST /api/events?status=published', url: `${server.url}/api/events?status=published`, method: 'POST', headers: full, body: () => JSON.stringify({ data: event(`Bench rest ${unique()}`) }) },
+      'within 1.2x (ratio >= 0.83)',
+      (ratio) => ratio >= 1 / 1.2
+    );
+    await compare(
+      'Update a record',
+      { label: `PATCH /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, method: 'PATCH', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: { capacity: serial++ % 1000 } } }) },
+      { label: 'PUT /api/events/:documentId?status=published', url: `${server.url}/api/events/${middle.id}?status=published`, method: 'PUT', headers: full, body: () => JSON.stringify({ data: { capacity: serial++ % 1000 } }) },
+      'within 1.2x (ratio >= 0.83)',
+      (ratio) => ratio >= 1 / 1.2
+    );
+  } finally {
+    await server.stop();
+  }
+
+  const table = comparisonTable(comparisons);
+  const problems = failures(measurements);
+  say('');
+  say(table);
+  for (const problem of problems) say(`WARNING ${problem}`);
+  if (!values['no-write']) {
+    const doc = [
+      '# Benchmarks',
+      '',
+      'Produced by `npm run bench` (bench/index.ts): the demo content plus benchmark events in a SQLite database of',
+      "its own, the application started as a separate process, autocannon as the load generator, the Public Data API",
+      "against Strapi's own REST API (with a Strapi API token) on the same data in the same run. A ratio above 1 means",
+      '/api/v2 served more requests per second. Figures are only comparable within one run; the ratios are the result.',
+      '',
+      `Command: \`npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections}\``,
+      `Machine: ${machine()}`,
+      `Date: ${new Date().toISOString()}`,
+      '',
+      table,
+      '',
+      ...(problems.length ? ['Warnings:', ...problems.map((p) => `- ${p}`), ''] : []),
+    ].join('\n');
+    // Sections other measurements maintain (after the marker) are kept.
+    const file = path.join(APP_ROOT, 'docs', 'benchmarks.md');
+    const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const marker = previous.indexOf(KEPT_SECTIONS_MARKER);
+    const kept = marker === -1 ? '' : `\n${previous.slice(marker)}`;
+    fs.writeFileSync(file, `${doc}\n${kept}`);
+    say('Written to docs/benchmarks.md.');
+  }
+  return 0;
+};

@@ -1,0 +1,61 @@
+/**
+ * One measurement: autocannon against a URL for a fixed time, after a warm-up.
+ */
+import autocannon from 'autocannon';
+
+export type Measurement = {
+  label: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+};
+
+export type MeasureOptions = { connections: number; seconds: number; warmupSeconds: number };
+
+export type Target = {
+  label: string;
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  headers?: Record<string, string>;
+  /** A request body per call (writes); the function lets each request differ. */
+  body?: () => string;
+};
+
+const run = (target: Target, connections: number, seconds: number): Promise<autocannon.Result> =>
+  new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target.url,
+        method: target.method ?? 'GET',
+        headers: target.headers,
+        connections,
+        duration: seconds,
+        ...(target.body
+          ? {
+              requests: [
+                {
+                  setupRequest: (request: autocannon.Request) => ({ ...request, body: target.body!() }),
+                },
+              ],
+            }
+          : {}),
+      },
+      (error, result) => (error ? reject(error) : resolve(result))
+    );
+    instance.on('error', reject);
+  });
+
+export const measure = async (target: Target, options: MeasureOptions): Promise<Measurement> => {
+  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
+  const result = await run(target, options.connections, options.seconds);
+  return {
+    label: target.label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+};

@@ -1,0 +1,2 @@
+/** `npm run bench:assets`: see bench/assets.ts. */
+export { main } from '../bench/assets';

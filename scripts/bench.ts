@@ -1,0 +1,2 @@
+/** `npm run bench`: see bench/index.ts. */
+export { main } from '../bench/index';

@@ -1,0 +1,137 @@
+/**
+ * `npm run demo`: everything a new user needs, in one command. Writes a `.env` with fresh secrets when
+ * there is none, builds the admin panel when it is missing or stale, seeds the demo content
+ * (idempotent), creates the demo admin user and a demo key, starts the application and prints how to
+ * use it. A second run reuses what the first built and seeded. Nothing of this happens under
+ * `npm run start`.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import dotenv from 'dotenv';
+import { adminBuildIsCurrent, markAdminBuild } from './lib/admin-build';
+import { ensureEnvFile } from './lib/env-file';
+import { APP_ROOT } from './lib/strapi';
+
+const DEMO_KEY_NAME = 'Demo key (every resource, every action)';
+const DEMO_KEY_FILE = path.join(APP_ROOT, '.tmp', 'demo-key');
+
+type KeysService = {
+  authenticate: (token: string) => Promise<{ keyId: string } | null>;
+  create: (input: { name: string; description: string; grants: 'all' }) => Promise<{ plaintext: string }>;
+};
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+const ensureAdminBuild = () => {
+  if (adminBuildIsCurrent(APP_ROOT)) {
+    say('Admin panel: already built.');
+    return;
+  }
+  say('Admin panel: building (about a minute, once)...');
+  execFileSync(process.execPath, [path.join(APP_ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'build'], {
+    cwd: APP_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  markAdminBuild(APP_ROOT);
+};
+
+const ensureAdminUser = async (strapi: Core.Strapi, email: string, password: string): Promise<'created' | 'exists'> => {
+  const users = strapi.db.query('admin::user');
+  if (await users.findOne({ where: { email } })) return 'exists';
+  const superAdmin = await (strapi.service('admin::role') as { getSuperAdmin: () => Promise<{ id: number }> }).getSuperAdmin();
+  await (strapi.service('admin::user') as { create: (data: Record<string, unknown>) => Promise<unknown> }).create({
+    email,
+    firstname: 'Demo',
+    lastname: 'Admin',
+    password,
+    isActive: true,
+    registrationToken: null,
+    roles: [superAdmin.id],
+  });
+  return 'created';
+};
+
+/** The demo key from an earlier run while it still works; otherwise a new one. */
+const ensureDemoKey = async (strapi: Core.Strapi): Promise<string> => {
+  const keys = strapi.plugin('public-api').service('keys') as KeysService;
+  if (fs.existsSync(DEMO_KEY_FILE)) {
+    const stored = fs.readFileSync(DEMO_KEY_FILE, 'utf8').trim();
+    if (await keys.authenticate(stored)) return stored;
+  }
+  const { plaintext } = await keys.create({
+    name: DEMO_KEY_NAME,
+    description: 'Created by npm run demo: every resource that existed then, every action, every field.',
+    grants: 'all',
+  });
+  fs.mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
+  // Kept only so that the next demo run can print it again; the database stores its HMAC alone.
+  fs.writeFileSync(DEMO_KEY_FILE, `${plaintext}\n`, { mode: 0o600 });
+  return plaintext;
+};
+
+const banner = (url: string, key: string, email: string, password: string, adminState: string) => {
+  const api = `${url}/api/v2`;
+  const auth = `-H "Authorization: Bearer ${key}"`;
+  return [
+    '',
+    '────────────────────────────────────────────────────────────────────────',
+    ' The Public Data API demo is running.',
+    '',
+    ` Admin panel:  ${url}/admin`,
+    `   e-mail:     ${email}`,
+    `   password:   ${password}${adminState === 'exists' ? '   (the user existed already: its password was left as it was)' : ''}`,
+    '',
+    ' Demo key (every resource, every action, every field):',
+    `   ${key}`,
+    '',
+    ' Try:',
+    `   curl ${auth} ${api}/`,
+    `   curl ${auth} "${api}/events?limit=5&sort=-startsAt&include=venue"`,
+    `   curl -g ${auth} "${api}/events?locale=de&filter[category]=concert"`,
+    `   curl ${auth} ${api}/cms/city-guide/pages`,
+    `   curl ${auth} ${api}/cms/culture-hub/settings`,
+    '',
+    ' More keys: npm run key -- create --name NAME --all   (or --grants FILE; see README)',
+    ' Stop with Ctrl+C.',
+    '────────────────────────────────────────────────────────────────────────',
+    '',
+  ].join('\n');
+};
+
+export const main = async (): Promise<number> => {
+  if (ensureEnvFile(APP_ROOT)) say('Wrote .env with fresh random secrets.');
+  // Strapi read .env when it was first loaded; read it again now that it surely exists.
+  dotenv.config({ path: path.join(APP_ROOT, '.env') });
+  ensureAdminBuild();
+
+  const email = process.env.DEMO_ADMIN_EMAIL || 'admin@example.com';
+  const password = process.env.DEMO_ADMIN_PASSWORD || 'Demo-Admin-2026';
+  const { createStrapi } = await import('@strapi/strapi');
+  const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
+  await strapi.load();
+
+  const { seedDemo, describeDemoSeed, takeCensus } = await import('../src/seed');
+  say('Demo content: seeding (idempotent)...');
+  const seeded = await seedDemo(strapi, { log: say });
+  say(describeDemoSeed(seeded, await takeCensus(strapi))[0]);
+  const adminState = await ensureAdminUser(strapi, email, password);
+  const key = await ensureDemoKey(strapi);
+
+  await strapi.listen();
+  const port = strapi.config.get('server.port') as number;
+  const configured = strapi.config.get('server.url') as string | undefined;
+  const url = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/$/, '') : `http://localhost:${port}`;
+  say(banner(url, key, email, password, adminState));
+
+  const stop = async () => {
+    await strapi.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // Keep serving until stopped.
+  return new Promise<number>(() => {});
+};

@@ -1,0 +1,219 @@
+/**
+ * `npm run key -- <command>`: API keys for operators and scripts.
+ *
+ *   create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d]
+ *   list
+ *   revoke ID        (ID: the key id shown by list, with or without `pdk_`)
+ *   regenerate ID
+ *   delete ID
+ *
+ * `create` and `regenerate` print the key alone on the last line of standard output. Bad input is a
+ * message on standard error, a non-zero exit status, and nothing written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Core } from '@strapi/strapi';
+import { withStrapi } from './lib/strapi';
+
+const USAGE = `usage:
+  npm run key -- create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d]
+  npm run key -- list
+  npm run key -- revoke ID
+  npm run key -- regenerate ID
+  npm run key -- delete ID`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type ApiKeyView = {
+  keyId: string;
+  name: string;
+  prefix: string;
+  lastFour: string;
+  grants: { resources: Record<string, unknown>; commands: string[]; origins: string[] };
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revoked: boolean;
+};
+
+type KeysService = {
+  create(input: { name: string; description?: string | null; expiresAt?: string | null; grants: unknown }): Promise<{ key: ApiKeyView; plaintext: string }>;
+  list(): Promise<ApiKeyView[]>;
+  revoke(id: string): Promise<ApiKeyView>;
+  regenerate(id: string): Promise<{ key: ApiKeyView; plaintext: string }>;
+  remove(id: string): Promise<ApiKeyView>;
+};
+
+const keys = (strapi: Core.Strapi) => strapi.plugin('public-api').service('keys') as KeysService;
+
+/** `2027-01-31`, an ISO date-time, or `<N>d` (days from now). */
+export const parseExpiry = (value: string, now = new Date()): string => {
+  const days = /^(\d{1,4})d$/.exec(value);
+  if (days) {
+    const count = Number(days[1]);
+    if (count < 1) throw new UsageError('--expires in days must be at least 1d.');
+    return new Date(now.getTime() + count * 86_400_000).toISOString();
+  }
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new UsageError(`--expires '${value}' is neither a date (2027-01-31) nor a number of days (30d).`);
+  if (time <= now.getTime()) throw new UsageError('--expires must be in the future.');
+  return new Date(time).toISOString();
+};
+
+const readGrantsFile = (file: string): unknown => {
+  const resolved = path.resolve(process.cwd(), file);
+  let text: string;
+  try {
+    text = fs.readFileSync(resolved, 'utf8');
+  } catch {
+    throw new UsageError(`Cannot read the grants file '${file}'.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`The grants file '${file}' is not valid JSON: ${(error as Error).message}`);
+  }
+};
+
+const describeKey = (key: ApiKeyView) => {
+  // Sorted: PostgreSQL's jsonb does not keep the order keys were written in.
+  const resources = Object.keys(key.grants.resources).sort();
+  return [
+    `name:      ${key.name}`,
+    `id:        ${key.keyId}`,
+    `shown as:  ${key.prefix}_…${key.lastFour}`,
+    `resources: ${resources.length ? resources.join(', ') : '(none)'}`,
+    `commands:  ${key.grants.commands.length ? key.grants.commands.join(', ') : '(none)'}`,
+    `origins:   ${key.grants.origins.length ? key.grants.origins.join(', ') : '(none)'}`,
+    `expires:   ${key.expiresAt ?? 'never'}`,
+  ].join('\n');
+};
+
+const pad = (value: string, width: number) => (value.length >= width ? value : value + ' '.repeat(width - value.length));
+
+const table = (rows: string[][]) => {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => pad(cell, widths[column]!)).join('  ').trimEnd()).join('\n');
+};
+
+const requireId = (positionals: string[], command: string): string => {
+  const id = positionals[1];
+  if (!id || positionals.length > 2) throw new UsageError(`${command} takes exactly one key id.\n${USAGE}`);
+  return id;
+};
+
+export type Output = { out: (line: string) => void; err: (line: string) => void };
+
+const defaultOutput: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export const run = async (args: string[], output: Output = defaultOutput): Promise<number> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        description: { type: 'string' },
+        grants: { type: 'string' },
+        all: { type: 'boolean' },
+        expires: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    output.err(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || !command) {
+    (values.help ? output.out : output.err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+
+  try {
+    switch (command) {
+      case 'create': {
+        if (positionals.length > 1) throw new UsageError(`create takes no positional arguments.\n${USAGE}`);
+        if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
+        if (Boolean(values.grants) === Boolean(values.all)) throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
+        const grants = values.all ? 'all' : readGrantsFile(values.grants!);
+        const expiresAt = values.expires ? parseExpiry(values.expires) : null;
+        const { key, plaintext } = await withStrapi((strapi) =>
+          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants })
+        );
+        output.out(describeKey(key));
+        output.out('The key is shown once; store it now:');
+        output.out(plaintext);
+        return 0;
+      }
+      case 'list': {
+        if (positionals.length > 1) throw new UsageError(`list takes no arguments.\n${USAGE}`);
+        const list = await withStrapi((strapi) => keys(strapi).list());
+        if (list.length === 0) {
+          output.out('No keys yet. Create one with: npm run key -- create --name NAME --all');
+          return 0;
+        }
+        const rows = [['ID', 'NAME', 'KEY', 'RESOURCES', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS']];
+        for (const key of list) {
+          const expired = key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
+          rows.push([
+            key.keyId,
+            key.name,
+            `${key.prefix}_…${key.lastFour}`,
+            String(Object.keys(key.grants.resources).length),
+            key.createdAt.slice(0, 10),
+            key.expiresAt ? key.expiresAt.slice(0, 10) : 'never',
+            key.lastUsedAt ? key.lastUsedAt.replace('T', ' ').slice(0, 16) : 'never',
+            key.revoked ? 'revoked' : expired ? 'expired' : 'active',
+          ]);
+        }
+        output.out(table(rows));
+        return 0;
+      }
+      case 'revoke': {
+        const id = requireId(positionals, 'revoke');
+        const key = await withStrapi((strapi) => keys(strapi).revoke(id));
+        output.out(`Revoked ${key.prefix}_…${key.lastFour} (${key.name}). It stops working on the next request.`);
+        return 0;
+      }
+      case 'regenerate': {
+        const id = requireId(positionals, 'regenerate');
+        const { key, plaintext } = await withStrapi((strapi) => keys(strapi).regenerate(id));
+        output.out(describeKey(key));
+        output.out('The old key no longer works. The new key is shown once; store it now:');
+        output.out(plaintext);
+        return 0;
+      }
+      case 'delete': {
+        const id = requireId(positionals, 'delete');
+        const key = await withStrapi((strapi) => keys(strapi).remove(id));
+        output.out(`Deleted ${key.prefix}_…${key.lastFour} (${key.name}).`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
+    }
+  } catch (error) {
+    const err = error as Error & { name?: string };
+    if (err instanceof UsageError) {
+      output.err(err.message);
+      return 2;
+    }
+    if (err.name === 'ValidationError' || err.name === 'NotFoundError') {
+      output.err(err.message);
+      return 1;
+    }
+    throw error;
+  }
+};
+
+export const main = (args: string[]) => run(args);

@@ -1,0 +1,94 @@
+/**
+ * Name, description and expiry of a key. Expiry: never, 7/30/90 days from now, or a custom date.
+ */
+import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea } from '@strapi/design-system';
+import { useIntl } from 'react-intl';
+import { useT } from '../hooks/useT';
+import type { FieldErrors } from '../utils/errors';
+import { tomorrow, type ExpiryChoice } from '../utils/expiry';
+
+export type KeyDetails = {
+  name: string;
+  description: string;
+  expiry: ExpiryChoice;
+  customDate: Date | undefined;
+};
+
+type Props = {
+  value: KeyDetails;
+  onChange: (value: KeyDetails) => void;
+  errors: FieldErrors;
+  disabled?: boolean;
+  /** The stored expiry of an existing key, shown as a hint. */
+  currentExpiry?: string | null;
+};
+
+export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExpiry }: Props) => {
+  const t = useT();
+  const { formatDate } = useIntl();
+  const set = <K extends keyof KeyDetails>(key: K, next: KeyDetails[K]) => onChange({ ...value, [key]: next });
+
+  const expiryHint =
+    currentExpiry === undefined
+      ? t('key.expiry.hint', 'After this date requests with the key are refused.')
+      : currentExpiry === null
+        ? t('key.expiry.current.never', 'Currently: never expires.')
+        : t('key.expiry.current.date', 'Currently: expires {date}.', { date: formatDate(currentExpiry, { dateStyle: 'medium', timeStyle: 'short' }) });
+
+  return (
+    <Grid.Root gap={5}>
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root name="name" required error={errors.name} width="100%">
+          <Field.Label>{t('key.name', 'Name')}</Field.Label>
+          <TextInput value={value.name} disabled={disabled} onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('name', e.target.value)} />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root name="expiry" error={errors.expiresAt} hint={expiryHint} width="100%">
+          <Field.Label>{t('key.expiry', 'Expiration')}</Field.Label>
+          <SingleSelect
+            value={value.expiry}
+            disabled={disabled}
+            onChange={(next) => set('expiry', String(next) as ExpiryChoice)}
+          >
+            <SingleSelectOption value="never">{t('key.expiry.never', 'Never')}</SingleSelectOption>
+            <SingleSelectOption value="7">{t('key.expiry.days', 'In {days} days', { days: 7 })}</SingleSelectOption>
+            <SingleSelectOption value="30">{t('key.expiry.days', 'In {days} days', { days: 30 })}</SingleSelectOption>
+            <SingleSelectOption value="90">{t('key.expiry.days', 'In {days} days', { days: 90 })}</SingleSelectOption>
+            <SingleSelectOption value="custom">{t('key.expiry.custom', 'On a date…')}</SingleSelectOption>
+          </SingleSelect>
+          <Field.Hint />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+      {value.expiry === 'custom' && (
+        <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+          <Field.Root name="customDate" required hint={t('key.expiry.date.hint', 'The key works until the end of this day.')} width="100%">
+            <Field.Label>{t('key.expiry.date', 'Expires on')}</Field.Label>
+            <DatePicker
+              value={value.customDate}
+              minDate={tomorrow()}
+              disabled={disabled}
+              onChange={(date) => set('customDate', date)}
+              onClear={() => set('customDate', undefined)}
+              clearLabel={t('key.expiry.date.clear', 'Clear the date')}
+            />
+            <Field.Hint />
+          </Field.Root>
+        </Grid.Item>
+      )}
+      <Grid.Item col={12} direction="column" alignItems="stretch">
+        <Field.Root name="description" error={errors.description} width="100%">
+          <Field.Label>{t('key.description', 'Description')}</Field.Label>
+          <Textarea
+            value={value.description}
+            disabled={disabled}
+            onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => set('description', e.target.value)}
+          />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+    </Grid.Root>
+  );
+};

@@ -1,0 +1,64 @@
+/**
+ * Browser origins the key accepts requests from (`https://shop.example`, `https://*.example`). The
+ * server validates every rule; its messages appear under the rule they concern.
+ */
+import { Button, Field, Flex, IconButton, TextInput, Typography } from '@strapi/design-system';
+import { Plus, Trash } from '@strapi/icons';
+import { useT } from '../../hooks/useT';
+import type { FieldErrors } from '../../utils/errors';
+import { setOrigins, type Draft } from '../../utils/grants';
+
+type Props = {
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  /** Errors by the origin's index in the draft. */
+  errors: FieldErrors;
+  disabled?: boolean;
+};
+
+export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => {
+  const t = useT();
+  const origins = draft.origins;
+  const update = (index: number, value: string) => onChange(setOrigins(draft, origins.map((origin, i) => (i === index ? value : origin))));
+  const remove = (index: number) => onChange(setOrigins(draft, origins.filter((_, i) => i !== index)));
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={3}>
+      <Typography textColor="neutral600">
+        {t(
+          'origins.help',
+          'Browsers may call the API with this key only from these origins. Leave the list empty for servers and apps: then no browser origin is allowed. A wildcard covers subdomains: https://*.example.com.'
+        )}
+      </Typography>
+      {origins.map((origin, index) => (
+        <Flex key={index} gap={2} alignItems="start">
+          <Field.Root name={`origins.${index}`} error={errors[String(index)]} style={{ flex: 1 }}>
+            <Field.Label>{t('origins.label', 'Origin {number}', { number: index + 1 })}</Field.Label>
+            <TextInput
+              value={origin}
+              placeholder="https://www.example.com"
+              disabled={disabled}
+              onChange={(e: React.ChangeEvent<HTMLInputElement>) => update(index, e.target.value)}
+            />
+            <Field.Error />
+          </Field.Root>
+          <Flex paddingTop={6}>
+            <IconButton
+              label={t('origins.remove', 'Remove origin {number}', { number: index + 1 })}
+              variant="ghost"
+              disabled={disabled}
+              onClick={() => remove(index)}
+            >
+              <Trash />
+            </IconButton>
+          </Flex>
+        </Flex>
+      ))}
+      <Flex>
+        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={() => onChange(setOrigins(draft, [...origins, '']))}>
+          {t('origins.add', 'Add an origin')}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+};

@@ -1,0 +1,150 @@
+/**
+ * A website's publications: which content type it publishes under which collection slug, as a
+ * collection or a singleton. Single types can only be singletons.
+ */
+import {
+  Box,
+  Button,
+  Field,
+  Flex,
+  Grid,
+  IconButton,
+  SingleSelect,
+  SingleSelectOption,
+  TextInput,
+  Typography,
+} from '@strapi/design-system';
+import { Plus, Trash } from '@strapi/icons';
+import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
+import type { Publication } from '../../../../shared/contracts/websites';
+import { useT } from '../../hooks/useT';
+import type { FieldErrors } from '../../utils/errors';
+
+type Props = {
+  value: Publication[];
+  onChange: (value: Publication[]) => void;
+  contentTypes: ContentTypeSummary[];
+  /** Errors by `<index>.<field>`. */
+  errors: FieldErrors;
+  disabled?: boolean;
+};
+
+export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disabled }: Props) => {
+  const t = useT();
+  const update = (index: number, patch: Partial<Publication>) =>
+    onChange(value.map((publication, i) => (i === index ? { ...publication, ...patch } : publication)));
+  const remove = (index: number) => onChange(value.filter((_, i) => i !== index));
+  const add = () => onChange([...value, { collection: '', contentType: '', mode: 'collection' }]);
+
+  const onContentType = (index: number, uid: string) => {
+    const type = contentTypes.find((candidate) => candidate.uid === uid);
+    update(index, { contentType: uid, ...(type?.kind === 'singleType' ? { mode: 'singleton' as const } : {}) });
+  };
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={4}>
+      {value.length === 0 && (
+        <Typography textColor="neutral600">{t('publications.empty', 'This website publishes nothing yet.')}</Typography>
+      )}
+      {value.map((publication, index) => {
+        const type = contentTypes.find((candidate) => candidate.uid === publication.contentType);
+        const at = (field: string) => errors[`${index}.${field}`];
+        return (
+          <Box key={index} background="neutral100" hasRadius padding={4} data-testid={`publication-${index}`}>
+            <Flex justifyContent="space-between" paddingBottom={3}>
+              <Typography variant="sigma" textColor="neutral600" tag="h3">
+                {t('publications.number', 'Publication {number}', { number: index + 1 })}
+              </Typography>
+              <IconButton label={t('publications.remove', 'Remove publication {number}', { number: index + 1 })} variant="ghost" disabled={disabled} onClick={() => remove(index)}>
+                <Trash />
+              </IconButton>
+            </Flex>
+            <Grid.Root gap={4}>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root name={`publications.${index}.contentType`} required error={at('contentType')} width="100%">
+                  <Field.Label>{t('publications.contentType', 'Content type')}</Field.Label>
+                  <SingleSelect
+                    value={publication.contentType || undefined}
+                    placeholder={t('publications.contentType.placeholder', 'Choose a content type')}
+                    disabled={disabled}
+                    onChange={(uid) => onContentType(index, String(uid))}
+                  >
+                    {contentTypes.map((candidate) => (
+                      <SingleSelectOption key={candidate.uid} value={candidate.uid}>
+                        {candidate.kind === 'singleType'
+                          ? t('publications.contentType.single', '{name} (single type)', { name: candidate.displayName })
+                          : candidate.displayName}
+                      </SingleSelectOption>
+                    ))}
+                  </SingleSelect>
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root
+                  name={`publications.${index}.collection`}
+                  required
+                  error={at('collection')}
+                  hint={t('publications.collection.hint', 'Lowercase letters, digits and dashes: /cms/<website>/<collection>.')}
+                  width="100%"
+                >
+                  <Field.Label>{t('publications.collection', 'Collection slug')}</Field.Label>
+                  <TextInput
+                    value={publication.collection}
+                    disabled={disabled}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => update(index, { collection: e.target.value })}
+                  />
+                  <Field.Hint />
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root
+                  name={`publications.${index}.mode`}
+                  error={at('mode')}
+                  hint={
+                    type?.kind === 'singleType'
+                      ? t('publications.mode.single', 'A single type is always published as a singleton.')
+                      : type?.websiteScoped
+                        ? t('publications.mode.scoped', 'Records linked to this website only. As a singleton: its one record.')
+                        : undefined
+                  }
+                  width="100%"
+                >
+                  <Field.Label>{t('publications.mode', 'Mode')}</Field.Label>
+                  <SingleSelect
+                    value={publication.mode}
+                    disabled={disabled || type?.kind === 'singleType'}
+                    onChange={(mode) => update(index, { mode: mode === 'singleton' ? 'singleton' : 'collection' })}
+                  >
+                    <SingleSelectOption value="collection">{t('publications.mode.collection', 'Collection')}</SingleSelectOption>
+                    <SingleSelectOption value="singleton">{t('publications.mode.singleton', 'Singleton')}</SingleSelectOption>
+                  </SingleSelect>
+                  <Field.Hint />
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root name={`publications.${index}.name`} error={at('name')} hint={t('publications.name.hint', 'Optional: the resource name keys see.')} width="100%">
+                  <Field.Label>{t('publications.name', 'Display name')}</Field.Label>
+                  <TextInput
+                    value={publication.name ?? ''}
+                    disabled={disabled}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => update(index, { name: e.target.value })}
+                  />
+                  <Field.Hint />
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+            </Grid.Root>
+          </Box>
+        );
+      })}
+      <Flex>
+        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
+          {t('publications.add', 'Add a publication')}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+};

@@ -1,0 +1,93 @@
+/**
+ * Create a key: details, grants, origins, with the live preview. On success the edit page opens
+ * with the key's plaintext, shown there once.
+ */
+import { Button, Flex } from '@strapi/design-system';
+import { Check } from '@strapi/icons';
+import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { GetRegistry } from '../../../../shared/contracts/registry';
+import { useLoad } from '../../hooks/useLoad';
+import { usePermissions } from '../../hooks/usePermissions';
+import { useT } from '../../hooks/useT';
+import { usePublicApi } from '../../utils/api';
+import { issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
+import { KeyFormSections } from './KeyFormSections';
+import { useKeyForm } from './useKeyForm';
+
+export type CreatedState = { plaintext: string };
+
+export const CreatePage = () => {
+  const t = useT();
+  const api = usePublicApi();
+  const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
+  if (registry.isLoading && !registry.data) return <Page.Loading />;
+  if (!registry.data) return <Page.Error />;
+  return (
+    <Page.Main>
+      <Page.Title>{t('key.create.pageTitle', 'Create an API key')}</Page.Title>
+      <CreateForm registry={registry.data} />
+    </Page.Main>
+  );
+};
+
+const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) => {
+  const t = useT();
+  const api = usePublicApi();
+  const navigate = useNavigate();
+  const { toggleNotification } = useNotification();
+  const { canCreate } = usePermissions();
+  const form = useKeyForm(undefined, registry.resources);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (form.missingDate) {
+      form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
+      return;
+    }
+    setSaving(true);
+    try {
+      const details = form.detailsInput();
+      const created = await api.createKey({
+        name: details.name ?? '',
+        description: details.description ?? null,
+        expiresAt: details.expiresAt ?? null,
+        grants: form.grants,
+      });
+      toggleNotification({ type: 'success', message: t('key.created', 'The key {name} is created.', { name: created.data.name }) });
+      navigate(`../${created.data.id}`, { replace: true, state: { plaintext: created.meta.plaintext } satisfies CreatedState });
+    } catch (error) {
+      const issues = issuesOf(error);
+      if (issues) {
+        form.setSaveErrors(toFieldErrors(issues));
+        toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+      } else {
+        toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Layouts.Header
+        navigationAction={<BackButton fallback=".." />}
+        title={t('key.create.title', 'Create an API key')}
+        subtitle={t('key.create.subtitle', 'The key is shown once, right after it is created.')}
+        primaryAction={
+          <Flex gap={2}>
+            <Button type="submit" startIcon={<Check />} loading={saving} disabled={!canCreate} size="S">
+              {t('key.create.save', 'Create the key')}
+            </Button>
+          </Flex>
+        }
+      />
+      <Layouts.Content>
+        <KeyFormSections form={form} registry={registry} disabled={!canCreate} />
+      </Layouts.Content>
+    </form>
+  );
+};

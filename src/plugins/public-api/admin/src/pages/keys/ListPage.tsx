@@ -1,0 +1,200 @@
+/**
+ * The keys: name, prefix and last four characters, resources granted, created, expires, last used,
+ * status. Search by name; sort by name, creation or last use.
+ */
+import { useMemo, useState } from 'react';
+import {
+  Box,
+  EmptyStateLayout,
+  Flex,
+  Link,
+  LinkButton,
+  Searchbar,
+  Table,
+  Tbody,
+  Td,
+  Th,
+  Thead,
+  Tr,
+  Typography,
+  VisuallyHidden,
+} from '@strapi/design-system';
+import { CaretDown, CaretUp, Plus, Trash } from '@strapi/icons';
+import { EmptyDocuments } from '@strapi/icons/symbols';
+import { Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { NavLink } from 'react-router-dom';
+import type { AdminKey } from '../../../../shared/contracts/keys';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { DateText } from '../../components/DateText';
+import { KeyStatus } from '../../components/KeyStatus';
+import { useLoad } from '../../hooks/useLoad';
+import { usePermissions } from '../../hooks/usePermissions';
+import { Mono } from '../../components/Mono';
+import { useT } from '../../hooks/useT';
+import { usePublicApi } from '../../utils/api';
+import { messageOf } from '../../utils/errors';
+import { sortKeys, type KeySort } from './sortKeys';
+
+
+const SortHeader = ({ label, column, sort, onSort }: { label: string; column: KeySort['column']; sort: KeySort; onSort: (sort: KeySort) => void }) => {
+  const active = sort.column === column;
+  const next: KeySort = { column, direction: active && sort.direction === 'asc' ? 'desc' : 'asc' };
+  return (
+    <Th aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <Flex tag="button" type="button" gap={1} onClick={() => onSort(next)} style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}>
+        <Typography variant="sigma" textColor={active ? 'neutral800' : 'neutral600'}>
+          {label}
+        </Typography>
+        {active && (sort.direction === 'asc' ? <CaretUp aria-hidden width="1rem" /> : <CaretDown aria-hidden width="1rem" />)}
+      </Flex>
+    </Th>
+  );
+};
+
+const resourcesLabel = (key: AdminKey): string[] =>
+  Object.entries(key.grants.resources)
+    .filter(([, grant]) => grant.actions.length > 0)
+    .map(([id]) => id);
+
+export const ListPage = () => {
+  const t = useT();
+  const api = usePublicApi();
+  const { toggleNotification } = useNotification();
+  const { canCreate, canDelete } = usePermissions();
+  const keys = useLoad(() => api.listKeys().then((res) => res.data), [api]);
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<KeySort>({ column: 'name', direction: 'asc' });
+
+  const rows = useMemo(() => sortKeys(keys.data ?? [], query, sort), [keys.data, query, sort]);
+
+  const remove = async (key: AdminKey) => {
+    try {
+      await api.deleteKey(key.id);
+      toggleNotification({ type: 'success', message: t('keys.deleted', 'The key {name} is deleted.', { name: key.name }) });
+      await keys.reload();
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+    }
+  };
+
+  const createButton = (variant: 'default' | 'secondary') =>
+    canCreate && (
+      <LinkButton tag={NavLink} to="create" startIcon={<Plus />} size="S" variant={variant}>
+        {t('keys.create', 'Create a key')}
+      </LinkButton>
+    );
+
+  if (keys.isLoading && !keys.data) return <Page.Loading />;
+  if (keys.error && !keys.data) return <Page.Error />;
+
+  return (
+    <Page.Main>
+      <Page.Title>{t('keys.pageTitle', 'Public Data API keys')}</Page.Title>
+      <Layouts.Header
+        title={t('keys.title', 'API keys')}
+        subtitle={t('keys.subtitle', 'Keys let websites and apps read and write content through the Public Data API at /api/v2.')}
+        primaryAction={createButton('default')}
+      />
+      <Layouts.Content>
+        {(keys.data ?? []).length === 0 ? (
+          <EmptyStateLayout
+            icon={<EmptyDocuments width="16rem" />}
+            content={t('keys.empty', 'No API keys yet. Create one for each website or app that uses the API.')}
+            action={createButton('secondary')}
+          />
+        ) : (
+          <Flex direction="column" alignItems="stretch" gap={4}>
+            <Box width="32rem">
+              <Searchbar
+                name="search-keys"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                onClear={() => setQuery('')}
+                clearLabel={t('keys.search.clear', 'Clear the search')}
+                placeholder={t('keys.search.placeholder', 'Search by name')}
+              >
+                {t('keys.search', 'Search keys by name')}
+              </Searchbar>
+            </Box>
+            <Table colCount={8} rowCount={rows.length + 1} data-testid="keys-table">
+              <Thead>
+                <Tr>
+                  <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
+                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.key', 'Key')}</Typography></Th>
+                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.resources', 'Resources')}</Typography></Th>
+                  <SortHeader label={t('keys.column.created', 'Created')} column="createdAt" sort={sort} onSort={setSort} />
+                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.expires', 'Expires')}</Typography></Th>
+                  <SortHeader label={t('keys.column.lastUsed', 'Last used')} column="lastUsedAt" sort={sort} onSort={setSort} />
+                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.status', 'Status')}</Typography></Th>
+                  <Th><VisuallyHidden>{t('keys.column.actions', 'Actions')}</VisuallyHidden></Th>
+                </Tr>
+              </Thead>
+              <Tbody>
+                {rows.map((key) => {
+                  const granted = resourcesLabel(key);
+                  return (
+                    <Tr key={key.id} data-testid={`key-row-${key.id}`}>
+                      <Td maxWidth="24rem">
+                        <Flex direction="column" alignItems="start">
+                          <Link tag={NavLink} to={String(key.id)}>
+                            {key.name}
+                          </Link>
+                          {key.description && (
+                            <Typography variant="pi" textColor="neutral600" ellipsis>
+                              {key.description}
+                            </Typography>
+                          )}
+                        </Flex>
+                      </Td>
+                      <Td>
+                        <Mono variant="pi" textColor="neutral800">{`${key.prefix}_…${key.lastFour}`}</Mono>
+                      </Td>
+                      <Td>
+                        <Typography textColor="neutral800" title={granted.join('\n')}>
+                          {granted.length === 0
+                            ? t('keys.resources.none', 'None')
+                            : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
+                        </Typography>
+                      </Td>
+                      <Td><DateText value={key.createdAt} /></Td>
+                      <Td><DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} /></Td>
+                      <Td><DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} /></Td>
+                      <Td><KeyStatus apiKey={key} /></Td>
+                      <Td>
+                        <Flex gap={1} justifyContent="end">
+                          {canDelete && (
+                            <DeleteKeyButton name={key.name} onConfirm={() => remove(key)} />
+                          )}
+                        </Flex>
+                      </Td>
+                    </Tr>
+                  );
+                })}
+              </Tbody>
+            </Table>
+            {rows.length === 0 && (
+              <Typography textColor="neutral600">{t('keys.search.none', 'No key matches “{query}”.', { query })}</Typography>
+            )}
+          </Flex>
+        )}
+      </Layouts.Content>
+    </Page.Main>
+  );
+};
+
+/** Delete from the list: an icon that opens the confirmation. */
+const DeleteKeyButton = ({ name, onConfirm }: { name: string; onConfirm: () => Promise<void> }) => {
+  const t = useT();
+  return (
+    <ConfirmButton
+      iconOnly
+      label={t('keys.delete.label', 'Delete {name}', { name })}
+      icon={<Trash />}
+      title={t('key.delete.title', 'Delete {name}?', { name })}
+      body={t('key.delete.body', 'Requests with this key are refused at once, and the key cannot be restored.')}
+      confirmLabel={t('key.delete.confirm', 'Delete the key')}
+      confirmVariant="danger"
+      onConfirm={onConfirm}
+    />
+  );
+};

@@ -1,0 +1,90 @@
+/**
+ * The state of a key's form (details and grants) and the errors the server reported for it: field
+ * errors from the last save, and grant errors from the live preview, which validates as saving does.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import type { AdminKey, GrantsInput, KeyDetailsInput } from '../../../../shared/contracts/keys';
+import type { ResourceSummary } from '../../../../shared/contracts/registry';
+import type { KeyDetails } from '../../components/KeyDetailsFields';
+import { errorsUnder, type FieldErrors } from '../../utils/errors';
+import { expiresAtFor } from '../../utils/expiry';
+import { EMPTY_GRANTS, danglingResources, sameGrants, sentOriginIndex, toInput, type Draft } from '../../utils/grants';
+
+const GRANT_ROOTS = ['resources', 'commands', 'origins'];
+const isGrantPath = (path: string) => GRANT_ROOTS.some((root) => path === root || path.startsWith(`${root}.`));
+
+const detailsOf = (key: AdminKey | undefined): KeyDetails => ({
+  name: key?.name ?? '',
+  description: key?.description ?? '',
+  expiry: key ? (key.expiresAt ? 'custom' : 'never') : '30',
+  customDate: key?.expiresAt ? new Date(key.expiresAt) : undefined,
+});
+
+export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary[]) => {
+  const [details, setDetails] = useState<KeyDetails>(() => detailsOf(key));
+  const [draft, setDraft] = useState<Draft>(() => key?.grants ?? EMPTY_GRANTS);
+  const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
+  const [liveGrantErrors, setLiveGrantErrors] = useState<FieldErrors>({});
+
+  const grants: GrantsInput = useMemo(() => toInput(draft, resources), [draft, resources]);
+  const dangling = useMemo(() => danglingResources(draft, resources), [draft, resources]);
+
+  /** The server numbers origins as sent (blank rows are not sent); the form shows them by row. */
+  const errors: FieldErrors = useMemo(() => {
+    const merged: FieldErrors = {};
+    for (const [path, message] of Object.entries(saveErrors)) if (!isGrantPath(path)) merged[path] = message;
+    const grantErrors = { ...Object.fromEntries(Object.entries(saveErrors).filter(([path]) => isGrantPath(path))), ...liveGrantErrors };
+    const rows = sentOriginIndex(draft.origins);
+    for (const [path, message] of Object.entries(grantErrors)) {
+      const origin = /^origins\.(\d+)$/.exec(path);
+      if (origin) merged[`origins.${rows.get(Number(origin[1])) ?? origin[1]}`] = message;
+      else merged[path] = message;
+    }
+    return merged;
+  }, [saveErrors, liveGrantErrors, draft.origins]);
+
+  const onValidated = useCallback((next: FieldErrors) => {
+    setLiveGrantErrors(Object.fromEntries(Object.entries(next).filter(([path]) => isGrantPath(path))));
+    // A valid preview clears the grant errors of the last save.
+    setSaveErrors((previous) => Object.fromEntries(Object.entries(previous).filter(([path]) => !isGrantPath(path))));
+  }, []);
+
+  const expiresAt = expiresAtFor(details.expiry, details.customDate);
+
+  /** The details as the server takes them; for an existing key only what changed. */
+  const detailsInput = (): Partial<KeyDetailsInput> => {
+    const input: Partial<KeyDetailsInput> = {};
+    if (!key || details.name !== key.name) input.name = details.name;
+    if (!key || details.description !== (key.description ?? '')) input.description = details.description === '' ? null : details.description;
+    const expiryUnchanged =
+      key && ((details.expiry === 'never' && key.expiresAt === null) || (details.expiry === 'custom' && key.expiresAt !== null && details.customDate?.getTime() === new Date(key.expiresAt).getTime()));
+    if (!expiryUnchanged) input.expiresAt = expiresAt;
+    return input;
+  };
+
+  const isDirty = !key || Object.keys(detailsInput()).length > 0 || !sameGrants(draft, key.grants) || dangling.length > 0;
+
+  return {
+    details,
+    setDetails,
+    draft,
+    setDraft,
+    grants,
+    dangling,
+    errors,
+    originErrors: errorsUnder(errors, 'origins'),
+    setSaveErrors,
+    onValidated,
+    detailsInput,
+    isDirty,
+    /** A custom expiry needs a date before saving. */
+    missingDate: details.expiry === 'custom' && !details.customDate,
+    reset: (saved: AdminKey) => {
+      setDetails(detailsOf(saved));
+      setDraft(saved.grants);
+      setSaveErrors({});
+    },
+  };
+};
+
+export type KeyForm = ReturnType<typeof useKeyForm>;

@@ -1,0 +1,181 @@
+/**
+ * Create or edit a website: name, slug and publications, validated by the server field by field.
+ */
+import { useState } from 'react';
+import { Button, Field, Flex, Grid, TextInput, Typography } from '@strapi/design-system';
+import { Check, Trash } from '@strapi/icons';
+import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
+import type { AdminWebsite, Publication } from '../../../../shared/contracts/websites';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { PublicationsEditor } from '../../components/websites/PublicationsEditor';
+import { useLoad } from '../../hooks/useLoad';
+import { usePermissions } from '../../hooks/usePermissions';
+import { useT } from '../../hooks/useT';
+import { usePublicApi } from '../../utils/api';
+import { errorsUnder, issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { Section } from '../keys/KeyFormSections';
+
+export const EditPage = () => {
+  const t = useT();
+  const api = usePublicApi();
+  const { id } = useParams();
+  const website = useLoad(() => (id ? api.getWebsite(id).then((res) => res.data) : Promise.resolve(undefined)), [api, id]);
+  const contentTypes = useLoad(() => api.contentTypes().then((res) => res.data), [api]);
+  if ((website.isLoading && !website.data) || (contentTypes.isLoading && !contentTypes.data)) return <Page.Loading />;
+  if ((id && !website.data) || !contentTypes.data) return <Page.Error />;
+  return (
+    <Page.Main>
+      <Page.Title>
+        {website.data ? t('website.edit.pageTitle', 'Website {name}', { name: website.data.name }) : t('website.create.pageTitle', 'Add a website')}
+      </Page.Title>
+      <WebsiteForm key={website.data?.id ?? 'new'} website={website.data} contentTypes={contentTypes.data} onSaved={website.set} />
+    </Page.Main>
+  );
+};
+
+type FormProps = {
+  website: AdminWebsite | undefined;
+  contentTypes: ContentTypeSummary[];
+  onSaved: (website: AdminWebsite) => void;
+};
+
+const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
+  const t = useT();
+  const api = usePublicApi();
+  const navigate = useNavigate();
+  const { toggleNotification } = useNotification();
+  const { canCreate, canUpdate, canDelete } = usePermissions();
+  const [name, setName] = useState(website?.name ?? '');
+  const [slug, setSlug] = useState(website?.slug ?? '');
+  const [publications, setPublications] = useState<Publication[]>(website?.publications ?? []);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState(false);
+  const editable = website ? canUpdate : canCreate;
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    const body = {
+      name,
+      ...(slug.trim() ? { slug: slug.trim() } : {}),
+      publications: publications.map(({ name: display, ...publication }) => ({ ...publication, ...(display?.trim() ? { name: display.trim() } : {}) })),
+    };
+    try {
+      if (website) {
+        const saved = await api.updateWebsite(website.id, body);
+        onSaved(saved.data);
+        setSlug(saved.data.slug);
+        setErrors({});
+        toggleNotification({ type: 'success', message: t('website.saved', 'Saved. The API serves the change on the next request.') });
+      } else {
+        const created = await api.createWebsite(body);
+        toggleNotification({ type: 'success', message: t('website.created', 'The website {name} is added.', { name: created.data.name }) });
+        navigate(`../${created.data.id}`, { replace: true });
+      }
+    } catch (error) {
+      const issues = issuesOf(error);
+      if (issues) {
+        setErrors(toFieldErrors(issues));
+        toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+      } else {
+        toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!website) return;
+    try {
+      await api.deleteWebsite(website.id);
+      toggleNotification({ type: 'success', message: t('websites.deleted', 'The website {name} is deleted.', { name: website.name }) });
+      navigate('..', { replace: true });
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Layouts.Header
+        navigationAction={<BackButton fallback=".." />}
+        title={website ? website.name : t('website.create.title', 'Add a website')}
+        subtitle={website ? `/api/v2/cms/${website.slug}` : t('website.create.subtitle', 'Name the website, then choose what it publishes.')}
+        primaryAction={
+          <Flex gap={2}>
+            {website && canDelete && (
+              <ConfirmButton
+                label={t('website.delete', 'Delete')}
+                icon={<Trash />}
+                variant="danger-light"
+                title={t('website.delete.title', 'Delete {name}?', { name: website.name })}
+                body={t('website.delete.body', 'Its resources disappear from the API at once, and keys lose their grants on them.')}
+                confirmLabel={t('website.delete.confirm', 'Delete the website')}
+                confirmVariant="danger"
+                onConfirm={remove}
+              />
+            )}
+            {editable && (
+              <Button type="submit" startIcon={<Check />} loading={saving} size="S">
+                {website ? t('website.save', 'Save') : t('website.create.save', 'Add the website')}
+              </Button>
+            )}
+          </Flex>
+        }
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          {errors[''] && (
+            <Typography textColor="danger600" role="alert">
+              {errors['']}
+            </Typography>
+          )}
+          <Section title={t('website.section.details', 'Website')}>
+            <Grid.Root gap={5}>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root name="name" required error={errors.name} width="100%">
+                  <Field.Label>{t('website.name', 'Name')}</Field.Label>
+                  <TextInput value={name} disabled={!editable} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setName(e.target.value)} />
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <Field.Root
+                  name="slug"
+                  error={errors.slug}
+                  hint={
+                    website
+                      ? t('website.slug.hint.edit', 'Changing it changes the URLs; keys keep their grants.')
+                      : t('website.slug.hint', 'Made from the name when left empty.')
+                  }
+                  width="100%"
+                >
+                  <Field.Label>{t('website.slug', 'Slug')}</Field.Label>
+                  <TextInput value={slug} disabled={!editable} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setSlug(e.target.value)} />
+                  <Field.Hint />
+                  <Field.Error />
+                </Field.Root>
+              </Grid.Item>
+            </Grid.Root>
+          </Section>
+          <Section
+            title={t('website.section.publications', 'Publications')}
+            description={t('website.section.publications.description', 'Each publication becomes a resource keys can be granted.')}
+            testId="section-publications"
+          >
+            <PublicationsEditor
+              value={publications}
+              onChange={setPublications}
+              contentTypes={contentTypes}
+              errors={errorsUnder(errors, 'publications')}
+              disabled={!editable}
+            />
+          </Section>
+        </Flex>
+      </Layouts.Content>
+    </form>
+  );
+};

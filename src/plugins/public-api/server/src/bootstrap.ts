@@ -1,0 +1,14 @@
+import type { Core } from '@strapi/strapi';
+import { registerRbacActions } from './rbac';
+import { getService } from './utils/get-service';
+
+export default async ({ strapi }: { strapi: Core.Strapi }) => {
+  // Refuse to start when a native content type cannot be exposed (e.g. an attribute named `id`).
+  const resources = getService('resources');
+  resources.init();
+  // The read path's indexes for native resources and for what websites publish now.
+  await getService('indexes').ensure(await resources.all());
+  // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
+  getService('idempotency').startCleanup();
+  await registerRbacActions(strapi);
+};

@@ -1,0 +1,39 @@
+import type { Core } from '@strapi/strapi';
+
+export type PluginConfig = {
+  /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
+  keySecret: string;
+  /** Where transformed image variants are cached (relative to the application root, or absolute). */
+  assetCacheDir: string;
+  /** The most bytes the variant cache keeps on disk; the least recently used variants go first. */
+  assetCacheMaxBytes: number;
+};
+
+export const PLUGIN_ID = 'public-api';
+export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
+export const API_BASE_PATH = '/api/v2';
+
+export const pluginConfig = (strapi: Core.Strapi): PluginConfig =>
+  strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+
+export default {
+  default: {
+    keySecret: '',
+    assetCacheDir: '.tmp/asset-cache',
+    assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
+  } satisfies PluginConfig,
+  validator(config: Partial<PluginConfig>) {
+    if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
+      throw new Error(
+        'PUBLIC_API_KEY_SECRET must be set to a random string of at least 32 characters (see .env.example).'
+      );
+    }
+    if (typeof config.assetCacheDir !== 'string' || config.assetCacheDir.trim() === '') {
+      throw new Error('PUBLIC_API_ASSET_CACHE_DIR must name a directory.');
+    }
+    const maxBytes = config.assetCacheMaxBytes;
+    if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+      throw new Error('PUBLIC_API_ASSET_CACHE_MAX_BYTES must be a positive whole number of bytes.');
+    }
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Asks /api/v2 a question as a key would, without HTTP and without the key's secret: the request is
+ * routed by the API's own router and answered by its own handlers, so the preview shows exactly
+ * what the API serves, including endpoints added later (the OpenAPI document).
+ */
+import type { PreviewAnswer } from '../../../../shared/contracts/preview';
+import { errorDocument, isApiError } from '../../http/errors';
+import { JSONAPI_MEDIA_TYPE } from '../../http/media-types';
+import { createRouter } from '../../http/router';
+import type { ApiKey } from '../../keys/types';
+import { contentApiRoutes, handlers, isPublicRoute } from '../../routes/content-api';
+
+const router = createRouter(contentApiRoutes);
+
+/** `GET <path>` as `key`; null when the API has no endpoint there (yet). */
+export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): Promise<PreviewAnswer | null> => {
+  try {
+    const match = router.match('GET', path);
+    // Public routes answer files, not documents: nothing to preview.
+    if (isPublicRoute(match.name)) return null;
+    const response = await handlers[match.name]({
+      method: 'GET',
+      path,
+      params: match.params,
+      query: new URLSearchParams(),
+      headers: { accept: JSONAPI_MEDIA_TYPE },
+      key,
+      baseUrl,
+      selfUrl: `${baseUrl}${path}`,
+      // A GET has no body.
+      readBody: async () => Buffer.alloc(0),
+    });
+    // The OpenAPI document comes serialized already (it is cached as text).
+    const body = response.raw ? (JSON.parse(response.raw.text) as unknown) : response.body;
+    return { status: response.status, body: body ?? null };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 404) return null;
+    return { status: error.status, body: errorDocument(error.errors) };
+  }
+};

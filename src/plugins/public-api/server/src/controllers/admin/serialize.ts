@@ -1,0 +1,85 @@
+/**
+ * Server values -> the admin contracts (shared/contracts). Pure. The compiler holds both sides
+ * together: a change on either side that breaks the contract fails the build here.
+ */
+import type { AdminKey } from '../../../../shared/contracts/keys';
+import type { CommandSummary, ContentTypeSummary, ResourceSummary } from '../../../../shared/contracts/registry';
+import type { AdminWebsite } from '../../../../shared/contracts/websites';
+import type { CommandDefinition } from '../../commands';
+import { supportedActions } from '../../grants/resolve';
+import type { ApiKey } from '../../keys/types';
+import type { ContentTypeSchema } from '../../registry/build';
+import { WEBSITE_UID } from '../../registry/fields';
+import type { Resource } from '../../registry/types';
+import type { Website } from '../../services/websites';
+
+export const toAdminKey = (key: ApiKey): AdminKey => ({
+  id: key.id,
+  documentId: key.documentId,
+  name: key.name,
+  description: key.description,
+  prefix: key.prefix,
+  lastFour: key.lastFour,
+  grants: key.grants,
+  expiresAt: key.expiresAt,
+  revoked: key.revoked,
+  lastUsedAt: key.lastUsedAt,
+  createdAt: key.createdAt,
+  updatedAt: key.updatedAt,
+});
+
+export const resourcePath = (resource: Resource): string =>
+  resource.sourceType === 'cms' && resource.website ? `/cms/${resource.website.slug}/${resource.slug}` : `/${resource.slug}`;
+
+export const toResourceSummary = (resource: Resource): ResourceSummary => ({
+  id: resource.id,
+  name: resource.name,
+  slug: resource.slug,
+  mode: resource.mode,
+  sourceType: resource.sourceType,
+  website: resource.website ? { slug: resource.website.slug, name: resource.website.name } : null,
+  path: resourcePath(resource),
+  contentType: resource.uid,
+  actions: supportedActions(resource),
+  fields: resource.fields.map((field) => ({
+    key: field.key,
+    label: field.label,
+    type: field.type,
+    required: field.required,
+    localized: field.localized,
+  })),
+});
+
+export const toCommandSummary = (command: CommandDefinition): CommandSummary => ({
+  name: command.name,
+  description: command.description,
+});
+
+/** Content types a website may publish: the application's own (`api::`), not Strapi's or plugins'. */
+export const toContentTypeSummaries = (schemas: Map<string, ContentTypeSchema>): ContentTypeSummary[] =>
+  [...schemas.values()]
+    .filter((schema) => schema.uid.startsWith('api::'))
+    .map((schema) => ({
+      uid: schema.uid,
+      displayName: schema.info.displayName,
+      kind: schema.kind,
+      websiteScoped: Object.values(schema.attributes).some(
+        (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID
+      ),
+    }))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName));
+
+export const toAdminWebsite = (website: Website): AdminWebsite => ({
+  id: website.id,
+  documentId: website.documentId,
+  name: website.name,
+  slug: website.slug,
+  publications: website.publications.map((publication) => ({
+    collection: publication.collection,
+    contentType: publication.contentType,
+    mode: publication.mode,
+    ...(publication.name ? { name: publication.name } : {}),
+  })),
+  createdAt: website.createdAt,
+  updatedAt: website.updatedAt,
+});

@@ -1,0 +1,150 @@
+/**
+ * GET and HEAD /assets/{token}/{fileName}: a file referenced from content, as stored or transformed
+ * (contract section 11). No key: the URL is the capability.
+ *
+ * Answers carry a strong ETag (304 on If-None-Match), one byte range on request (206, 416), and are
+ * cacheable for a year: the URL changes whenever the file does.
+ */
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { openFileBytes, type Bytes } from '../assets/bytes';
+import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
+import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem } from '../assets/transform';
+import { MIME_OF_FORMAT, firstTransformParameter, normalizeTransformQuery, parseTransformQuery, type TransformQuery } from '../assets/transform-query';
+import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
+import { apiError } from '../http/errors';
+import type { ApiResponse, PublicHandler, PublicRequest } from '../http/request';
+import type { StoredFile } from '../services/assets';
+import { getService } from '../utils/get-service';
+
+/** What is served: its tag is known before any byte is read, so a 304 reads none. */
+type Representation = {
+  etag: string;
+  /** The bytes and their Content-Type (and safety) headers, or null when the file is gone. */
+  open: () => Promise<{ bytes: Bytes; headers: Record<string, string> } | null>;
+};
+
+// Bumped when the way variants are produced changes, so old cached variants are never served again.
+const VARIANT_VERSION = 'v1';
+const ENGINE = `sharp ${sharp.versions.sharp} vips ${sharp.versions.vips}`;
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+const header = (request: PublicRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+const notFound = (reason: string) => apiError(404, 'No asset exists at this URL.', { reason });
+
+const contentMissing = (file: StoredFile) => {
+  // The record still points at a file whose bytes are gone: a fault for operators, a 404 for the client.
+  strapi.log.warn(`[public-api] asset ${file.documentId} (${file.url}) is referenced but its file is missing`);
+  return notFound('asset_content_missing');
+};
+
+const transformRefused = (problem: TransformProblem, parameter: string) => {
+  switch (problem.reason) {
+    case 'image_too_large':
+      return apiError(422, `This image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels and is not transformed; request the original without parameters.`, {
+        reason: 'image_too_large',
+      });
+    case 'image_undecodable':
+      return apiError(422, 'This image cannot be decoded and is not transformed; request the original without parameters.', {
+        reason: 'image_undecodable',
+      });
+    default:
+      // The declared type said image, the bytes do not (SVG or anything else): never decoded.
+      return apiError(400, 'Transforms apply to raster images (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF) only; request the file without parameters.', {
+        source: { parameter },
+        reason: 'not_an_image',
+      });
+  }
+};
+
+/** Sends a representation, honouring If-None-Match, Range and If-Range. */
+const answer = async (request: PublicRequest, representation: Representation, onMissing: () => Error): Promise<ApiResponse> => {
+  const { etag } = representation;
+  const caching = { ETag: etag, 'Cache-Control': CACHE_FOREVER };
+  if (noneMatchHits(header(request, 'if-none-match'), etag)) return { status: 304, headers: caching };
+  const opened = await representation.open();
+  if (!opened) throw onMissing();
+  const { bytes } = opened;
+  const decision = decideRange(header(request, 'range'), header(request, 'if-range'), bytes.size, etag);
+  if (decision.kind === 'unsatisfiable') {
+    await bytes.release();
+    throw apiError(416, `The requested range lies outside the ${bytes.size} bytes of this file.`, {
+      source: { header: 'Range' },
+      reason: 'range_not_satisfiable',
+      headers: { 'Content-Range': unsatisfiedRange(bytes.size), 'Accept-Ranges': 'bytes' },
+    });
+  }
+  const headers = { ...opened.headers, ...caching, 'Accept-Ranges': 'bytes' };
+  if (decision.kind === 'partial') {
+    const { range } = decision;
+    return {
+      status: 206,
+      headers: { ...headers, 'Content-Range': contentRange(range, bytes.size), 'Content-Length': String(range.end - range.start + 1) },
+      content: bytes.read(range),
+    };
+  }
+  return { status: 200, headers: { ...headers, 'Content-Length': String(bytes.size) }, content: bytes.read(null) };
+};
+
+const original = (file: StoredFile, filePath: string): Representation => ({
+  // The content hash changes whenever the bytes do (a replaced file gets a new hash), so it tags them.
+  etag: `"${digest(`original:${file.documentId}:${file.hash}`).toString('base64url').slice(0, 32)}"`,
+  open: async () => {
+    const bytes = await openFileBytes(filePath);
+    return bytes && { bytes, headers: deliveryHeaders(file.mime) };
+  },
+});
+
+/** A transformed image: computed on first request, then served from the variant cache. */
+const variant = (file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
+  // Keyed by what was asked, not by its resolved form: a cached variant is found without reading the source.
+  const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, file.documentId, file.hash, asked])).toString('hex');
+  return {
+    etag: `"${key.slice(0, 40)}"`,
+    open: async () => {
+      try {
+        const found = await getService('assets')
+          .variants()
+          .get(key, () => transformImage(filePath, asked));
+        return { bytes: found.bytes, headers: { 'Content-Type': MIME_OF_FORMAT[found.format] } };
+      } catch (error) {
+        if (!isTransformProblem(error)) throw error;
+        if (error.reason === 'asset_content_missing') return null;
+        throw transformRefused(error, parameter);
+      }
+    },
+  };
+};
+
+export const asset: PublicHandler = async (request) => {
+  const assets = getService('assets');
+  const file = await assets.resolve(request.params.token!, request.params.fileName!);
+  if (!file) throw notFound('asset_not_found');
+  const asked = parseTransformQuery(request.query);
+  const filePath = assets.pathOf(file);
+  if (asked === null) {
+    if (!filePath) throw contentMissing(file);
+    return answer(request, original(file, filePath), () => contentMissing(file));
+  }
+  const parameter = firstTransformParameter(request.query);
+  const mime = deliveredMime(file.mime);
+  if (mime === SVG_MIME) {
+    throw apiError(400, 'SVG images are served as they are and never transformed; request the file without parameters.', {
+      source: { parameter },
+      reason: 'svg_not_transformable',
+    });
+  }
+  if (!mime.startsWith('image/')) {
+    throw apiError(400, 'Transforms apply to images only; request the file without parameters.', {
+      source: { parameter },
+      reason: 'not_an_image',
+    });
+  }
+  if (!filePath) throw contentMissing(file);
+  return answer(request, variant(file, filePath, normalizeTransformQuery(asked), parameter), () => contentMissing(file));
+};

@@ -1,0 +1,210 @@
+/**
+ * The command endpoints (contract sections 9 and 10): `GET /commands/schema` lists the key's granted
+ * commands with their input schemas; `POST /commands/{command}` runs one.
+ *
+ * A run is a write (middlewares/idempotency.ts): *prepare* finds the command (404 unknown, then 403 not
+ * granted: decided by name and grant alone, before the body is looked at, so a key that may not run a
+ * command learns nothing of its input, media types or limits) and reads the body (415, 413, 400);
+ * *execute* checks `data.type` (409) and the input (422, every problem at once) and runs the command in
+ * the request's transaction. Idempotency-Key applies as for writes.
+ *
+ * Bodies: JSON (`application/json` or JSON:API) for every command; multipart/form-data for commands that
+ * take files, with the JSON document in a `data` part (a field, or a file part) and each file in the part
+ * named after it (`cv`). File kinds are sniffed from the bytes; an empty file part counts as not sent.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
+import { inputProblems, orderedProblems, violationProblems } from '../commands/input';
+import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
+import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
+import { JSONAPI } from '../http/document';
+import { apiError, apiErrors, type ErrorObject } from '../http/errors';
+import type { ApiRequest, Handler } from '../http/request';
+import { isMultipart, readMultipartBody, type MultipartBody } from '../http/multipart';
+import { FILE_KINDS, sniffFileKind, type FileKind } from '../http/sniff';
+import type { KeyGrants } from '../grants/types';
+import { writeHandler, type Execution } from '../middlewares/idempotency';
+import { parameterError, echo } from '../query/problems';
+import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { apiErrorOfWrite } from '../write/violations';
+import { getService } from '../utils/get-service';
+
+const environment = async (): Promise<CommandEnvironment> => ({ locales: (await getService('locales').get()).codes });
+
+export const grantedCommands = (grants: KeyGrants): CommandDefinition[] => COMMANDS.filter((command) => grants.commands.includes(command.name));
+
+/** Commands take no query parameters: anything there is a mistake worth saying. */
+const assertNoQuery = (request: ApiRequest) => {
+  for (const name of request.query.keys()) {
+    throw parameterError(name, `The query parameter ${echo(name)} does not apply here.`, 'unknown_parameter');
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// GET /commands/schema
+// ---------------------------------------------------------------------------------------------------------
+
+const fileDescriptions = (command: CommandDefinition) =>
+  Object.fromEntries(
+    Object.entries(command.files ?? {}).map(([name, rule]) => [
+      name,
+      { description: rule.description, mediaTypes: rule.kinds.map((kind) => FILE_KINDS[kind].mimeType), maxBytes: rule.maxBytes },
+    ])
+  );
+
+export const commandSchema: Handler = async (request) => {
+  assertNoQuery(request);
+  const env = await environment();
+  return {
+    status: 200,
+    body: {
+      jsonapi: JSONAPI,
+      links: { self: request.selfUrl },
+      data: grantedCommands(request.key.grants).map((command) => ({
+        type: 'commands',
+        id: command.name,
+        attributes: { name: command.name, description: command.description, inputSchema: inputJsonSchema(command, env) },
+        // Files travel beside the document (multipart/form-data), so the input schema cannot say them.
+        ...(command.files ? { meta: { multipart: { documentPart: 'data', files: fileDescriptions(command) } } } : {}),
+      })),
+    },
+  };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// POST /commands/{command}
+// ---------------------------------------------------------------------------------------------------------
+
+/** A file as received, before its kind is judged. */
+type FilePart = { path: string; size: number; kind: FileKind | null };
+
+type CommandBody = {
+  document: unknown;
+  files: Record<string, FilePart>;
+  /** What Idempotency-Key fingerprints: the document, and each file by its digest. */
+  fingerprint: unknown;
+};
+
+/** Temporary files of one request, removed when it is answered. */
+class Scratch {
+  private directory: string | null = null;
+
+  async create(): Promise<string> {
+    this.directory ??= await fs.mkdtemp(path.join(os.tmpdir(), 'pda-command-'));
+    return this.directory;
+  }
+
+  async remove(): Promise<void> {
+    if (this.directory) await fs.rm(this.directory, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+const malformed = (detail: string, reason: string) => apiError(400, detail, { reason });
+
+const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
+  const fields = body.fields.data ?? [];
+  const files = body.files.data ?? [];
+  if (fields.length + files.length !== 1) {
+    throw malformed('A multipart command request carries its JSON:API document in exactly one part named `data`.', 'multipart_document_missing');
+  }
+  if (fields.length === 1) return parseJsonBytes(Buffer.from(fields[0]!, 'utf8'));
+  const file = files[0]!;
+  if (file.size > MAX_BODY_BYTES) throw apiError(413, `The \`data\` part may be at most ${MAX_BODY_BYTES} bytes (1 MiB).`, { reason: 'body_too_large' });
+  return parseJsonBytes(await fs.readFile(file.path));
+};
+
+const readMultipartCommand = async (request: ApiRequest, command: CommandDefinition, scratch: Scratch): Promise<CommandBody> => {
+  const rules = command.files ?? {};
+  const maxFileBytes = Math.max(MAX_BODY_BYTES, ...Object.values(rules).map((rule) => rule.maxBytes));
+  const body = await readMultipartBody(request, { directory: await scratch.create(), maxFileBytes });
+  for (const name of [...Object.keys(body.fields), ...Object.keys(body.files)]) {
+    if (name !== 'data' && !(name in rules)) {
+      throw malformed(`This command takes no part named ${echo(name)}; send \`data\`${Object.keys(rules).map((file) => ` and \`${file}\``).join('')}.`, 'multipart_part_unknown');
+    }
+  }
+  const document = await documentOfParts(body);
+  const files: Record<string, FilePart> = {};
+  const digests: Record<string, { sha256: string; size: number }> = {};
+  for (const [name, rule] of Object.entries(rules)) {
+    if (body.fields[name]?.length) throw malformed(`The part ${echo(name)} must be a file.`, 'multipart_part_not_file');
+    const parts = (body.files[name] ?? []).filter((part) => part.size > 0);
+    if (parts.length > 1) throw malformed(`Send at most one file in the part ${echo(name)}.`, 'multipart_part_repeated');
+    const part = parts[0];
+    if (!part) continue;
+    if (part.size > rule.maxBytes) throw apiError(413, `The file ${echo(name)} may be at most ${rule.maxBytes} bytes.`, { reason: 'file_too_large' });
+    files[name] = { path: part.path, size: part.size, kind: sniffFileKind(await fs.readFile(part.path)) };
+    digests[name] = { sha256: part.sha256, size: part.size };
+  }
+  return { document, files, fingerprint: { document, files: digests } };
+};
+
+const readCommandBody = async (request: ApiRequest, command: CommandDefinition, scratch: Scratch): Promise<CommandBody> => {
+  if (command.files && isMultipart(request)) return readMultipartCommand(request, command, scratch);
+  // Anything but JSON is 415 here, multipart included for commands that take no files.
+  const document = await readJsonBody(request);
+  return { document, files: {}, fingerprint: document };
+};
+
+/** Files of an accepted kind, or a problem pointing at the file's part as an attribute. */
+const judgeFiles = (command: CommandDefinition, files: Record<string, FilePart>) => {
+  const accepted: Record<string, ReceivedFile> = {};
+  const problems: ErrorObject[] = [];
+  for (const [name, file] of Object.entries(files)) {
+    const rule = command.files![name]!;
+    if (file.kind && rule.kinds.includes(file.kind)) {
+      accepted[name] = { path: file.path, size: file.size, kind: file.kind };
+    } else {
+      const kinds = rule.kinds.map((kind) => FILE_KINDS[kind].extension.toUpperCase()).join(' or ');
+      problems.push(...violationProblems([{ path: [name], message: `The file is not a ${kinds} document (judged by its content).`, reason: 'file_type_not_accepted' }]));
+    }
+  }
+  return { accepted, problems };
+};
+
+const resultDocument = (command: CommandDefinition, result: { status: string; attributes?: Record<string, unknown> }) => ({
+  jsonapi: JSONAPI,
+  // The id names this execution, nothing stored: it discloses no record, and two runs never share one.
+  data: { type: 'command-results', id: randomUUID(), attributes: { command: command.name, status: result.status, ...result.attributes } },
+});
+
+const prepareCommand = async (request: ApiRequest, scratch: Scratch): Promise<Execution> => {
+  const command = findCommand(request.params.command!);
+  if (!command) throw apiError(404, 'No command exists with this name.', { reason: 'command_not_found' });
+  if (!request.key.grants.commands.includes(command.name)) {
+    throw apiError(403, 'This key may not run this command.', { reason: 'command_not_granted' });
+  }
+  assertNoQuery(request);
+  const body = await readCommandBody(request, command, scratch);
+  const object = parseResourceDocument(body.document);
+  const env = await environment();
+  const visible = new Set(Object.keys(object.attributes));
+  return {
+    body: body.fingerprint,
+    explain: (error) =>
+      error instanceof CommandViolations
+        ? apiErrors(422, orderedProblems(violationProblems(error.violations)))
+        : apiErrorOfWrite(error, { visible }),
+    execute: async () => {
+      assertDocumentTarget(object, { type: command.name, id: null });
+      const files = judgeFiles(command, body.files);
+      const context: CommandContext = { strapi, files: files.accepted };
+      const parsed = command.input(env).safeParse(object.attributes);
+      const checked = command.check ? await command.check(object.attributes, context) : [];
+      const problems = [...(parsed.success ? [] : inputProblems(parsed.error.issues, object.attributes)), ...violationProblems(checked), ...files.problems];
+      if (problems.length || !parsed.success) throw apiErrors(422, orderedProblems(problems));
+      return { status: 201, body: resultDocument(command, await command.run(parsed.data, context)) };
+    },
+  };
+};
+
+export const runCommand: Handler = async (request) => {
+  const scratch = new Scratch();
+  try {
+    return await writeHandler((prepared) => prepareCommand(prepared, scratch), { idempotent: true })(request);
+  } finally {
+    await scratch.remove();
+  }
+};

@@ -1,0 +1,239 @@
+/**
+ * The write endpoints (specification "Writing", contract section 7): POST a record to a collection,
+ * PATCH a record or a singleton, DELETE a record; native and CMS alike.
+ *
+ * Each handler prepares (resource 404, unsupported method 405, grant 403, query 400, body 415/413/400,
+ * record 404) and returns the write to execute; `middlewares/idempotency.ts` runs it in one transaction,
+ * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
+ * key, loaded back inside the write's transaction through the read path itself.
+ */
+import { defaultSort, type Projection } from '../grants/projection';
+import { assertNoBody, readJsonBody } from '../http/body';
+import { apiError } from '../http/errors';
+import type { ApiRequest, ApiResponse, Handler } from '../http/request';
+import { writeHandler, type Execution } from '../middlewares/idempotency';
+import { parseWriteQuery } from '../query/parse';
+import { loadRecords } from '../read/load';
+import type { RecordRow } from '../read/rows';
+import type { Resource, ResourceMode } from '../registry/types';
+import type { AccessOptions, ResourceAccess } from '../services/access';
+import type { WriteTarget } from '../services/writes';
+import { recordDocument } from '../serialize/document';
+import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { planAttributes } from '../write/attributes';
+import { apiErrorOfWrite } from '../write/violations';
+import { loadContext } from './read';
+import { resourcePath } from './resource-index';
+import { getService } from '../utils/get-service';
+
+// ---------------------------------------------------------------------------------------------------------
+// Resources, methods, locales, records
+// ---------------------------------------------------------------------------------------------------------
+
+/** What the resource's own path (not a record's) allows: collections are posted to, singletons patched. */
+export const resourcePathAllow = (resource: Resource): string =>
+  resource.mode === 'singleton' ? 'GET, HEAD, PATCH, OPTIONS' : 'GET, HEAD, POST, OPTIONS';
+
+const methodNotAllowed = (resource: Resource, method: string) =>
+  apiError(405, `${resource.mode === 'singleton' ? 'A singleton' : 'A collection'} does not support ${method} at this path.`, {
+    reason: 'method_not_allowed',
+    headers: { Allow: resourcePathAllow(resource) },
+  });
+
+/** 405 with the resource's own Allow when the method needs the other mode. */
+const requireMode = (mode: ResourceMode, method: string): AccessOptions => ({
+  supports: (resource) => {
+    if (resource.mode !== mode) throw methodNotAllowed(resource, method);
+  },
+});
+
+const nativeAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete', options: AccessOptions = {}) =>
+  getService('access').native(request.key, request.params.resource!, action, options);
+
+const cmsAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete', options: AccessOptions = {}) =>
+  getService('access').cms(request.key, request.params.website!, request.params.collection!, action, options);
+
+const hasLocalizedTargets = (projection: Projection): boolean => [...projection.targets.values()].some((target) => target.localized);
+
+/** The write's locale: the `locale` parameter, else the default, for localized resources; null otherwise. */
+const writeTarget = async (request: ApiRequest, access: ResourceAccess): Promise<WriteTarget> => {
+  const { resource } = access;
+  const locales = resource.localized || hasLocalizedTargets(access.projection) ? await getService('locales').get() : null;
+  const { locale } = parseWriteQuery(request.query, { locales: resource.localized ? locales!.codes : null });
+  return {
+    key: request.key,
+    projection: access.projection,
+    locale: resource.localized ? (locale ?? locales!.defaultLocale) : null,
+    defaultLocale: locales?.defaultLocale ?? null,
+  };
+};
+
+/** The record a path names, as reads find it (slug first, then id), or 404. */
+const findRecord = async (target: WriteTarget, identifier: string): Promise<RecordRow> => {
+  const row = await getService('records').one(target.projection, identifier, { locale: target.locale });
+  if (!row) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+  return row;
+};
+
+const findSingleton = async (target: WriteTarget): Promise<RecordRow> => {
+  const resource = target.projection.resource;
+  const row = await getService('records').singleton(target.projection, { locale: target.locale }, defaultSort(resource));
+  if (!row) throw apiError(404, 'This resource has no published record.', { reason: 'record_not_found' });
+  return row;
+};
+
+const noRecordsBelow = (access: ResourceAccess) => {
+  if (access.resource.mode === 'singleton') {
+    throw apiError(404, 'A singleton has no records below it.', { reason: 'record_not_found' });
+  }
+};
+
+/** Where a record is read: by slug where the resource takes slugs, else by id; in the write's locale when one was asked for. */
+const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: string; meta: { slug: string | null } }): string => {
+  const resource = target.projection.resource;
+  const base = `${request.baseUrl}${resourcePath(resource)}`;
+  const identifier =
+    resource.mode === 'singleton'
+      ? null
+      : resource.identifiers.includes('slug') && record.meta.slug
+        ? record.meta.slug
+        : record.id;
+  const path = identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`;
+  return resource.localized && request.query.has('locale') ? `${path}?locale=${encodeURIComponent(target.locale!)}` : path;
+};
+
+/** The record as a read shows it to this key, read inside the write's transaction; null when it is not (or no longer) visible. */
+const load = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string) => {
+  const row = await getService('records').byDocumentId(access.projection, documentId, { locale: target.locale });
+  if (!row) return null;
+  const [data] = await loadRecords(loadContext(request, access), access.projection, [row], []);
+  return data!;
+};
+
+const visibleFields = (projection: Projection) => ({ visible: new Set(projection.fields.map((field) => field.key)) });
+
+const recordResponse = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, status: 200 | 201): Promise<ApiResponse> => {
+  const data = await load(request, access, target, documentId);
+  // Just written in this transaction: not finding it is a server fault, and rolls the write back.
+  if (!data) throw new Error(`${access.resource.id}: record ${documentId} was written but cannot be read back.`);
+  const url = recordUrl(request, target, data);
+  return {
+    status,
+    ...(status === 201 ? { headers: { Location: url } } : {}),
+    body: recordDocument({ selfUrl: url, resource: access.resource, fields: access.projection.fields, data }),
+  };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The three writes
+// ---------------------------------------------------------------------------------------------------------
+
+const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promise<Execution> => {
+  const target = await writeTarget(request, access);
+  const body = await readJsonBody(request);
+  const object = parseResourceDocument(body);
+  return {
+    body,
+    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    execute: async () => {
+      assertDocumentTarget(object, { type: access.resource.slug, id: null });
+      const documentId = await getService('writes').create(target, planAttributes(access.projection, object.attributes));
+      return recordResponse(request, access, target, documentId, 201);
+    },
+  };
+};
+
+const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<Execution> => {
+  const target = await writeTarget(request, access);
+  const record = identifier === null ? await findSingleton(target) : await findRecord(target, identifier);
+  const body = await readJsonBody(request);
+  const object = parseResourceDocument(body);
+  return {
+    body,
+    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    execute: async () => {
+      assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
+      await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
+      return recordResponse(request, access, target, record.documentId, 200);
+    },
+  };
+};
+
+const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identifier: string): Promise<Execution> => {
+  assertNoBody(request);
+  const target = await writeTarget(request, access);
+  const record = await findRecord(target, identifier);
+  return {
+    body: null,
+    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    execute: async () => {
+      const writes = getService('writes');
+      if (access.resource.deleteMode === 'remove') {
+        await writes.remove(target, record.documentId);
+        return { status: 204 };
+      }
+      // Archived: the record as it was last shown, now without a publication date; it leaves reads.
+      const data = await load(request, access, target, record.documentId);
+      if (!data) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+      await writes.archive(target, record.documentId);
+      const archived = { ...data, meta: { ...data.meta, publishedAt: null } };
+      return {
+        status: 200,
+        body: recordDocument({ selfUrl: recordUrl(request, target, data), resource: access.resource, fields: access.projection.fields, data: archived }),
+      };
+    },
+  };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------------------------------------
+
+const IDEMPOTENT = { idempotent: true };
+// The contract gives Idempotency-Key to POST and PATCH; a DELETE is idempotent by itself.
+const PLAIN = { idempotent: false };
+
+export const nativeCreate: Handler = writeHandler(
+  async (request) => prepareCreate(request, nativeAccess(request, 'create', requireMode('collection', 'POST'))),
+  IDEMPOTENT
+);
+
+export const nativeUpdate: Handler = writeHandler(
+  async (request) => prepareUpdate(request, nativeAccess(request, 'update'), request.params.record!),
+  IDEMPOTENT
+);
+
+export const nativeDelete: Handler = writeHandler(
+  async (request) => prepareDelete(request, nativeAccess(request, 'delete'), request.params.record!),
+  PLAIN
+);
+
+export const cmsCreate: Handler = writeHandler(
+  async (request) => prepareCreate(request, await cmsAccess(request, 'create', requireMode('collection', 'POST'))),
+  IDEMPOTENT
+);
+
+/** PATCH on a singleton's own path updates its one record. */
+export const cmsSingletonUpdate: Handler = writeHandler(
+  async (request) => prepareUpdate(request, await cmsAccess(request, 'update', requireMode('singleton', 'PATCH')), null),
+  IDEMPOTENT
+);
+
+/** DELETE on a resource's own path: never supported (a singleton cannot be deleted, a collection only record by record). */
+export const cmsResourceDelete: Handler = async (request) => {
+  const resource = await getService('resources').findCms(request.params.website!, request.params.collection!);
+  if (!resource) throw apiError(404, 'No resource exists at this path.', { reason: 'resource_not_found' });
+  throw methodNotAllowed(resource, 'DELETE');
+};
+
+export const cmsUpdate: Handler = writeHandler(async (request) => {
+  const access = await cmsAccess(request, 'update');
+  noRecordsBelow(access);
+  return prepareUpdate(request, access, request.params.record!);
+}, IDEMPOTENT);
+
+export const cmsDelete: Handler = writeHandler(async (request) => {
+  const access = await cmsAccess(request, 'delete');
+  noRecordsBelow(access);
+  return prepareDelete(request, access, request.params.record!);
+}, PLAIN);

@@ -1,0 +1,26 @@
+/**
+ * Which connection raw SQL of the plugin runs on: the transaction of the write in progress, if any,
+ * else the pool.
+ *
+ * Strapi's query engine and document service join the current transaction by themselves; raw knex does
+ * not. Without this a read-back inside a write would run outside the write's transaction: it would not
+ * see the write, and on SQLite (one connection) it would wait for the very transaction that waits for it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+
+const current = new AsyncLocalStorage<Knex.Transaction>();
+
+export const connectionOf = (strapi: Core.Strapi): Knex =>
+  (current.getStore() as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
+
+/**
+ * Runs `work` in one database transaction that Strapi's services and the plugin's raw SQL share. It
+ * commits when `work` resolves and rolls back when it throws; nested calls join the outer transaction.
+ */
+export const inTransaction = <T>(strapi: Core.Strapi, work: () => Promise<T>): Promise<T> => {
+  const outer = current.getStore();
+  if (outer) return work();
+  return strapi.db.transaction(({ trx }) => current.run(trx as unknown as Knex.Transaction, work)) as Promise<T>;
+};

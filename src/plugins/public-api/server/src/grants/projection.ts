@@ -1,0 +1,159 @@
+/**
+ * What one key sees of one resource: the readable and writable fields, the resources its relations
+ * lead to, the field metadata, and the query vocabulary (sort, filter, include). Pure.
+ *
+ * Everything that leaves the server is cut from a projection, so a field the key may not read cannot
+ * appear in records, expanded relations, field metadata, errors or orderings.
+ */
+import { SYSTEM_FILTER_TARGETS, filterTargetOf } from '../query/filters';
+import { SYSTEM_SORT_KEYS } from '../query/parse';
+import type { FilterTarget, IncludeTree, QueryVocabulary, SortTerm } from '../query/types';
+import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, SCALAR_FIELD_TYPES, type Field, type Resource } from '../registry/types';
+import type { Action, KeyGrants, ResourceGrant } from './types';
+
+export type FieldMeta = {
+  key: string;
+  label: string;
+  type: Field['type'];
+  required: boolean;
+  readable: boolean;
+  writable: boolean;
+  inlineEditable: boolean;
+  sortable: boolean;
+  expandable: boolean;
+  filterable: boolean;
+  options?: { value: string; label: string }[];
+  allowedTypes?: string[];
+};
+
+/** Finds the resource a relation leads to, as seen from a resource (same website first, then native). */
+export type TargetResolver = (from: Resource, targetUid: string) => Resource | null;
+
+export type Projection = {
+  resource: Resource;
+  grant: ResourceGrant;
+  /** Readable fields in schema order; relations only when their target is exposed to the key. */
+  readable: Field[];
+  writable: Field[];
+  /** Target resource of every visible relation field (readable or writable). */
+  targets: Map<string, Resource>;
+  fields: FieldMeta[];
+};
+
+const NO_GRANT: ResourceGrant = { actions: [], read: [], write: [] };
+
+/** Longest text a sort key may hold: its value travels in the cursor, which must fit in a URL. */
+export const MAX_SORTABLE_TEXT_LENGTH = 255;
+
+/** Scalar fields sort; long free text does not (its values would not fit a cursor). */
+export const isSortableField = (field: Field): boolean =>
+  SCALAR_FIELD_TYPES.has(field.type) &&
+  (field.type !== 'text' || (typeof field.attribute.maxLength === 'number' && field.attribute.maxLength <= MAX_SORTABLE_TEXT_LENGTH));
+
+export const grantOf = (grants: KeyGrants, resourceId: string): ResourceGrant => grants.resources[resourceId] ?? NO_GRANT;
+
+export const allows = (grants: KeyGrants, resourceId: string, action: Action): boolean =>
+  grantOf(grants, resourceId).actions.includes(action);
+
+/** A resource is exposed to a key when the key holds any action on it. */
+export const isExposed = (grants: KeyGrants, resourceId: string): boolean => grantOf(grants, resourceId).actions.length > 0;
+
+export const project = (grants: KeyGrants, resource: Resource, resolveTarget: TargetResolver): Projection => {
+  const grant = grantOf(grants, resource.id);
+  const canRead = grant.actions.includes('read');
+  const readNames = new Set(canRead ? grant.read : []);
+  const writeNames = new Set(grant.actions.includes('create') || grant.actions.includes('update') ? grant.write : []);
+  const targets = new Map<string, Resource>();
+
+  const visible = (field: Field): boolean => {
+    if (!RELATION_FIELD_TYPES.has(field.type)) return true;
+    const target = field.target ? resolveTarget(resource, field.target) : null;
+    if (!target || !isExposed(grants, target.id)) return false;
+    targets.set(field.key, target);
+    return true;
+  };
+
+  const readable: Field[] = [];
+  const writable: Field[] = [];
+  const fields: FieldMeta[] = [];
+  for (const field of resource.fields) {
+    const isReadable = readNames.has(field.key);
+    const isWritable = writeNames.has(field.key);
+    if ((!isReadable && !isWritable) || !visible(field)) continue;
+    if (isReadable) readable.push(field);
+    if (isWritable) writable.push(field);
+    const target = targets.get(field.key);
+    const meta: FieldMeta = {
+      key: field.key,
+      label: field.label,
+      type: field.type,
+      required: field.required,
+      readable: isReadable,
+      writable: isWritable,
+      inlineEditable: isWritable && SCALAR_FIELD_TYPES.has(field.type),
+      sortable: isReadable && isSortableField(field),
+      expandable: isReadable && target !== undefined && allows(grants, target.id, 'read'),
+      filterable: isReadable && filterTargetOf(field) !== null,
+    };
+    if (field.options) meta.options = field.options.map((option) => ({ ...option }));
+    if (MEDIA_FIELD_TYPES.has(field.type) && field.allowedTypes) meta.allowedTypes = [...field.allowedTypes];
+    fields.push(meta);
+  }
+  return { resource, grant, readable, writable, targets, fields };
+};
+
+/** The system sort keys a resource really has (`sort` and `slug` only where the schema has them). */
+export const systemSortKeys = (resource: Resource): string[] =>
+  SYSTEM_SORT_KEYS.filter(
+    (key) => (key !== 'sort' || resource.sortAttribute !== undefined) && (key !== 'slug' || resource.slugAttribute !== undefined)
+  );
+
+export const defaultSort = (resource: Resource): SortTerm[] =>
+  resource.sortAttribute ? [{ key: 'sort', direction: 'asc' }] : [];
+
+/**
+ * What `include` may expand from a projection: expandable relations, recursively through the grants of
+ * each target. Maps are shared per resource, so cycles (events -> festival -> events) stay finite.
+ */
+export const includeTree = (
+  projection: Projection,
+  projectTarget: (resource: Resource) => Projection
+): IncludeTree => {
+  const trees = new Map<string, Map<string, IncludeTree>>();
+  const build = (current: Projection): Map<string, IncludeTree> => {
+    const existing = trees.get(current.resource.id);
+    if (existing) return existing;
+    const tree = new Map<string, IncludeTree>();
+    trees.set(current.resource.id, tree);
+    for (const meta of current.fields) {
+      if (!meta.expandable) continue;
+      tree.set(meta.key, build(projectTarget(current.targets.get(meta.key)!)));
+    }
+    return tree;
+  };
+  return build(projection);
+};
+
+export const queryVocabulary = (
+  projection: Projection,
+  locales: readonly string[] | null,
+  include: IncludeTree
+): QueryVocabulary => {
+  const sortable = new Set<string>(systemSortKeys(projection.resource));
+  const filterable = new Map<string, FilterTarget>();
+  for (const [key, target] of SYSTEM_FILTER_TARGETS) {
+    if (key !== 'slug' || projection.resource.slugAttribute) filterable.set(key, target);
+  }
+  for (const field of projection.readable) {
+    if (isSortableField(field)) sortable.add(field.key);
+    const target = filterTargetOf(field);
+    if (target) filterable.set(field.key, target);
+  }
+  return {
+    sortable,
+    filterable,
+    include,
+    locales: projection.resource.localized ? locales : null,
+    defaultSort: defaultSort(projection.resource),
+  };
+};

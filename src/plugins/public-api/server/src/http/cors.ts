@@ -1,0 +1,37 @@
+/**
+ * CORS for /api/v2: only an allowed origin is ever echoed (contract section 4).
+ */
+export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key';
+export const EXPOSED_RESPONSE_HEADERS = 'Location, Idempotent-Replayed, WWW-Authenticate, Allow, ETag';
+export const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+export const corsHeaders = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  'Access-Control-Expose-Headers': EXPOSED_RESPONSE_HEADERS,
+  Vary: 'Origin',
+});
+
+export const preflightHeaders = (origin: string, allow: string[]): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  'Access-Control-Allow-Methods': allow.join(', '),
+  'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+  'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  Vary: 'Origin',
+});
+
+/**
+ * Public routes (assets) need no key and no cookie, so any origin may read them: a page may draw an
+ * image on a canvas or fetch a file. Credentials are never allowed.
+ */
+export const PUBLIC_CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Content-Length, Content-Range, Accept-Ranges, ETag',
+};
+
+export const PUBLIC_REQUEST_HEADERS = 'Range, If-None-Match, If-Range';
+
+export const publicPreflightHeaders = (allow: string[]): Record<string, string> => ({
+  'Access-Control-Allow-Methods': allow.join(', '),
+  'Access-Control-Allow-Headers': PUBLIC_REQUEST_HEADERS,
+  'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+});

@@ -1,0 +1,78 @@
+/**
+ * The one error vocabulary of /api/v2: a status maps to exactly one code and title (contract section 8).
+ * Everything that fails under /api/v2 becomes an ApiError, and the error layer serializes it.
+ */
+export const ERROR_STATUSES = {
+  400: { code: 'bad_request', title: 'Bad Request' },
+  401: { code: 'unauthorized', title: 'Unauthorized' },
+  403: { code: 'forbidden', title: 'Forbidden' },
+  404: { code: 'not_found', title: 'Not Found' },
+  405: { code: 'method_not_allowed', title: 'Method Not Allowed' },
+  406: { code: 'not_acceptable', title: 'Not Acceptable' },
+  409: { code: 'conflict', title: 'Conflict' },
+  413: { code: 'payload_too_large', title: 'Payload Too Large' },
+  415: { code: 'unsupported_media_type', title: 'Unsupported Media Type' },
+  416: { code: 'range_not_satisfiable', title: 'Range Not Satisfiable' },
+  422: { code: 'unprocessable_entity', title: 'Unprocessable Entity' },
+  429: { code: 'too_many_requests', title: 'Too Many Requests' },
+  500: { code: 'internal_error', title: 'Internal Server Error' },
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_STATUSES;
+
+export type ErrorSource = { pointer: string } | { parameter: string } | { header: string };
+
+export type ErrorObject = {
+  status: string;
+  code: string;
+  title: string;
+  detail: string;
+  source?: ErrorSource;
+  meta?: { reason: string };
+};
+
+export type ErrorInit = {
+  source?: ErrorSource;
+  reason?: string;
+};
+
+export const errorObject = (status: ErrorStatus, detail: string, init: ErrorInit = {}): ErrorObject => {
+  const { code, title } = ERROR_STATUSES[status];
+  return {
+    status: String(status),
+    code,
+    title,
+    detail,
+    ...(init.source ? { source: init.source } : {}),
+    ...(init.reason ? { meta: { reason: init.reason } } : {}),
+  };
+};
+
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly errors: ErrorObject[];
+  readonly headers: Record<string, string>;
+
+  constructor(status: ErrorStatus, errors: ErrorObject[], headers: Record<string, string> = {}) {
+    super(errors[0]?.detail ?? ERROR_STATUSES[status].title);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+    this.headers = headers;
+  }
+}
+
+/** One error object, thrown: `throw apiError(400, 'Unknown parameter', { source: { parameter: 'x' } })`. */
+export const apiError = (
+  status: ErrorStatus,
+  detail: string,
+  init: ErrorInit & { headers?: Record<string, string> } = {}
+): ApiError => new ApiError(status, [errorObject(status, detail, init)], init.headers);
+
+/** Several error objects of one status, e.g. one 422 per offending field. */
+export const apiErrors = (status: ErrorStatus, errors: ErrorObject[], headers?: Record<string, string>): ApiError =>
+  new ApiError(status, errors, headers);
+
+export const errorDocument = (errors: ErrorObject[]) => ({ jsonapi: { version: '1.1' as const }, errors });
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

@@ -1,0 +1,87 @@
+/**
+ * multipart/form-data bodies (commands that take files): read within limits, files written to a
+ * directory the caller owns and removes.
+ *
+ * Limits: each file at most its rule's size (413, `file_too_large`); the other parts together at most
+ * 1 MiB (413); the whole body at most the files' sizes plus 1 MiB and some room for part headers (413).
+ * A body that is not well-formed multipart is 400.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import formidable from 'formidable';
+import { MAX_BODY_BYTES } from './body';
+import { apiError } from './errors';
+import { parseMediaRanges } from './media-types';
+import type { ApiRequest } from './request';
+
+export const MULTIPART_MEDIA_TYPE = 'multipart/form-data';
+
+/** Room for part headers and boundaries. */
+const FRAMING_BYTES = 64 * 1024;
+/** More parts than any command reads; their names are judged by the command. */
+const MAX_PARTS = 20;
+
+export type ReceivedPart = { path: string; size: number; sha256: string; declaredName: string | null };
+
+export type MultipartBody = {
+  fields: Record<string, string[]>;
+  files: Record<string, ReceivedPart[]>;
+};
+
+const contentTypeOf = (request: ApiRequest): string | undefined => {
+  const value = request.headers['content-type'];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+export const isMultipart = (request: ApiRequest): boolean => parseMediaRanges(contentTypeOf(request) ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
+
+const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileBytes: number) => string }> = {
+  1009: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
+  1016: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
+  1006: { reason: 'body_too_large', detail: () => `The form fields together may be at most ${MAX_BODY_BYTES} bytes (1 MiB).` },
+  1007: { reason: 'body_too_large', detail: () => `A form may have at most ${MAX_PARTS} fields.` },
+  1015: { reason: 'body_too_large', detail: () => `A form may have at most ${MAX_PARTS} files.` },
+};
+
+const sha256Of = async (path: string): Promise<string> => createHash('sha256').update(await fs.readFile(path)).digest('hex');
+
+/**
+ * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`.
+ */
+export const readMultipartBody = async (request: ApiRequest, options: { directory: string; maxFileBytes: number }): Promise<MultipartBody> => {
+  const bytes = await request.readBody(options.maxFileBytes + MAX_BODY_BYTES + FRAMING_BYTES);
+  const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
+  const form = formidable({
+    uploadDir: options.directory,
+    maxFileSize: options.maxFileBytes,
+    maxTotalFileSize: options.maxFileBytes * MAX_PARTS,
+    maxFiles: MAX_PARTS,
+    maxFields: MAX_PARTS,
+    maxFieldsSize: MAX_BODY_BYTES,
+    allowEmptyFiles: true,
+    minFileSize: 0,
+  });
+  let fields: formidable.Fields;
+  let files: formidable.Files;
+  try {
+    [fields, files] = await form.parse(stream as never);
+  } catch (error) {
+    const code = (error as { code?: number }).code ?? 0;
+    const tooLarge = FORMIDABLE_TOO_LARGE[code];
+    if (tooLarge) throw apiError(413, tooLarge.detail(options.maxFileBytes), { reason: tooLarge.reason });
+    throw apiError(400, 'The request body is not well-formed multipart/form-data.', { reason: 'multipart_malformed' });
+  }
+  const received: Record<string, ReceivedPart[]> = {};
+  for (const [name, list] of Object.entries(files)) {
+    received[name] = await Promise.all(
+      (list ?? []).map(async (file) => ({
+        path: file.filepath,
+        size: file.size,
+        sha256: await sha256Of(file.filepath),
+        declaredName: file.originalFilename ?? null,
+      }))
+    );
+  }
+  return { fields: Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values ?? []])), files: received };
+};

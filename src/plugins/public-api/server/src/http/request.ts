@@ -1,0 +1,50 @@
+/**
+ * The request as handlers see it: plain data, parsed once at the edge.
+ */
+import type { Readable } from 'node:stream';
+import type { ApiKey } from '../keys/types';
+
+/** What every handler is told, with or without a key. */
+export type PublicRequest = {
+  method: string;
+  /** The path below the API base as sent (`/events/jazz-night`), for fingerprints and links. */
+  path: string;
+  /** Path parameters of the matched route. */
+  params: Record<string, string>;
+  /** Raw query parameters in order, as sent. */
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  /** `{base_url}`: absolute URL of /api/v2, without a trailing slash. */
+  baseUrl: string;
+  /** The absolute request URL. */
+  selfUrl: string;
+  /**
+   * The request body, read at most once and never past `limit` bytes (413 beyond it). Strapi's body
+   * parser does not run for /api/v2, so this is the only way to the body.
+   */
+  readBody: (limit: number) => Promise<Buffer>;
+};
+
+/** A request that presented a valid API key. */
+export type ApiRequest = PublicRequest & { key: ApiKey };
+
+export type ApiResponse = {
+  status: number;
+  /** A JSON:API document, serialized by the edge. */
+  body?: unknown;
+  /** The body already serialized (replays send stored bytes as they are); wins over `body`. */
+  rawBody?: string;
+  /**
+   * Bytes sent as they are (files, not documents), under the handler's own Content-Type and
+   * Content-Length headers. A stream is closed by the edge when the response ends, HEAD included.
+   */
+  content?: Readable | Buffer;
+  headers?: Record<string, string>;
+  /** A body serialized already, sent as is with its own media type (the OpenAPI document). */
+  raw?: { type: string; text: string };
+};
+
+export type Handler = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** A handler of a route that needs no key: its URL is the capability (assets). */
+export type PublicHandler = (request: PublicRequest) => Promise<ApiResponse>;

@@ -1,0 +1,170 @@
+/**
+ * Serves everything under /api/v2 and answers it completely; other paths pass through.
+ *
+ * One request, in order: route (404/405) -> preflight -> Accept (406) -> key (401) -> origin (403)
+ * -> handler. Handlers read the body themselves (`request.readBody`, see http/body.ts): Strapi's body
+ * parser comes after this middleware and never sees /api/v2. Public routes (assets: the URL is the
+ * capability) go from the route straight to their handler: no key, no JSON:API negotiation, no origin
+ * rules, and they answer any origin without credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
+ * document; internals are logged, never sent.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Context, Next } from 'koa';
+import { API_BASE_PATH } from '../config';
+import { createBodyReader } from '../http/body';
+import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
+import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
+import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
+import { originAllowed } from '../http/origins';
+import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
+import { createRouter } from '../http/router';
+import { bearerToken } from '../keys/token';
+import type { ApiKey } from '../keys/types';
+import { contentApiRoutes, handlers, isPublicRoute, publicHandlers } from '../routes/content-api';
+import { getService } from '../utils/get-service';
+
+const router = createRouter(contentApiRoutes);
+
+const UNAUTHORIZED_DETAIL = 'A valid API key is required: send it as `Authorization: Bearer <key>`.';
+const WWW_AUTHENTICATE = 'Bearer realm="public-data-api"';
+
+const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
+
+const baseUrlOf = (ctx: Context, strapi: Core.Strapi): string => {
+  const configured = strapi.config.get('server.url') as string | undefined;
+  const origin = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/+$/, '') : ctx.origin;
+  return `${origin}${API_BASE_PATH}`;
+};
+
+/** The request URL as a valid URI: query characters such as `[` and `]` percent-encoded. */
+export const canonicalUrl = (raw: string): string => {
+  const url = new URL(raw);
+  const query = new URLSearchParams(url.search).toString();
+  url.search = query;
+  return url.toString();
+};
+
+const send = (ctx: Context, response: ApiResponse) => {
+  ctx.status = response.status;
+  // Vary adds to what the CORS layer set (Origin) instead of replacing it.
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (name.toLowerCase() === 'vary') ctx.vary(value);
+    else ctx.set(name, value);
+  }
+  if (response.content !== undefined) {
+    // Koa sends the bytes under the handler's headers, sends none for HEAD, and closes a stream either way.
+    ctx.body = response.content;
+    return;
+  }
+  if (response.raw) {
+    ctx.type = response.raw.type;
+    ctx.body = response.raw.text;
+    return;
+  }
+  if (response.rawBody === undefined && response.body === undefined) {
+    ctx.body = null;
+    return;
+  }
+  ctx.type = JSONAPI_MEDIA_TYPE;
+  ctx.body = response.rawBody ?? JSON.stringify(response.body);
+};
+
+const sendError = (ctx: Context, error: ApiError) => {
+  send(ctx, { status: error.status, headers: error.headers, body: errorDocument(error.errors) });
+};
+
+const authenticate = async (ctx: Context): Promise<ApiKey> => {
+  const token = bearerToken(ctx.get('Authorization') || undefined);
+  const key = token ? await getService('keys').authenticate(token) : null;
+  if (!key) {
+    throw apiError(401, UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
+  }
+  return key;
+};
+
+/** A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). */
+const applyOriginRules = (ctx: Context, key: ApiKey) => {
+  const origin = ctx.get('Origin');
+  if (!origin) return;
+  if (!originAllowed(key.grants.origins, origin)) {
+    throw apiError(403, 'This key does not allow requests from this browser origin.', {
+      source: { header: 'Origin' },
+      reason: 'origin_not_allowed',
+    });
+  }
+  ctx.set(corsHeaders(origin));
+};
+
+const preflight = async (ctx: Context, allow: string[]) => {
+  const origin = ctx.get('Origin');
+  if (!origin) {
+    send(ctx, { status: 204, headers: { Allow: allow.join(', ') } });
+    return;
+  }
+  if (!(await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
+    throw apiError(403, 'No API key allows requests from this browser origin.', {
+      source: { header: 'Origin' },
+      reason: 'origin_not_allowed',
+    });
+  }
+  send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
+};
+
+const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, string>): PublicRequest => {
+  const baseUrl = baseUrlOf(ctx, strapi);
+  return {
+    method: ctx.method,
+    path: ctx.path.slice(API_BASE_PATH.length) || '/',
+    params,
+    query: new URLSearchParams(ctx.querystring),
+    headers: ctx.headers,
+    baseUrl,
+    selfUrl: canonicalUrl(`${baseUrl.slice(0, -API_BASE_PATH.length)}${ctx.originalUrl}`),
+    readBody: createBodyReader(ctx.req, ctx.headers),
+  };
+};
+
+const handle = async (ctx: Context, strapi: Core.Strapi) => {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  const relativePath = ctx.path.slice(API_BASE_PATH.length) || '/';
+  const match = router.match(ctx.method, relativePath);
+  if (isPublicRoute(match.name)) {
+    ctx.set(PUBLIC_CORS_HEADERS);
+    if (ctx.method === 'OPTIONS') send(ctx, { status: 204, headers: { Allow: match.allow.join(', '), ...publicPreflightHeaders(match.allow) } });
+    else send(ctx, await publicHandlers[match.name](requestOf(ctx, strapi, match.params)));
+    return;
+  }
+  if (ctx.method === 'OPTIONS') {
+    await preflight(ctx, match.allow);
+    return;
+  }
+  if (match.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
+  else assertAcceptable(ctx.get('Accept') || undefined);
+  const key = await authenticate(ctx);
+  applyOriginRules(ctx, key);
+  const request: ApiRequest = { ...requestOf(ctx, strapi, match.params), key };
+  send(ctx, await handlers[match.name](request));
+};
+
+export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
+  async (ctx: Context, next: Next) => {
+    if (!isUnderBase(ctx.path)) return next();
+    try {
+      await handle(ctx, strapi);
+    } catch (error) {
+      if (isApiError(error)) {
+        // A browser may read a 401 only from an origin some key allows; it learns nothing else.
+        const origin = ctx.get('Origin');
+        if (error.status === 401 && origin && (await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
+          ctx.set(corsHeaders(origin));
+        }
+        sendError(ctx, error);
+        return;
+      }
+      strapi.log.error(`[public-api] ${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? String(error)}`);
+      send(ctx, {
+        status: 500,
+        body: errorDocument([errorObject(500, 'The server could not complete the request. It has been logged.')]),
+      });
+    }
+  };

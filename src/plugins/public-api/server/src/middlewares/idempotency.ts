@@ -1,0 +1,133 @@
+/**
+ * Write handlers in two steps, and Idempotency-Key around them (contract section 7).
+ *
+ * A write handler first *prepares*: it finds the resource and the record, checks the grant and reads the
+ * body, throwing the refusals that are never stored (400, 403, 404, 405, 413, 415). What it returns
+ * *executes* the write; everything it answers from then on (2xx, 409, 422) belongs to the request and is
+ * stored for replays. Commands (POST /commands/{name}) are written the same way and reuse this.
+ *
+ *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> transaction(execute -> answer -> store) -> send
+ *
+ * The answer is serialized here once, so a replay sends the stored bytes exactly; it is stored in the
+ * write's own transaction, so a kept answer always belongs to a kept write. A refused write rolls back and
+ * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh.
+ */
+import { inTransaction } from '../database/connection';
+import { ApiError, apiError, errorDocument } from '../http/errors';
+import {
+  IDEMPOTENCY_HEADER,
+  REPLAYED_HEADER,
+  grantsFingerprint,
+  isStoredStatus,
+  parseIdempotencyKey,
+  requestFingerprint,
+} from '../http/idempotency';
+import type { ApiRequest, ApiResponse, Handler } from '../http/request';
+import type { Claim, StoredResponse } from '../services/idempotency';
+import { getService } from '../utils/get-service';
+
+export type Execution = {
+  /** The request body as the fingerprint sees it (a JSON value), or null for none. */
+  body: unknown;
+  /** Performs the write inside the request's transaction and answers. */
+  execute: () => Promise<ApiResponse>;
+  /** An error the write threw -> the client error it means, or null for a server error. */
+  explain?: (error: unknown) => ApiError | null;
+};
+
+export type PreparedHandler = (request: ApiRequest) => Promise<Execution>;
+
+export type WriteHandlerOptions = {
+  /** Whether an Idempotency-Key header is honored (POST, PATCH and commands). */
+  idempotent: boolean;
+};
+
+const serialize = (response: ApiResponse): StoredResponse => ({
+  status: response.status,
+  headers: response.headers ?? {},
+  body: response.rawBody ?? (response.body === undefined ? null : JSON.stringify(response.body)),
+});
+
+const asResponse = (stored: StoredResponse): ApiResponse => ({
+  status: stored.status,
+  headers: stored.headers,
+  ...(stored.body === null ? {} : { rawBody: stored.body }),
+});
+
+const errorResponse = (error: ApiError): StoredResponse => ({
+  status: error.status,
+  headers: error.headers,
+  body: JSON.stringify(errorDocument(error.errors)),
+});
+
+/** Thrown inside the transaction when the claim was taken over while the write ran: roll it back. */
+class ClaimLost extends Error {}
+
+const runExecution = async (execution: Execution, claim: Claim | null): Promise<StoredResponse> => {
+  const idempotency = getService('idempotency');
+  try {
+    return await inTransaction(strapi, async () => {
+      const response = serialize(await execution.execute());
+      if (claim && isStoredStatus(response.status) && !(await idempotency.complete(claim, response))) throw new ClaimLost();
+      return response;
+    });
+  } catch (error) {
+    if (error instanceof ClaimLost) {
+      throw apiError(409, 'Another request with this Idempotency-Key took over while this one was running; nothing of this one was kept.', {
+        source: { header: 'Idempotency-Key' },
+        reason: 'idempotency_superseded',
+      });
+    }
+    const explained = execution.explain?.(error) ?? (error instanceof ApiError ? error : null);
+    if (!explained) {
+      if (claim) await idempotency.release(claim).catch(() => undefined);
+      throw error;
+    }
+    const response = errorResponse(explained);
+    if (claim) {
+      // The write rolled back; its refusal is kept on its own (or the claim given up when not kept).
+      const kept = isStoredStatus(response.status) && (await idempotency.complete(claim, response).catch(() => false));
+      if (!kept) await idempotency.release(claim).catch(() => undefined);
+    }
+    return response;
+  }
+};
+
+/** A write handler: prepared, then executed in one transaction, with Idempotency-Key when enabled. */
+export const writeHandler =
+  (prepare: PreparedHandler, options: WriteHandlerOptions): Handler =>
+  async (request) => {
+    const idempotencyKey = options.idempotent ? parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : null;
+    const execution = await prepare(request);
+    if (idempotencyKey === null) return asResponse(await runExecution(execution, null));
+
+    const result = await getService('idempotency').claim({
+      apiKey: request.key.id,
+      method: request.method,
+      path: request.path,
+      idempotencyKey,
+      fingerprint: requestFingerprint({ method: request.method, path: request.path, query: request.query, body: execution.body }),
+      grantsFingerprint: grantsFingerprint(request.key.grants),
+    });
+    switch (result.kind) {
+      case 'replay':
+        return { ...asResponse(result.response), headers: { ...result.response.headers, [REPLAYED_HEADER]: 'true' } };
+      case 'mismatch':
+        throw apiError(422, 'This Idempotency-Key was already used for a different request (method, path, query or body); use a new key.', {
+          source: { header: 'Idempotency-Key' },
+          reason: 'idempotency_key_reused',
+        });
+      case 'grants-changed':
+        throw apiError(409, "This key's grants have changed since this request was answered; its answer is not replayed. Read the record, or use a new key.", {
+          source: { header: 'Idempotency-Key' },
+          reason: 'idempotency_grants_changed',
+        });
+      case 'in-flight':
+        throw apiError(409, 'A request with this Idempotency-Key is still being processed; retry later.', {
+          source: { header: 'Idempotency-Key' },
+          reason: 'idempotency_in_progress',
+        });
+      default:
+        return asResponse(await runExecution(execution, result.claim));
+    }
+  };

@@ -1,0 +1,5 @@
+import apiV2 from './api-v2';
+
+export default {
+  'api-v2': apiV2,
+};

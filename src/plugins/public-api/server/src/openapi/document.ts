@@ -1,0 +1,278 @@
+/**
+ * The key-scoped OpenAPI 3.1 document (contract section 9), built from the registry, the key's grants
+ * and projections, the configured locales and the command registry. Pure: the same input gives the
+ * same document, byte for byte once serialized.
+ *
+ * What the key cannot reach is never looked at: resources without an action, fields outside the
+ * projections, relations whose target is not exposed, commands not granted. Components are written on
+ * first use, so no name from outside the grants can slip in through a shared section either.
+ */
+import type { CommandDefinition } from '../commands';
+import { allows, isExposed, project, type Projection } from '../grants/projection';
+import { targetResolver } from '../grants/targets';
+import type { KeyGrants } from '../grants/types';
+import type { ErrorStatus } from '../http/errors';
+import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import { resourcePath } from '../controllers/resource-index';
+import type { Resource } from '../registry/types';
+import { COMMANDS_TAG, commandPaths } from './commands';
+import { Components, sorted } from './components';
+import type { DocumentContext } from './context';
+import { allocateNames, resourceTag } from './names';
+import { collectionParameters, recordParameters } from './parameters';
+import { SELF_LINK, collectionDocumentSchema, recordDocumentSchema } from './records';
+import { errorResponses, jsonApi, object } from './shared';
+import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, TagObject } from './types';
+import { writeOperations } from './writes';
+
+export type OpenApiInput = {
+  /** `{base_url}`: the absolute URL of /api/v2. */
+  baseUrl: string;
+  grants: KeyGrants;
+  /** Every resource that exists now (those the key has no action on are skipped). */
+  resources: readonly Resource[];
+  /** The configured locale codes. */
+  locales: readonly string[];
+  /** The command registry (those the key is not granted are skipped). */
+  commands: readonly CommandDefinition[];
+};
+
+/** The media types the document itself is served as (see http/media-types.ts). */
+export const OPENAPI_MEDIA_TYPES = ['application/json', 'application/vnd.oai.openapi+json'] as const;
+
+export const SECURITY_SCHEME = 'apiKey';
+const SERVICE_TAG = 'Service';
+
+/** Statuses every operation can answer with: no key, a refused origin, an Accept it cannot meet, a failure. */
+const READ_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 500];
+const SERVICE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 406, 500];
+
+/** Names of shared components and fixed operations that no resource may take. */
+const RESERVED_NAMES = new Set([
+  'JsonApi',
+  'ErrorDocument',
+  'ErrorObject',
+  'RecordMeta',
+  'FieldMeta',
+  'Asset',
+  'RelationInput',
+  'AssetInput',
+  'ArchivedRecordMeta',
+  'ResourceIndex',
+  'ResourceIndexDocument',
+  'OpenApiDocument',
+  'OpenApiDocumentAtOpenapi',
+  'OpenApiDocumentAtOpenapiJson',
+  'Commands',
+]);
+
+const indexOperation = (components: Components, exposed: readonly Resource[]): OperationObject => ({
+  operationId: 'getResourceIndex',
+  summary: 'The resources this key may use',
+  tags: [SERVICE_TAG],
+  responses: {
+    '200': {
+      description: 'The resource index.',
+      content: {
+        [JSONAPI_MEDIA_TYPE]: {
+          schema: components.schema('ResourceIndexDocument', () =>
+            object({
+              jsonapi: jsonApi(components),
+              links: object({ self: SELF_LINK }),
+              data: {
+                type: 'array',
+                ...(exposed.length === 0 ? { maxItems: 0 } : {}),
+                items: object(
+                  {
+                    type: { type: 'string', const: 'resources' },
+                    id: exposed.length ? { type: 'string', enum: exposed.map((resource) => resource.id) } : { type: 'string' },
+                    attributes: object(
+                      {
+                        name: { type: 'string' },
+                        slug: { type: 'string' },
+                        mode: { type: 'string', enum: ['collection', 'singleton'] },
+                        sourceType: { type: 'string', enum: ['native', 'cms'] },
+                        website: { type: 'string', description: 'CMS resources only: the website slug.' },
+                      },
+                      ['name', 'slug', 'mode', 'sourceType']
+                    ),
+                    links: object({ self: { type: 'string', format: 'uri' } }),
+                  },
+                  ['type', 'id', 'attributes', 'links']
+                ),
+              },
+            })
+          ),
+        },
+      },
+    },
+    ...errorResponses(components, SERVICE_ERRORS),
+  },
+});
+
+const schemaOperation = (components: Components, operationId: string, summary: string): OperationObject => ({
+  operationId,
+  summary,
+  description:
+    'Served as `application/json`, or as `application/vnd.oai.openapi+json` when the Accept header prefers it. Generated for the calling key: two keys may see different documents.',
+  tags: [SERVICE_TAG],
+  responses: {
+    '200': {
+      description: 'The OpenAPI 3.1 document of this key.',
+      headers: {
+        ETag: components.header('ETag', () => ({ description: 'Changes whenever the document does.', schema: { type: 'string' } })),
+      },
+      content: Object.fromEntries(
+        OPENAPI_MEDIA_TYPES.map((type) => [type, { schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' } }])
+      ),
+    },
+    '304': { description: 'The document has not changed since the ETag sent in If-None-Match.' },
+    ...errorResponses(components, SERVICE_ERRORS),
+  },
+});
+
+const tagDescription = (resource: Resource): string =>
+  resource.sourceType === 'cms'
+    ? `${resource.name}, published by the website ${resource.website!.slug} as a ${resource.mode} (${resource.id}).`
+    : `${resource.name}, a native ${resource.mode} (${resource.id}).`;
+
+const identifierDescription = (resource: Resource): string =>
+  resource.identifiers.length > 1 ? "The record's slug or its id (tried as a slug first)." : `The record's ${resource.identifiers[0]}.`;
+
+const recordParameter = (resource: Resource): ParameterObject => ({
+  name: 'record',
+  in: 'path',
+  required: true,
+  description: identifierDescription(resource),
+  schema: { type: 'string', minLength: 1 },
+});
+
+/** The path items of one exposed resource: reads as granted, writes as the writes module says. */
+const resourcePaths = (context: DocumentContext, resource: Resource, tag: string): Record<string, PathItemObject> => {
+  const name = context.nameOf(resource);
+  const path = resourcePath(resource);
+  const canRead = allows(context.grants, resource.id, 'read');
+  const writes = writeOperations(context, resource, tag);
+  const collectionPath: PathItemObject = {};
+  const recordPath: PathItemObject = {};
+
+  if (canRead && resource.mode === 'singleton') {
+    collectionPath.get = {
+      operationId: `get${name}`,
+      summary: `Read ${resource.name}`,
+      tags: [tag],
+      parameters: recordParameters(context, resource),
+      responses: {
+        '200': { description: `The one record of ${resource.name}.`, content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } } },
+        ...errorResponses(context.components, READ_ERRORS),
+      },
+    };
+  } else if (canRead) {
+    collectionPath.get = {
+      operationId: `list${name}`,
+      summary: `List ${resource.name}`,
+      description: 'One page of records. Follow `links.next` until it is absent to read them all.',
+      tags: [tag],
+      parameters: collectionParameters(context, resource),
+      responses: {
+        '200': { description: `A page of ${resource.name}.`, content: { [JSONAPI_MEDIA_TYPE]: { schema: collectionDocumentSchema(context, resource) } } },
+        ...errorResponses(context.components, READ_ERRORS),
+      },
+    };
+    recordPath.get = {
+      operationId: `get${name}Record`,
+      summary: `Read a record of ${resource.name}`,
+      tags: [tag],
+      parameters: recordParameters(context, resource),
+      responses: {
+        '200': { description: 'The record.', content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } } },
+        ...errorResponses(context.components, READ_ERRORS),
+      },
+    };
+  }
+  Object.assign(collectionPath, writes.resource);
+  Object.assign(recordPath, writes.record);
+
+  const paths: Record<string, PathItemObject> = {};
+  if (Object.keys(collectionPath).length) paths[path] = collectionPath;
+  if (Object.keys(recordPath).length) {
+    paths[`${path}/{record}`] = {
+      'x-service': { identifier: [...resource.identifiers] },
+      parameters: [recordParameter(resource)],
+      ...recordPath,
+    };
+  }
+  return paths;
+};
+
+export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
+  const { grants } = input;
+  const exposed = input.resources.filter((resource) => isExposed(grants, resource.id));
+  const components = new Components();
+  const names = allocateNames(exposed, RESERVED_NAMES);
+  const resolveTarget = targetResolver(input.resources);
+  const projections = new Map<string, Projection>();
+  const context: DocumentContext = {
+    components,
+    grants,
+    locales: input.locales,
+    nameOf: (resource) => names.get(resource.id)!,
+    projectionOf: (resource) => {
+      let projection = projections.get(resource.id);
+      if (!projection) {
+        projection = project(grants, resource, resolveTarget);
+        projections.set(resource.id, projection);
+      }
+      return projection;
+    },
+  };
+
+  const tags: TagObject[] = [{ name: SERVICE_TAG, description: 'The resource index and this document.' }];
+  const paths: Record<string, PathItemObject> = {
+    '/': { get: indexOperation(components, exposed) },
+    '/schema': { get: schemaOperation(components, 'getOpenApiDocument', 'This OpenAPI document') },
+    '/openapi': { get: schemaOperation(components, 'getOpenApiDocumentAtOpenapi', 'This OpenAPI document (at /openapi)') },
+    '/openapi.json': { get: schemaOperation(components, 'getOpenApiDocumentAtOpenapiJson', 'This OpenAPI document (at /openapi.json)') },
+  };
+  for (const resource of exposed) {
+    const tag = resourceTag(resource);
+    const resourceItems = resourcePaths(context, resource, tag);
+    if (Object.keys(resourceItems).length === 0) continue;
+    tags.push({ name: tag, description: tagDescription(resource) });
+    Object.assign(paths, resourceItems);
+  }
+  const granted = new Set(grants.commands);
+  const commands = input.commands.filter((command) => granted.has(command.name));
+  if (commands.length) {
+    tags.push({ name: COMMANDS_TAG, description: 'Commands this key may run.' });
+    Object.assign(paths, commandPaths(components, commands, { locales: input.locales }));
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Public Data API',
+      version: '2',
+      description:
+        'The resources, fields, filters, actions and commands of the API key this document was generated for; another key sees another document. Responses are JSON:API (`application/vnd.api+json`); errors are one error document.',
+    },
+    servers: [{ url: input.baseUrl, description: 'This service.' }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags,
+    paths,
+    components: {
+      schemas: sorted(components.schemas),
+      parameters: sorted(components.parameters),
+      responses: sorted(components.responses),
+      headers: sorted(components.headers),
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'pdk_<keyId>_<secret>',
+          description: 'The API key, sent as `Authorization: Bearer <key>`. Never in the query string.',
+        },
+      },
+    },
+  };
+};

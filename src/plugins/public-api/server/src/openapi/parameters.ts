@@ -1,0 +1,164 @@
+/**
+ * Query parameters of reads, cut to what this key may use on one resource (contract sections 5 and 6):
+ * `sort` keys, `include` paths, `filter` fields and operators, and `locale` codes as enums.
+ */
+import { includeTree, queryVocabulary } from '../grants/projection';
+import { MAX_CURSOR_LENGTH } from '../query/cursor';
+import { MAX_FILTERS, operatorApplies } from '../query/filters';
+import { MAX_INCLUDE_DEPTH, MAX_INCLUDE_PATHS, expandablePaths } from '../query/include';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/parse';
+import { FILTER_OPERATORS, type FilterOperator, type FilterTarget, type QueryVocabulary } from '../query/types';
+import type { Resource } from '../registry/types';
+import type { DocumentContext } from './context';
+import { object } from './shared';
+import type { ParameterObject, Ref, Schema } from './types';
+
+/** Above this many include paths the enum gives way to a pattern over the expandable field names. */
+export const MAX_INCLUDE_ENUM = 500;
+
+export const vocabularyOf = (context: DocumentContext, resource: Resource): QueryVocabulary => {
+  const projection = context.projectionOf(resource);
+  return queryVocabulary(projection, context.locales, includeTree(projection, context.projectionOf));
+};
+
+const limit = (context: DocumentContext): Ref =>
+  context.components.parameter('Limit', () => ({
+    name: 'limit',
+    in: 'query',
+    description: `Page size, 1 to ${MAX_LIMIT}.`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  }));
+
+const cursor = (context: DocumentContext): Ref =>
+  context.components.parameter('Cursor', () => ({
+    name: 'cursor',
+    in: 'query',
+    description:
+      'The opaque cursor of the next page (`meta.page.nextCursor`). It is bound to the sort, filters and locale that produced it and expires after 24 hours; `links.next` carries it ready to use.',
+    schema: { type: 'string', minLength: 1, maxLength: MAX_CURSOR_LENGTH },
+  }));
+
+export const localeParameter = (context: DocumentContext): Ref =>
+  context.components.parameter('Locale', () => ({
+    name: 'locale',
+    in: 'query',
+    description: 'The language of localized fields (read, or written); the default locale when absent. A record missing in the locale is not found.',
+    schema: context.locales.length ? { type: 'string', enum: [...context.locales] } : { type: 'string' },
+  }));
+
+const sort = (vocabulary: QueryVocabulary): ParameterObject => {
+  const keys = [...vocabulary.sortable];
+  const byDefault = vocabulary.defaultSort?.length ? vocabulary.defaultSort.map((term) => term.key).join(', ') + ', then id' : 'id';
+  return {
+    name: 'sort',
+    in: 'query',
+    description: `Comma-separated sort keys, each once; a leading \`-\` sorts descending. Every order ends with \`id\`; nulls come last ascending and first descending. Default: ${byDefault}.`,
+    style: 'form',
+    explode: false,
+    schema: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', enum: keys.flatMap((key) => [key, `-${key}`]) },
+    },
+  };
+};
+
+const include = (vocabulary: QueryVocabulary): ParameterObject | null => {
+  if (vocabulary.include.size === 0) return null;
+  const paths = expandablePaths(vocabulary.include);
+  const description = `Comma-separated relation paths to expand in place (dot-separated for nesting, at most ${MAX_INCLUDE_DEPTH} levels and ${MAX_INCLUDE_PATHS} paths).`;
+  let item: Schema;
+  if (paths.length <= MAX_INCLUDE_ENUM) {
+    item = { type: 'string', enum: paths };
+  } else {
+    const names = [...new Set(paths.flatMap((path) => path.split('.')))].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const segment = `(?:${names.join('|')})`;
+    item = { type: 'string', pattern: `^${segment}(?:\\.${segment}){0,${MAX_INCLUDE_DEPTH - 1}}$` };
+  }
+  return {
+    name: 'include',
+    in: 'query',
+    description,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', minItems: 1, maxItems: MAX_INCLUDE_PATHS, uniqueItems: true, items: item },
+  };
+};
+
+const valueSchema = (target: FilterTarget): Schema => {
+  switch (target.type) {
+    case 'number':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return {
+        type: 'string',
+        anyOf: [{ format: 'date-time' }, { format: 'date' }],
+        description: 'An RFC 3339 date-time with Z or an offset, or a date (midnight UTC).',
+      };
+    case 'select':
+      return { type: 'string', enum: [...(target.options ?? [])] };
+    case 'relation':
+    case 'relations':
+      return { type: 'string', minLength: 1, description: 'The id or slug of a related record.' };
+    case 'string':
+    case 'text':
+      return { type: 'string' };
+  }
+};
+
+const operatorSchema = (op: FilterOperator, target: FilterTarget): Schema => {
+  switch (op) {
+    case 'in':
+      return { type: 'string', minLength: 1, description: 'A comma-separated list of values (at most 100).' };
+    case 'null':
+      return { type: 'boolean', description: 'true: the field is empty; false: it is not.' };
+    case 'contains':
+    case 'startsWith':
+      return { ...valueSchema(target), minLength: 1 };
+    default:
+      return valueSchema(target);
+  }
+};
+
+const filter = (vocabulary: QueryVocabulary): ParameterObject | null => {
+  if (vocabulary.filterable.size === 0) return null;
+  const properties: Record<string, Schema> = {};
+  for (const [key, target] of vocabulary.filterable) {
+    const operators = FILTER_OPERATORS.filter((op) => operatorApplies(op, target.type));
+    properties[key] = {
+      oneOf: [valueSchema(target), object(Object.fromEntries(operators.map((op) => [op, operatorSchema(op, target)])), [], { minProperties: 1 })],
+    };
+  }
+  return {
+    name: 'filter',
+    in: 'query',
+    description: `Conditions, all of which apply: \`filter[field]=value\` (equality) or \`filter[field][operator]=value\`. At most ${MAX_FILTERS} conditions.`,
+    style: 'deepObject',
+    explode: true,
+    schema: { type: 'object', properties, additionalProperties: false, minProperties: 1, maxProperties: MAX_FILTERS },
+  };
+};
+
+/** The parameters of a collection page. */
+export const collectionParameters = (context: DocumentContext, resource: Resource): (ParameterObject | Ref)[] => {
+  const vocabulary = vocabularyOf(context, resource);
+  return [
+    limit(context),
+    cursor(context),
+    sort(vocabulary),
+    ...(resource.localized ? [localeParameter(context)] : []),
+    ...[include(vocabulary), filter(vocabulary)].filter((parameter): parameter is ParameterObject => parameter !== null),
+  ];
+};
+
+/** The parameters of a single record or a singleton: locale and include only. */
+export const recordParameters = (context: DocumentContext, resource: Resource): (ParameterObject | Ref)[] => {
+  const vocabulary = vocabularyOf(context, resource);
+  const included = include(vocabulary);
+  return [...(resource.localized ? [localeParameter(context)] : []), ...(included ? [included] : [])];
+};

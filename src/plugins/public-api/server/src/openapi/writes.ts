@@ -1,0 +1,305 @@
+/**
+ * The write operations of a resource as CONTRACT.md section 7 describes them: POST, PATCH and DELETE
+ * for the actions the key holds, their request bodies (`<Resource>CreateWritableAttributes`,
+ * `<Resource>UpdateWritableAttributes`), Idempotency-Key, Location, and the error statuses.
+ *
+ * Everything the document says about writes lives in this module, so that it can follow the write
+ * handlers as they land without touching the rest of the builder. Request schemas say what is
+ * accepted, including the shapes reads send (a reference or asset object read can be written back).
+ */
+import type { ErrorStatus } from '../http/errors';
+import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import type { Field, Resource } from '../registry/types';
+import type { Components } from './components';
+import type { DocumentContext } from './context';
+import { localeParameter } from './parameters';
+import { SELF_LINK, attributesSchema, recordDocumentSchema } from './records';
+import { errorResponses, fieldMeta, jsonApi, nullable, object, richtextDocInput } from './shared';
+import type { OperationObject, ParameterObject, Ref, RequestBodyObject, ResponseObject, Schema } from './types';
+
+/** Statuses a write can answer with besides its success (contract sections 4, 7, 8, 12). */
+export const CREATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 413, 415, 422, 500];
+export const UPDATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 413, 415, 422, 500];
+/** A DELETE takes no body (400 when it has one) and no Idempotency-Key; the content type's rules may still refuse it. */
+export const DELETE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 422, 500];
+
+/** Request bodies: JSON:API's media type or plain JSON (contract section 7). */
+export const REQUEST_MEDIA_TYPES = [JSONAPI_MEDIA_TYPE, 'application/json'] as const;
+
+/** Strapi keeps string, email and uid values in VARCHAR(255) columns. */
+export const MAX_STRING_LENGTH = 255;
+/** Strapi's default uid alphabet, for slugs that declare no regex of their own. */
+const UID_PATTERN = '^[A-Za-z0-9-_.~]*$';
+/** Strapi's `time`: HH:mm[:ss[.SSS]]. */
+const TIME_PATTERN = '^([01]\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d)(?:\\.\\d{1,3})?)?$';
+
+const numeric = (value: number | string | undefined): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
+};
+
+export const idempotencyKey = (components: Components): Ref =>
+  components.parameter('IdempotencyKey', () => ({
+    name: 'Idempotency-Key',
+    in: 'header',
+    description:
+      'A fresh unique value (e.g. a UUID) per logical operation, reused for its retries: a retry with the same request replays the stored response with `Idempotent-Replayed: true`; the same key with a different request is 422; a retry while the first is still running is 409. Kept for 24 hours.',
+    schema: { type: 'string', pattern: '^(?:"[\\x20-\\x7E]{1,255}"|[\\x20-\\x7E]{1,255})$' },
+  }));
+
+const replayedHeader = (components: Components): Ref =>
+  components.header('Idempotent-Replayed', () => ({
+    description: 'Present, `true`, when the response is a replay of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  }));
+
+const locationHeader = (components: Components): Ref =>
+  components.header('Location', () => ({
+    description: 'The URL of the created record.',
+    schema: { type: 'string', format: 'uri' },
+  }));
+
+/** A related record as writes take it: a bare id or slug, or an object naming it (a reference as reads show it, too). */
+const relationInput = (components: Components): Ref =>
+  components.schema('RelationInput', () => ({
+    description:
+      'A related record: its id or slug as a string (tried as a slug first), or an object with `id` or `slug`. A reference or record as reads show it can be sent back.',
+    oneOf: [
+      { type: 'string', minLength: 1 },
+      {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          slug: { type: ['string', 'null'], minLength: 1 },
+          collection: { type: 'string', description: 'When present, the related resource slug.' },
+          type: { type: 'string', description: 'When present, the related resource slug.' },
+        },
+        anyOf: [
+          { required: ['id'], properties: { id: { type: 'string' } } },
+          { required: ['slug'], properties: { slug: { type: 'string' } } },
+        ],
+      },
+    ],
+  }));
+
+/** An existing asset: its id, or an object with it (an asset object as reads show it). */
+const assetInput = (components: Components): Ref =>
+  components.schema('AssetInput', () => ({
+    description: 'An existing asset: its id, or an object with its `id` (an asset object as reads show it can be sent back).',
+    oneOf: [
+      { type: 'string', minLength: 1 },
+      { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 } } },
+    ],
+  }));
+
+/** A writable field's value, with the content type's own rules (required, min/max, length, regex, options). */
+export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema => {
+  const { components } = context;
+  const attribute = field.attribute;
+  const orNull = (schema: Schema | Ref): Schema | Ref => (field.required ? schema : nullable(schema));
+  const withLabel = (schema: Schema | Ref): Schema => ({ ...schema, description: field.label });
+  switch (field.type) {
+    case 'string':
+    case 'text':
+    case 'markdown': {
+      const schema: Schema = { type: 'string' };
+      const column = ['string', 'email', 'uid'].includes(attribute.type) ? MAX_STRING_LENGTH : undefined;
+      const maxLength = attribute.maxLength !== undefined && column !== undefined ? Math.min(attribute.maxLength, column) : (attribute.maxLength ?? column);
+      if (attribute.minLength !== undefined) schema.minLength = attribute.minLength;
+      if (maxLength !== undefined) schema.maxLength = maxLength;
+      if (attribute.regex) schema.pattern = attribute.regex;
+      else if (attribute.type === 'uid') schema.pattern = UID_PATTERN;
+      else if (attribute.type === 'time') schema.pattern = TIME_PATTERN;
+      if (attribute.type === 'email') schema.format = 'email';
+      // A missing slug is generated from its target field: null and absence are the same request.
+      return withLabel(field.key === resource.slugAttribute ? nullable(schema) : orNull(schema));
+    }
+    case 'number': {
+      const schema: Schema = { type: attribute.type === 'integer' || attribute.type === 'biginteger' ? 'integer' : 'number' };
+      const min = numeric(attribute.min);
+      const max = numeric(attribute.max);
+      if (min !== undefined) schema.minimum = min;
+      if (max !== undefined) schema.maximum = max;
+      return withLabel(orNull(schema));
+    }
+    case 'boolean':
+      return withLabel(orNull({ type: 'boolean' }));
+    case 'date':
+      return withLabel(orNull({ type: 'string', format: 'date' }));
+    case 'datetime':
+      return withLabel(orNull({ type: 'string', format: 'date-time' }));
+    case 'select':
+      return withLabel(orNull({ type: 'string', enum: (field.options ?? []).map((option) => option.value) }));
+    case 'tags':
+      return withLabel(orNull({ type: 'array', items: { type: 'string', minLength: 1 } }));
+    case 'richtext':
+      return withLabel(orNull(richtextDocInput(components)));
+    case 'image':
+    case 'file':
+      return withLabel(orNull(assetInput(components)));
+    case 'images':
+    case 'files':
+      return withLabel(nullable({ type: 'array', items: assetInput(components), description: 'null is the empty list.' }));
+    case 'relation':
+      return withLabel(orNull(relationInput(components)));
+    case 'relations':
+      return withLabel(nullable({ type: 'array', items: relationInput(components), description: 'null is the empty list.' }));
+  }
+};
+
+/** Fields a create must carry: required by the content type, without a default, and not the slug. */
+const requiredOnCreate = (resource: Resource, field: Field): boolean =>
+  field.required && field.attribute.default === undefined && field.key !== resource.slugAttribute;
+
+const writableAttributes = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): Ref =>
+  context.components.schema(`${context.nameOf(resource)}${action}WritableAttributes`, () => {
+    const writable = context.projectionOf(resource).writable;
+    const properties = Object.fromEntries(writable.map((field) => [field.key, writeFieldSchema(context, resource, field)]));
+    const required = action === 'Create' ? writable.filter((field) => requiredOnCreate(resource, field)).map((field) => field.key) : [];
+    return object(properties, required, {
+      description:
+        action === 'Create'
+          ? `The fields of ${resource.id} this key may write when creating; any other attribute is refused with 422.`
+          : `The fields of ${resource.id} this key may change; only the fields sent change, any other attribute is refused with 422.`,
+    });
+  });
+
+const requestBody = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): RequestBodyObject => {
+  const schema = context.components.schema(`${context.nameOf(resource)}${action}Request`, () =>
+    object(
+      {
+        data: object(
+          {
+            type: { type: 'string', const: resource.slug, description: 'The resource slug; anything else is 409.' },
+            ...(action === 'Update' ? { id: { type: 'string', description: "The record's id; when present it must be the record of the path (else 409)." } } : {}),
+            attributes: writableAttributes(context, resource, action),
+          },
+          ['type', 'attributes']
+        ),
+      },
+      ['data']
+    )
+  );
+  return {
+    description: 'At most 1 MiB of JSON.',
+    required: true,
+    content: Object.fromEntries(REQUEST_MEDIA_TYPES.map((type) => [type, { schema }])),
+  };
+};
+
+const recordResponse = (context: DocumentContext, resource: Resource, description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } },
+});
+
+/** An archived record's last state: as reads showed it, with no publication date any more. */
+const archivedResponse = (context: DocumentContext, resource: Resource): ResponseObject => {
+  const { components } = context;
+  const meta = components.schema('ArchivedRecordMeta', () =>
+    object(
+      {
+        slug: { type: ['string', 'null'] },
+        sort: { type: ['integer', 'null'] },
+        createdAt: { type: 'integer', description: 'Unix milliseconds.' },
+        updatedAt: { type: 'integer', description: 'Unix milliseconds.' },
+        publishedAt: { type: 'null', description: 'Archived records are no longer published.' },
+      },
+      undefined,
+      { description: 'System values of an archived record.' }
+    )
+  );
+  return {
+    description: 'The record is archived (unpublished): its final state. It disappears from reads.',
+    content: {
+      [JSONAPI_MEDIA_TYPE]: {
+        schema: object({
+          jsonapi: jsonApi(components),
+          links: object({ self: SELF_LINK }),
+          meta: object({
+            resource: object({
+              name: { type: 'string', const: resource.name },
+              slug: { type: 'string', const: resource.slug },
+              mode: { type: 'string', const: resource.mode },
+            }),
+            fields: { type: 'array', items: fieldMeta(components) },
+          }),
+          data: object({
+            type: { type: 'string', const: resource.slug },
+            id: { type: 'string' },
+            attributes: attributesSchema(context, resource),
+            meta,
+          }),
+        }),
+      },
+    },
+  };
+};
+
+export type WriteOperations = {
+  /** On the resource path: POST for collections, PATCH for singletons. */
+  resource: { post?: OperationObject; patch?: OperationObject };
+  /** On the record path of a collection. */
+  record: { patch?: OperationObject; delete?: OperationObject };
+};
+
+/** The write operations the key's grant allows on a resource. */
+export const writeOperations = (context: DocumentContext, resource: Resource, tag: string): WriteOperations => {
+  const { components } = context;
+  const name = context.nameOf(resource);
+  const actions = context.projectionOf(resource).grant.actions;
+  // Written into the components only when an operation takes them; `locale` picks the version written.
+  const locale = (): (ParameterObject | Ref)[] => (resource.localized ? [localeParameter(context)] : []);
+  const idempotent = (): (ParameterObject | Ref)[] => [idempotencyKey(components), ...locale()];
+  const result: WriteOperations = { resource: {}, record: {} };
+
+  const update = (operationId: string, summary: string): OperationObject => ({
+    operationId,
+    summary,
+    description: 'Only the fields sent change.',
+    tags: [tag],
+    parameters: idempotent(),
+    requestBody: requestBody(context, resource, 'Update'),
+    responses: {
+      '200': recordResponse(context, resource, 'The record after the change.', { 'Idempotent-Replayed': replayedHeader(components) }),
+      ...errorResponses(components, UPDATE_ERRORS),
+    },
+  });
+
+  if (resource.mode === 'singleton') {
+    if (actions.includes('update')) result.resource.patch = update(`update${name}`, `Change ${resource.name}`);
+    return result;
+  }
+  if (actions.includes('create')) {
+    result.resource.post = {
+      operationId: `create${name}Record`,
+      summary: `Create a record of ${resource.name}`,
+      description: 'The record is published. A missing slug is generated; a duplicate slug is 409.',
+      tags: [tag],
+      parameters: idempotent(),
+      requestBody: requestBody(context, resource, 'Create'),
+      responses: {
+        '201': recordResponse(context, resource, 'The created record.', {
+          Location: locationHeader(components),
+          'Idempotent-Replayed': replayedHeader(components),
+        }),
+        ...errorResponses(components, CREATE_ERRORS),
+      },
+    };
+  }
+  if (actions.includes('update')) result.record.patch = update(`update${name}Record`, `Change a record of ${resource.name}`);
+  if (actions.includes('delete')) {
+    const success: Record<string, ResponseObject> =
+      resource.deleteMode === 'archive' ? { '200': archivedResponse(context, resource) } : { '204': { description: 'The record is removed.' } };
+    const parameters = locale();
+    result.record.delete = {
+      operationId: `delete${name}Record`,
+      summary: resource.deleteMode === 'archive' ? `Archive a record of ${resource.name}` : `Remove a record of ${resource.name}`,
+      tags: [tag],
+      ...(parameters.length ? { parameters } : {}),
+      responses: { ...success, ...errorResponses(components, DELETE_ERRORS) },
+    };
+  }
+  return result;
+};

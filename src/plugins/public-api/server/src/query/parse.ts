@@ -1,0 +1,219 @@
+/**
+ * Query parameters of a read -> a plain ParsedQuery (contract sections 5 and 6). Pure and total: for any
+ * input it returns a query or throws one ApiError 400 whose error objects each name a parameter.
+ *
+ * Every parameter is judged, and all problems are reported at once (up to MAX_REPORTED_PROBLEMS), in the
+ * order the parameters were sent.
+ */
+import { apiErrors, isApiError, type ApiError, type ErrorObject } from '../http/errors';
+import { MAX_CURSOR_LENGTH } from './cursor';
+import { MAX_FILTERS, conditionKey, isFilterParameter, parseFilter } from './filters';
+import { parseInclude } from './include';
+import { echo, parameterError } from './problems';
+import type {
+  FilterCondition,
+  IncludeSpec,
+  ParsedQuery,
+  QueryVocabulary,
+  RecordQuery,
+  RecordVocabulary,
+  SortTerm,
+} from './types';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+export const MAX_REPORTED_PROBLEMS = 20;
+
+/** System values every resource can be sorted by, beside its readable scalar fields. */
+export const SYSTEM_SORT_KEYS = ['slug', 'sort', 'publishedAt', 'createdAt', 'updatedAt'] as const;
+
+export const DEFAULT_SORT: readonly SortTerm[] = [{ key: 'sort', direction: 'asc' }];
+
+export const COLLECTION_PARAMETERS = ['limit', 'cursor', 'sort', 'locale', 'include'] as const;
+export const RECORD_PARAMETERS = ['locale', 'include'] as const;
+export const WRITE_PARAMETERS = ['locale'] as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// One parameter each
+// ---------------------------------------------------------------------------------------------------------
+
+/** Digits only, no sign, no leading zero, no exponent: `limit=1e1` and `limit=010` are mistakes. */
+const LIMIT = /^[1-9]\d{0,2}$/;
+
+export const parseLimit = (text: string): number => {
+  if (!LIMIT.test(text) || Number(text) > MAX_LIMIT) {
+    throw parameterError('limit', `The limit must be an integer from 1 to ${MAX_LIMIT}; got ${echo(text)}.`, 'limit_invalid');
+  }
+  return Number(text);
+};
+
+/**
+ * `title,-price` -> terms. A key outside the sortable set gets one answer, whether the field does not
+ * exist, is not readable with this key or is not a scalar: nothing about unreadable fields leaks.
+ */
+export const parseSort = (text: string, sortable: ReadonlySet<string>): SortTerm[] => {
+  const terms: SortTerm[] = [];
+  for (const item of text.split(',')) {
+    const descending = item.startsWith('-');
+    const key = descending ? item.slice(1) : item;
+    if (!sortable.has(key)) throw parameterError('sort', `${echo(item)} is not a sortable key.`, 'sort_invalid');
+    if (terms.some((term) => term.key === key)) {
+      throw parameterError('sort', `The sort key ${echo(key)} appears more than once.`, 'sort_repeated');
+    }
+    terms.push({ key, direction: descending ? 'desc' : 'asc' });
+  }
+  return terms;
+};
+
+/**
+ * A configured locale code, matched without regard to case (language tags are case-insensitive) and
+ * returned as configured. Resources that are not localized ignore the parameter.
+ */
+export const parseLocale = (text: string, locales: readonly string[] | null): string | null => {
+  if (locales === null) return null;
+  const wanted = text.toLowerCase();
+  const match = locales.find((locale) => locale.toLowerCase() === wanted);
+  if (match === undefined) {
+    throw parameterError(
+      'locale',
+      `The locale ${echo(text)} is not available; use one of ${locales.join(', ') || '(none)'}.`,
+      'locale_unknown'
+    );
+  }
+  return match;
+};
+
+export const checkCursorText = (text: string): string => {
+  if (text === '' || text.length > MAX_CURSOR_LENGTH) {
+    throw parameterError('cursor', 'The cursor is not valid; start again from the first page.', 'cursor_invalid');
+  }
+  return text;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The whole query
+// ---------------------------------------------------------------------------------------------------------
+
+/** Runs one parameter's parser, keeping its 400 for the combined answer. */
+const collect = <T>(problems: ErrorObject[], parse: () => T): T | undefined => {
+  try {
+    return parse();
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    problems.push(...error.errors);
+    return undefined;
+  }
+};
+
+const report = (problems: ErrorObject[], error: ApiError): void => {
+  problems.push(...error.errors);
+};
+
+/** Each parameter once, in the order sent; a parameter given twice is a problem of its own. */
+const singleParameters = (query: URLSearchParams, problems: ErrorObject[]): [string, string][] => {
+  const single: [string, string][] = [];
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    if (values.length > 1) {
+      report(problems, parameterError(name, `The query parameter ${echo(name)} is given more than once.`, 'parameter_repeated'));
+    } else {
+      single.push([name, values[0]!]);
+    }
+  }
+  return single;
+};
+
+const throwProblems = (problems: ErrorObject[]): void => {
+  if (problems.length) throw apiErrors(400, problems.slice(0, MAX_REPORTED_PROBLEMS));
+};
+
+const unknownParameter = (name: string, detail: string) =>
+  parameterError(name, detail, 'unknown_parameter');
+
+/** The query of a collection read: limit, cursor, sort, locale, include and filter[...]. */
+export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVocabulary): ParsedQuery => {
+  const problems: ErrorObject[] = [];
+  const parsed: ParsedQuery = {
+    limit: DEFAULT_LIMIT,
+    cursor: null,
+    sort: [...(vocabulary.defaultSort ?? DEFAULT_SORT)],
+    locale: null,
+    include: [],
+    filters: [],
+  };
+  // Conditions by (field, operator): `filter[a]` and `filter[a][eq]` are one condition, given twice.
+  const conditions = new Map<string, FilterCondition>();
+  let filterCount = 0;
+  const addFilter = (name: string, text: string) => {
+    filterCount += 1;
+    if (filterCount > MAX_FILTERS) {
+      report(problems, parameterError(name, `At most ${MAX_FILTERS} filter conditions are allowed.`, 'filter_limit'));
+      return;
+    }
+    const condition = collect(problems, () => parseFilter(name, text, vocabulary.filterable));
+    if (!condition) return;
+    const earlier = conditions.get(conditionKey(condition));
+    if (earlier) {
+      const detail = `${echo(name)} repeats the condition of ${echo(earlier.parameter)}.`;
+      report(problems, parameterError(name, detail, 'filter_repeated'));
+      return;
+    }
+    conditions.set(conditionKey(condition), condition);
+    parsed.filters.push(condition);
+  };
+
+  for (const [name, text] of singleParameters(query, problems)) {
+    switch (name) {
+      case 'limit':
+        parsed.limit = collect(problems, () => parseLimit(text)) ?? parsed.limit;
+        break;
+      case 'cursor':
+        parsed.cursor = collect(problems, () => checkCursorText(text)) ?? null;
+        break;
+      case 'sort':
+        parsed.sort = collect(problems, () => parseSort(text, vocabulary.sortable)) ?? parsed.sort;
+        break;
+      case 'locale':
+        parsed.locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
+        break;
+      case 'include':
+        parsed.include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
+        break;
+      default:
+        if (isFilterParameter(name)) addFilter(name, text);
+        else report(problems, unknownParameter(name, `Unknown query parameter ${echo(name)}.`));
+    }
+  }
+
+  throwProblems(problems);
+  return parsed;
+};
+
+/** The query of a single-record read (or a singleton): only locale and include. */
+export const parseRecordQuery = (query: URLSearchParams, vocabulary: RecordVocabulary): RecordQuery => {
+  const problems: ErrorObject[] = [];
+  let locale: string | null = null;
+  let include: IncludeSpec[] = [];
+  for (const [name, text] of singleParameters(query, problems)) {
+    if (name === 'locale') locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
+    else if (name === 'include') include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
+    else {
+      const detail = `The query parameter ${echo(name)} does not apply to a single record; use locale or include.`;
+      report(problems, unknownParameter(name, detail));
+    }
+  }
+  throwProblems(problems);
+  return { locale, include };
+};
+
+/** The query of a write: only `locale` (the language the write is in). */
+export const parseWriteQuery = (query: URLSearchParams, vocabulary: { locales: readonly string[] | null }): { locale: string | null } => {
+  const problems: ErrorObject[] = [];
+  let locale: string | null = null;
+  for (const [name, text] of singleParameters(query, problems)) {
+    if (name === 'locale') locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
+    else report(problems, unknownParameter(name, `The query parameter ${echo(name)} does not apply to a write; only locale does.`));
+  }
+  throwProblems(problems);
+  return { locale };
+};

@@ -1,0 +1,109 @@
+/**
+ * The read path's query vocabulary as plain data: what a key may ask for (QueryVocabulary, computed from
+ * its grants and the resource elsewhere) and what it asked for (ParsedQuery). No Strapi, no I/O.
+ */
+
+export type SortDirection = 'asc' | 'desc';
+
+export type SortTerm = { key: string; direction: SortDirection };
+
+/** A JSON-safe scalar, as stored in a cursor and compared by the keyset conditions. */
+export type ScalarValue = string | number | boolean | null;
+
+/**
+ * How a filter value is typed. Scalar field types as in the registry, `relation`/`relations` matched by
+ * the target's id or slug (a string).
+ */
+export type FilterType =
+  | 'string'
+  | 'text'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'select'
+  | 'relation'
+  | 'relations';
+
+/** One key that `filter[...]` accepts: its value type, and for `select` the allowed values. */
+export type FilterTarget = { type: FilterType; options?: readonly string[] };
+
+export const FILTER_OPERATORS = [
+  'eq',
+  'ne',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'contains',
+  'startsWith',
+  'null',
+] as const;
+
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** Operators that compare with one value. */
+export type ValueOperator = Exclude<FilterOperator, 'in' | 'null'>;
+
+/**
+ * A typed filter value: strings for string-like types, relations (id or slug) and dates (`YYYY-MM-DD`),
+ * finite numbers for numbers, booleans, and Unix milliseconds for datetimes (so that any offset written
+ * by the caller compares as the instant it denotes).
+ */
+export type FilterValue = string | number | boolean;
+
+type ConditionBase = {
+  /** The parameter exactly as sent, e.g. `filter[price][gte]`, for later error messages. */
+  parameter: string;
+  field: string;
+  type: FilterType;
+};
+
+export type FilterCondition =
+  | (ConditionBase & { op: ValueOperator; value: FilterValue })
+  | (ConditionBase & { op: 'in'; value: FilterValue[] })
+  /** `value: true` selects rows where the field is null (or a to-many relation is empty). */
+  | (ConditionBase & { op: 'null'; value: boolean });
+
+/**
+ * Relation fields a key may expand, per resource: each entry leads to the expandable fields of the
+ * target resource. Maps (not objects) so that a request for `constructor` or `__proto__` finds nothing,
+ * and so that cycles (events -> festival -> events) are one shared map, not an infinite tree.
+ */
+export type IncludeTree = ReadonlyMap<string, IncludeTree>;
+
+/** A requested expansion: `festival.events,venue` -> [{ festival, [{ events, [] }] }, { venue, [] }]. */
+export type IncludeSpec = { field: string; include: IncludeSpec[] };
+
+export type QueryVocabulary = {
+  /** Keys `sort` accepts: readable scalar fields plus the system values (see SYSTEM_SORT_KEYS). */
+  sortable: ReadonlySet<string>;
+  /** Keys `filter[...]` accepts: readable scalar fields, relations, and the system values. */
+  filterable: ReadonlyMap<string, FilterTarget>;
+  /** What `include` may expand, from this resource. */
+  include: IncludeTree;
+  /** Configured locale codes, or null when the resource is not localized (then `locale` is ignored). */
+  locales: readonly string[] | null;
+  /** The order when `sort` is absent; `sort` ascending unless given. */
+  defaultSort?: readonly SortTerm[];
+};
+
+export type ParsedQuery = {
+  /** Page size, 1 to 100. */
+  limit: number;
+  /** The raw cursor as sent; verified later against this query (see cursor.ts). */
+  cursor: string | null;
+  /** The effective order, without the `id` tiebreaker (keyset.ts `totalSort` appends it). */
+  sort: SortTerm[];
+  /** A configured locale code, or null when absent or when the resource is not localized. */
+  locale: string | null;
+  include: IncludeSpec[];
+  /** In request order; all of them apply (AND). */
+  filters: FilterCondition[];
+};
+
+/** What a single-record read accepts. */
+export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include'>;
+
+export type RecordVocabulary = Pick<QueryVocabulary, 'include' | 'locales'>;

@@ -1,0 +1,38 @@
+/**
+ * The shapes the database reads return: plain rows keyed by API names, never Strapi entities.
+ */
+
+/** One record's row: internal row id, system values and the readable scalar columns by field key. */
+export type RecordRow = {
+  rowId: number;
+  documentId: string;
+  slug: unknown;
+  sort: unknown;
+  createdAt: unknown;
+  updatedAt: unknown;
+  publishedAt: unknown;
+  values: Record<string, unknown>;
+};
+
+/** A relation target as a reference carries it, plus its row id for batched expansion. */
+export type TargetRef = { rowId: number; documentId: string; slug: string | null };
+
+/** A file linked to a record, with the columns an asset object needs. */
+export type FileRow = {
+  id: number;
+  documentId: string;
+  name: string;
+  alternativeText: string | null;
+  caption: string | null;
+  width: number | null;
+  height: number | null;
+  hash: string;
+  ext: string | null;
+  mime: string;
+  size: number;
+  url: string;
+  updatedAt: unknown;
+};
+
+/** Field key -> owner row id -> items, in order. */
+export type Related<T> = Map<string, Map<number, T[]>>;

@@ -1,0 +1,110 @@
+/**
+ * Renders the read path's data (keyset conditions, filters, order) as knex clauses. One rendering for
+ * SQLite and PostgreSQL: null ordering and case-insensitive matching are written out explicitly rather
+ * than left to dialect defaults.
+ */
+import type { Knex } from 'knex';
+import type { Condition, OrderTerm } from '../query/keyset';
+import type { FilterCondition, FilterValue, ScalarValue } from '../query/types';
+import { bindValue, type SortValueKind } from '../serialize/values';
+
+/** A sortable or filterable key as SQL sees it. */
+export type SqlKey = { column: string; kind: SortValueKind; nullable: boolean };
+export type SqlKeys = (key: string) => SqlKey;
+
+const SQL_OPERATORS = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+
+export const applyCondition = (builder: Knex.QueryBuilder, condition: Condition, keys: SqlKeys): void => {
+  switch (condition.type) {
+    case 'constant':
+      if (!condition.value) builder.whereRaw('1 = 0');
+      return;
+    case 'cmp': {
+      const key = keys(condition.key);
+      builder.where(key.column, SQL_OPERATORS[condition.op], bindValue(key.kind, condition.value) as Knex.Value);
+      return;
+    }
+    case 'isNull':
+      builder.whereNull(keys(condition.key).column);
+      return;
+    case 'notNull':
+      builder.whereNotNull(keys(condition.key).column);
+      return;
+    case 'and':
+      builder.where((inner) => {
+        for (const part of condition.conditions) applyCondition(inner, part, keys);
+      });
+      return;
+    case 'or':
+      builder.where((inner) => {
+        for (const part of condition.conditions) inner.orWhere((branch) => applyCondition(branch, part, keys));
+      });
+  }
+};
+
+/** `(col IS NULL)` first puts nulls last ascending and first descending, on every database. */
+export const applyOrder = (builder: Knex.QueryBuilder, order: readonly OrderTerm[], keys: SqlKeys): void => {
+  for (const term of order) {
+    const key = keys(term.key);
+    if (key.nullable) builder.orderByRaw(`(?? IS NULL) ${term.nullsFirst ? 'DESC' : 'ASC'}`, [key.column]);
+    builder.orderBy(key.column, term.direction);
+  }
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+const bind = (key: SqlKey, value: FilterValue): Knex.Value => bindValue(key.kind, value as ScalarValue) as Knex.Value;
+
+/** How a relation filter finds its owners: the ids of rows whose relation points at matching targets. */
+export type RelationFilter = (field: string, targetRefs: string[] | null) => Knex.QueryBuilder;
+
+export const applyFilter = (
+  builder: Knex.QueryBuilder,
+  condition: FilterCondition,
+  keys: SqlKeys,
+  ownerIdColumn: string,
+  relationOwners: RelationFilter
+): void => {
+  if (condition.type === 'relation' || condition.type === 'relations') {
+    const owners = (refs: string[] | null) => relationOwners(condition.field, refs);
+    switch (condition.op) {
+      case 'eq':
+        builder.whereIn(ownerIdColumn, owners([String(condition.value)]));
+        return;
+      case 'in':
+        builder.whereIn(ownerIdColumn, owners(condition.value.map(String)));
+        return;
+      case 'ne':
+        builder.whereNotIn(ownerIdColumn, owners([String(condition.value)]));
+        return;
+      case 'null':
+        if (condition.value) builder.whereNotIn(ownerIdColumn, owners(null));
+        else builder.whereIn(ownerIdColumn, owners(null));
+        return;
+      default:
+        throw new Error(`Operator ${condition.op} does not apply to relations.`);
+    }
+  }
+  const key = keys(condition.field);
+  switch (condition.op) {
+    case 'null':
+      if (condition.value) builder.whereNull(key.column);
+      else builder.whereNotNull(key.column);
+      return;
+    case 'in':
+      builder.whereIn(key.column, condition.value.map((value) => bind(key, value)));
+      return;
+    case 'ne':
+      // "Not equal" includes rows where the field is empty, as a person reading the filter expects.
+      builder.where((inner) => inner.whereNot(key.column, bind(key, condition.value)).orWhereNull(key.column));
+      return;
+    case 'contains':
+      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `%${escapeLike(String(condition.value).toLowerCase())}%`]);
+      return;
+    case 'startsWith':
+      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `${escapeLike(String(condition.value).toLowerCase())}%`]);
+      return;
+    default:
+      builder.where(key.column, SQL_OPERATORS[condition.op], bind(key, condition.value));
+  }
+};

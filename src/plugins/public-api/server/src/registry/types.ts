@@ -1,0 +1,113 @@
+/**
+ * The resource registry's vocabulary: what a resource and a field are, independent of Strapi.
+ */
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'markdown',
+  'richtext',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+  'tags',
+  'image',
+  'file',
+  'images',
+  'files',
+  'relation',
+  'relations',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const SCALAR_FIELD_TYPES: ReadonlySet<FieldType> = new Set([
+  'string',
+  'text',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+]);
+
+export const RELATION_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['relation', 'relations']);
+export const MEDIA_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['image', 'file', 'images', 'files']);
+
+export type SelectOption = { value: string; label: string };
+
+/** The parts of a Strapi attribute the registry reads; the rest is carried along untouched. */
+export type StrapiAttribute = {
+  type: string;
+  required?: boolean;
+  private?: boolean;
+  unique?: boolean;
+  enum?: string[];
+  multiple?: boolean;
+  allowedTypes?: string[] | null;
+  relation?: string;
+  target?: string;
+  targetField?: string;
+  customField?: string;
+  min?: number | string;
+  max?: number | string;
+  minLength?: number;
+  maxLength?: number;
+  regex?: string;
+  default?: unknown;
+  pluginOptions?: { i18n?: { localized?: boolean } };
+};
+
+export type Field = {
+  key: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  /** Whether the value differs per locale (false for resources that are not localized). */
+  localized: boolean;
+  options?: SelectOption[];
+  /** MIME patterns a media field accepts, e.g. `image/*`. */
+  allowedTypes?: string[];
+  /** Content type uid a relation points at. */
+  target?: string;
+  attribute: StrapiAttribute;
+};
+
+export type ResourceMode = 'collection' | 'singleton';
+export type SourceType = 'native' | 'cms';
+export type Identifier = 'slug' | 'id';
+export type DeleteMode = 'remove' | 'archive';
+
+export type WebsiteRef = { id: number; documentId: string; slug: string; name: string };
+
+export type Resource = {
+  /** `native:events` or `cms:site/pages`. */
+  id: string;
+  sourceType: SourceType;
+  /** URL slug and JSON:API record type. */
+  slug: string;
+  name: string;
+  mode: ResourceMode;
+  website?: WebsiteRef;
+  /** Strapi content type uid. */
+  uid: string;
+  kind: 'collectionType' | 'singleType';
+  localized: boolean;
+  draftAndPublish: boolean;
+  identifiers: Identifier[];
+  deleteMode: DeleteMode;
+  /** The relation attribute that links records to a website; set for website-scoped CMS resources. */
+  scopeAttribute?: string;
+  /** Name of the uid attribute that is the record slug, if any. */
+  slugAttribute?: string;
+  /** Name of the integer attribute that is the record's system sort value, if any. */
+  sortAttribute?: string;
+  fields: Field[];
+};
+
+export const NATIVE_PREFIX = 'native:';
+export const CMS_PREFIX = 'cms:';
+
+export const nativeResourceId = (slug: string) => `${NATIVE_PREFIX}${slug}`;
+export const cmsResourceId = (website: string, collection: string) => `${CMS_PREFIX}${website}/${collection}`;

@@ -1,0 +1,33 @@
+/**
+ * The admin panel's routes (`/public-api/...`, type `admin`): every one needs an authenticated admin
+ * and one of the plugin's RBAC actions (rbac.ts).
+ */
+import type { PermissionAction } from '../../../shared/contracts/permissions';
+import { requires } from '../rbac';
+
+type AdminRoute = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; handler: string; action: PermissionAction };
+
+const routes: AdminRoute[] = [
+  { method: 'GET', path: '/registry', handler: 'admin-registry.registry', action: 'read' },
+  { method: 'GET', path: '/content-types', handler: 'admin-registry.contentTypes', action: 'read' },
+  { method: 'POST', path: '/preview', handler: 'admin-preview.preview', action: 'read' },
+
+  { method: 'GET', path: '/keys', handler: 'admin-keys.list', action: 'read' },
+  { method: 'POST', path: '/keys', handler: 'admin-keys.create', action: 'create' },
+  { method: 'GET', path: '/keys/:id', handler: 'admin-keys.findOne', action: 'read' },
+  { method: 'PUT', path: '/keys/:id', handler: 'admin-keys.update', action: 'update' },
+  { method: 'POST', path: '/keys/:id/revoke', handler: 'admin-keys.revoke', action: 'update' },
+  { method: 'POST', path: '/keys/:id/regenerate', handler: 'admin-keys.regenerate', action: 'regenerate' },
+  { method: 'DELETE', path: '/keys/:id', handler: 'admin-keys.remove', action: 'delete' },
+
+  { method: 'GET', path: '/websites', handler: 'admin-websites.list', action: 'read' },
+  { method: 'POST', path: '/websites', handler: 'admin-websites.create', action: 'create' },
+  { method: 'GET', path: '/websites/:id', handler: 'admin-websites.findOne', action: 'read' },
+  { method: 'PUT', path: '/websites/:id', handler: 'admin-websites.update', action: 'update' },
+  { method: 'DELETE', path: '/websites/:id', handler: 'admin-websites.remove', action: 'delete' },
+];
+
+export default {
+  type: 'admin' as const,
+  routes: routes.map(({ action, ...route }) => ({ ...route, config: { policies: requires(action) } })),
+};

@@ -1,0 +1,44 @@
+/**
+ * The top-level documents of reads (specification: "Response document shape"). Pure.
+ */
+import type { FieldMeta } from '../grants/projection';
+import { JSONAPI } from '../http/document';
+import type { Resource } from '../registry/types';
+import type { RecordObject } from './record';
+
+export const resourceMeta = (resource: Resource) => ({ name: resource.name, slug: resource.slug, mode: resource.mode });
+
+export const collectionDocument = (input: {
+  selfUrl: string;
+  nextUrl: string | null;
+  nextCursor: string | null;
+  resource: Resource;
+  fields: FieldMeta[];
+  data: RecordObject[];
+}) => ({
+  jsonapi: JSONAPI,
+  links: input.nextUrl ? { self: input.selfUrl, next: input.nextUrl } : { self: input.selfUrl },
+  meta: {
+    resource: resourceMeta(input.resource),
+    fields: input.fields,
+    page: { nextCursor: input.nextCursor },
+  },
+  data: input.data,
+});
+
+export const recordDocument = (input: { selfUrl: string; resource: Resource; fields: FieldMeta[]; data: RecordObject }) => ({
+  jsonapi: JSONAPI,
+  links: { self: input.selfUrl },
+  meta: { resource: resourceMeta(input.resource), fields: input.fields },
+  data: input.data,
+});
+
+/** `links.next`: every parameter of the request as sent, with the cursor replaced. */
+export const nextLink = (selfUrl: string, cursor: string): string => {
+  const url = new URL(selfUrl);
+  const params = new URLSearchParams(url.search);
+  params.delete('cursor');
+  params.append('cursor', cursor);
+  url.search = params.toString();
+  return url.toString();
+};

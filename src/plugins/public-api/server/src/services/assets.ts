@@ -1,0 +1,184 @@
+/**
+ * Assets: which stored file an asset URL names, where its bytes are, and the cache of its variants.
+ *
+ * A URL names a file when its token is the file's token (compared in constant time) and its file name is
+ * the file's name, and the file is still referenced from content: linked from a media field of a
+ * published record (or of a record of a type without draft & publish, or of a component), or embedded as
+ * an image in a published richtext field. Otherwise there is no asset at that URL.
+ */
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { createVariantCache, type VariantCache } from '../assets/variant-cache';
+import type { OutputFormat } from '../assets/transform-query';
+import { pluginConfig } from '../config';
+import { ASSET_TOKEN_LENGTH, assetTokenMatches, deriveAssetKey, type AssetKey } from '../serialize/assets';
+
+/** A stored file, as an asset URL resolves it. */
+export type StoredFile = {
+  id: number;
+  documentId: string;
+  name: string;
+  hash: string;
+  mime: string;
+  url: string;
+  provider: string;
+};
+
+const TOKEN = new RegExp(`^[A-Za-z0-9_-]{${ASSET_TOKEN_LENGTH}}$`);
+/** Strapi keeps file names in a 255-character column; a longer name names nothing. */
+const MAX_NAME_LENGTH = 255;
+// Control characters never occur in a stored name; NUL would even be refused by PostgreSQL.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const MEDIA_TABLE = 'files_related_mph';
+const UPLOADS_PREFIX = '/uploads/';
+
+type Meta = { tableName: string; attributes: Record<string, { type: string; columnName?: string }> };
+
+/** Where published rows can be told apart: content types with draft & publish, and their blocks columns. */
+type ContentTables = {
+  published: { uid: string; table: string }[];
+  blocks: { table: string; column: string; published: boolean }[];
+};
+
+/** Stands for the file name while the lookup's SQL is built; no stored name starts with NUL. */
+const NAME_PLACEHOLDER = '\u0000name';
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const knex = (): Knex => strapi.db.connection as unknown as Knex;
+  let derived: { secret: string; key: AssetKey } | null = null;
+  let tables: ContentTables | null = null;
+  let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
+
+  const assetKey = (): AssetKey => {
+    const secret = pluginConfig(strapi).keySecret;
+    if (!derived || derived.secret !== secret) derived = { secret, key: deriveAssetKey(secret) };
+    return derived.key;
+  };
+
+  const contentTables = (): ContentTables => {
+    if (tables) return tables;
+    const found: ContentTables = { published: [], blocks: [] };
+    for (const [uid, contentType] of Object.entries(strapi.contentTypes)) {
+      const meta = strapi.db.metadata.get(uid) as unknown as Meta | undefined;
+      if (!meta) continue;
+      const published = (contentType as { options?: { draftAndPublish?: boolean } }).options?.draftAndPublish === true;
+      if (published) found.published.push({ uid, table: meta.tableName });
+      for (const [name, attribute] of Object.entries(contentType.attributes)) {
+        if ((attribute as { type: string }).type !== 'blocks') continue;
+        found.blocks.push({ table: meta.tableName, column: meta.attributes[name]?.columnName ?? name, published });
+      }
+    }
+    tables = found;
+    return found;
+  };
+
+  /** `EXISTS` a media link to file `f` from a row that counts (published, where that applies). */
+  const linkedFromContent = (): Knex.QueryBuilder => {
+    const { published } = contentTables();
+    return knex()(`${MEDIA_TABLE} as m`)
+      .select(knex().raw('1'))
+      .whereRaw('m.file_id = f.id')
+      .andWhere((either) => {
+        either.whereNotIn('m.related_type', published.map((entry) => entry.uid));
+        // One primary-key lookup per link, never a scan of the owners' table.
+        for (const { uid, table } of published) {
+          either.orWhere((link) =>
+            link
+              .where('m.related_type', uid)
+              .whereExists(knex()(`${table} as o`).select(knex().raw('1')).whereRaw('o.id = m.related_id').whereNotNull('o.published_at'))
+          );
+        }
+      });
+  };
+
+  /** Whether a published richtext field embeds the file (found by its content hash). */
+  const embeddedInRichtext = async (file: StoredFile): Promise<boolean> => {
+    const pattern = `%${escapeLike(file.hash)}%`;
+    for (const { table, column, published } of contentTables().blocks) {
+      const query = knex()(table).select(knex().raw('1')).whereRaw(`CAST(?? AS TEXT) LIKE ? ESCAPE '\\'`, [column, pattern]).limit(1);
+      if (published) query.whereNotNull('published_at');
+      if ((await query).length > 0) return true;
+    }
+    return false;
+  };
+
+  /**
+   * The files of a name, each with whether content still links it. The SQL is built once (it only depends
+   * on the schema) and run with the name as its one variable binding: every asset request runs it.
+   */
+  let filesByName: { sql: string; bindings: readonly Knex.Value[]; nameAt: number } | null = null;
+  const findByName = async (fileName: string): Promise<(StoredFile & { linked: number | string | boolean })[]> => {
+    if (!filesByName) {
+      const compiled = knex()('files as f')
+        .select({
+          id: 'f.id',
+          documentId: 'f.document_id',
+          name: 'f.name',
+          hash: 'f.hash',
+          mime: 'f.mime',
+          url: 'f.url',
+          provider: 'f.provider',
+          linked: knex().raw('CASE WHEN EXISTS ? THEN 1 ELSE 0 END', [linkedFromContent()]),
+        })
+        .where('f.name', NAME_PLACEHOLDER)
+        .orderBy('f.id')
+        .toSQL();
+      filesByName = { sql: compiled.sql, bindings: compiled.bindings, nameAt: compiled.bindings.indexOf(NAME_PLACEHOLDER) };
+    }
+    const bindings = [...filesByName.bindings];
+    bindings[filesByName.nameAt] = fileName;
+    const result = (await knex().raw(filesByName.sql, bindings)) as unknown;
+    // better-sqlite3 answers the rows, pg a result object holding them.
+    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as (StoredFile & { linked: number | string | boolean })[];
+  };
+
+  return {
+    /** The file an asset URL names, or null (wrong token or name, or no longer referenced). */
+    async resolve(token: string, fileName: string): Promise<StoredFile | null> {
+      if (!TOKEN.test(token) || fileName.length === 0 || fileName.length > MAX_NAME_LENGTH || CONTROL.test(fileName)) return null;
+      const key = assetKey();
+      const row = (await findByName(fileName)).find((candidate) =>
+        assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash) }, token)
+      );
+      if (!row) return null;
+      const { linked, ...file } = row;
+      if (Number(linked) === 1 || (await embeddedInRichtext(file))) return { ...file, id: Number(file.id), documentId: String(file.documentId) };
+      return null;
+    },
+
+    /** The absolute path of a file's bytes on this server (local provider), or null. */
+    pathOf(file: StoredFile): string | null {
+      if (file.provider !== 'local' || !file.url.startsWith(UPLOADS_PREFIX)) return null;
+      const uploads = path.join(strapi.dirs.static.public, 'uploads');
+      const resolved = path.resolve(uploads, file.url.slice(UPLOADS_PREFIX.length));
+      // Names come from the database, not the URL; still, nothing outside the uploads folder is served.
+      return resolved.startsWith(`${uploads}${path.sep}`) ? resolved : null;
+    },
+
+    /** Waits until every variant computed so far is written (shutdown). */
+    async settled(): Promise<void> {
+      await cache?.cache.settled();
+    },
+
+    variants(): VariantCache<OutputFormat> {
+      const config = pluginConfig(strapi);
+      const dir = path.resolve(strapi.dirs.app.root, config.assetCacheDir);
+      if (!cache || cache.dir !== dir || cache.maxBytes !== config.assetCacheMaxBytes) {
+        cache = {
+          dir,
+          maxBytes: config.assetCacheMaxBytes,
+          cache: createVariantCache<OutputFormat>({
+            dir,
+            maxBytes: config.assetCacheMaxBytes,
+            warn: (message) => strapi.log.warn(`[public-api] asset cache: ${message}`),
+          }),
+        };
+      }
+      return cache.cache;
+    },
+  };
+};

@@ -1,0 +1,223 @@
+/**
+ * The store behind Idempotency-Key (contract section 7): one row per (API key, method, path,
+ * Idempotency-Key) in the plugin's own table, whose unique index on `scope` makes the claim atomic
+ * across every instance sharing the database.
+ *
+ *   claim     insert-or-nothing; whoever's token is in the row owns it. Otherwise the row says:
+ *             another fingerprint (422), a stored answer (replay, unless the key's grants changed
+ *             since: 409), or a request still running (409).
+ *   complete  stores the answer under the claim, in the write's own transaction when there is one, so
+ *             the answer is kept exactly when the write is.
+ *   release   forgets a claim whose request failed (server error, or a refusal that is not kept).
+ *
+ * Times are epoch milliseconds in integer columns, the same on SQLite and PostgreSQL.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { connectionOf } from '../database/connection';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, idempotencyScope } from '../http/idempotency';
+import { readModelOf } from '../read/model';
+
+export const IDEMPOTENCY_RECORD_UID = 'plugin::public-api.idempotency-record';
+
+/** How often each instance deletes expired records. */
+export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
+export type IdempotentRequest = {
+  apiKey: number;
+  method: string;
+  path: string;
+  idempotencyKey: string;
+  fingerprint: string;
+  /** The key's grants now (`grantsFingerprint`). */
+  grantsFingerprint: string;
+};
+
+export type StoredResponse = { status: number; headers: Record<string, string>; body: string | null };
+
+export type Claim = { scope: string; token: string };
+
+export type ClaimResult =
+  | { kind: 'claimed'; claim: Claim }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'in-flight' }
+  | { kind: 'mismatch' }
+  | { kind: 'grants-changed' };
+
+type Row = Record<string, unknown>;
+
+const ATTRIBUTES = [
+  'scope',
+  'apiKey',
+  'method',
+  'path',
+  'idempotencyKey',
+  'fingerprint',
+  'grantsFingerprint',
+  'state',
+  'token',
+  'claimedAt',
+  'expiresAt',
+  'status',
+  'headers',
+  'body',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+type Attribute = (typeof ATTRIBUTES)[number];
+
+const parseHeaders = (text: unknown): Record<string, string> => {
+  if (typeof text !== 'string') return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  let columns: Record<Attribute, string> | null = null;
+  let table = '';
+  let timer: NodeJS.Timeout | null = null;
+
+  const model = () => {
+    if (!columns) {
+      const read = readModelOf(strapi, IDEMPOTENCY_RECORD_UID);
+      table = read.table;
+      columns = Object.fromEntries(ATTRIBUTES.map((name) => [name, read.columns[name] ?? name])) as Record<Attribute, string>;
+    }
+    return { table, c: columns };
+  };
+
+  /** The pool, never the request's transaction: a claim must be visible to others at once. */
+  const pool = (): Knex => strapi.db.connection as unknown as Knex;
+
+  const find = async (scope: string): Promise<Row | undefined> => {
+    const { table, c } = model();
+    return (await pool()(table).where(c.scope, scope).first()) as Row | undefined;
+  };
+
+  const insertClaim = async (scope: string, token: string, request: IdempotentRequest, now: number) => {
+    const { table, c } = model();
+    const at = new Date(now);
+    await pool()(table)
+      .insert({
+        [c.scope]: scope,
+        [c.apiKey]: request.apiKey,
+        [c.method]: request.method,
+        [c.path]: request.path,
+        [c.idempotencyKey]: request.idempotencyKey,
+        [c.fingerprint]: request.fingerprint,
+        [c.grantsFingerprint]: request.grantsFingerprint,
+        [c.state]: 'pending',
+        [c.token]: token,
+        [c.claimedAt]: now,
+        [c.expiresAt]: now + IDEMPOTENCY_TTL_MS,
+        [c.createdAt]: at,
+        [c.updatedAt]: at,
+      })
+      .onConflict(c.scope)
+      .ignore();
+  };
+
+  return {
+    /** Claims the request's Idempotency-Key, or says why it cannot. */
+    async claim(request: IdempotentRequest, now = Date.now()): Promise<ClaimResult> {
+      const { table, c } = model();
+      const scope = idempotencyScope(request);
+      const token = randomUUID();
+      // A row can vanish between the insert and the read (expired and deleted by another request):
+      // try again; three rounds are far more than such a race can need.
+      for (let round = 0; round < 3; round += 1) {
+        await insertClaim(scope, token, request, now);
+        const row = await find(scope);
+        if (!row) continue;
+        if (row[c.token] === token) return { kind: 'claimed', claim: { scope, token } };
+        if (Number(row[c.expiresAt]) <= now) {
+          await pool()(table).where(c.scope, scope).andWhere(c.token, row[c.token] as string).andWhere(c.expiresAt, '<=', now).delete();
+          continue;
+        }
+        if (row[c.fingerprint] !== request.fingerprint) return { kind: 'mismatch' };
+        if (row[c.state] === 'complete') {
+          if (row[c.grantsFingerprint] !== request.grantsFingerprint) return { kind: 'grants-changed' };
+          return {
+            kind: 'replay',
+            response: {
+              status: Number(row[c.status]),
+              headers: parseHeaders(row[c.headers]),
+              body: typeof row[c.body] === 'string' ? (row[c.body] as string) : null,
+            },
+          };
+        }
+        if (Number(row[c.claimedAt]) + IDEMPOTENCY_LEASE_MS <= now) {
+          // The request that claimed it stopped without an answer (its process died): take it over.
+          const taken = await pool()(table)
+            .where(c.scope, scope)
+            .andWhere(c.token, row[c.token] as string)
+            .andWhere(c.state, 'pending')
+            .update({
+              [c.token]: token,
+              [c.grantsFingerprint]: request.grantsFingerprint,
+              [c.claimedAt]: now,
+              [c.expiresAt]: now + IDEMPOTENCY_TTL_MS,
+              [c.updatedAt]: new Date(now),
+            });
+          if (Number(taken) === 1) return { kind: 'claimed', claim: { scope, token } };
+          continue;
+        }
+        return { kind: 'in-flight' };
+      }
+      return { kind: 'in-flight' };
+    },
+
+    /**
+     * Stores the answer under the claim. Runs on the current transaction when there is one, so it
+     * commits with the write. False when the claim is no longer this request's.
+     */
+    async complete(claim: Claim, response: StoredResponse, now = Date.now()): Promise<boolean> {
+      const { table, c } = model();
+      const updated = await connectionOf(strapi)(table)
+        .where(c.scope, claim.scope)
+        .andWhere(c.token, claim.token)
+        .andWhere(c.state, 'pending')
+        .update({
+          [c.state]: 'complete',
+          [c.status]: response.status,
+          [c.headers]: JSON.stringify(response.headers),
+          [c.body]: response.body,
+          [c.updatedAt]: new Date(now),
+        });
+      return Number(updated) === 1;
+    },
+
+    /** Forgets the claim, so that a retry runs afresh. */
+    async release(claim: Claim): Promise<void> {
+      const { table, c } = model();
+      await pool()(table).where(c.scope, claim.scope).andWhere(c.token, claim.token).andWhere(c.state, 'pending').delete();
+    },
+
+    /** Deletes every record past its 24 hours. Returns how many. */
+    async purgeExpired(now = Date.now()): Promise<number> {
+      const { table, c } = model();
+      return Number(await pool()(table).where(c.expiresAt, '<=', now).delete());
+    },
+
+    /** Periodic clean-up, per instance (deleting expired rows twice is harmless). */
+    startCleanup(intervalMs = CLEANUP_INTERVAL_MS) {
+      if (timer) return;
+      const run = () => {
+        this.purgeExpired().catch((error: unknown) => strapi.log.warn(`[public-api] idempotency clean-up failed: ${(error as Error).message}`));
+      };
+      timer = setInterval(run, intervalMs);
+      timer.unref();
+    },
+
+    stopCleanup() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+};

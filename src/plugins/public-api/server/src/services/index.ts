@@ -1,0 +1,29 @@
+import access from './access';
+import assets from './assets';
+import grants from './grants';
+import idempotency from './idempotency';
+import indexes from './indexes';
+import keys from './keys';
+import lastUsed from './last-used';
+import locales from './locales';
+import openapi from './openapi';
+import records from './records';
+import resources from './resources';
+import websites from './websites';
+import writes from './writes';
+
+export default {
+  access,
+  assets,
+  grants,
+  idempotency,
+  indexes,
+  keys,
+  'last-used': lastUsed,
+  locales,
+  openapi,
+  records,
+  resources,
+  websites,
+  writes,
+};

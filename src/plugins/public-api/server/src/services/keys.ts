@@ -1,0 +1,201 @@
+/**
+ * API keys: create, list, change, revoke, regenerate, delete, and authenticate a presented key.
+ * Only an HMAC of each key is stored (contract section 4); the plaintext exists only in the return
+ * value of create and regenerate.
+ */
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { formatIssues, type GrantIssue } from '../grants/resolve';
+import type { KeyGrants } from '../grants/types';
+import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../keys/token';
+import { API_KEY_UID, type ApiKey, type ApiKeyRow } from '../keys/types';
+import { getService } from '../utils/get-service';
+import { pluginConfig } from '../config';
+
+const toIso = (value: string | Date | null): string | null =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
+
+const asArray = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+export const toApiKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  documentId: row.documentId,
+  keyId: row.keyId,
+  name: row.name,
+  description: row.description ?? null,
+  prefix: displayPrefix(row.keyId),
+  lastFour: row.lastFour,
+  grants: {
+    resources: (row.grants && typeof row.grants === 'object' ? row.grants : {}) as KeyGrants['resources'],
+    commands: asArray(row.commands),
+    origins: asArray(row.origins),
+  },
+  expiresAt: toIso(row.expiresAt),
+  revoked: Boolean(row.revoked),
+  lastUsedAt: toIso(row.lastUsedAt),
+  createdAt: toIso(row.createdAt)!,
+  updatedAt: toIso(row.updatedAt)!,
+});
+
+export type KeyInput = {
+  name: string;
+  description?: string | null;
+  expiresAt?: string | null;
+  /** Grants as written by people (resolved against the registry), or `all` for a full snapshot. */
+  grants: unknown | 'all';
+};
+
+/** Thrown with every issue of a rejected input; nothing has been written. */
+export class KeyValidationError extends errors.ValidationError {
+  constructor(public readonly issues: GrantIssue[]) {
+    super(formatIssues(issues), { errors: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, name: 'ValidationError' })) });
+  }
+}
+
+const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt'>, now: Date): GrantIssue[] => {
+  const issues: GrantIssue[] = [];
+  if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 120) {
+    issues.push({ path: ['name'], message: 'A key needs a name of 1 to 120 characters.' });
+  }
+  if (input.description !== undefined && input.description !== null && (typeof input.description !== 'string' || input.description.length > 2000)) {
+    issues.push({ path: ['description'], message: 'The description is text of at most 2000 characters.' });
+  }
+  if (input.expiresAt !== undefined && input.expiresAt !== null) {
+    const time = Date.parse(input.expiresAt);
+    if (Number.isNaN(time)) issues.push({ path: ['expiresAt'], message: `'${input.expiresAt}' is not a date.` });
+    else if (time <= now.getTime()) issues.push({ path: ['expiresAt'], message: 'The expiry must be in the future.' });
+  }
+  return issues;
+};
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const secret = () => pluginConfig(strapi).keySecret;
+  const query = () => strapi.db.query(API_KEY_UID);
+  // Spend the same HMAC work on unknown key ids as on known ones.
+  const decoyHash = () => hashKey(secret(), 'pdk_000000000000_decoy');
+
+  const resolveInput = async (grants: unknown): Promise<KeyGrants | GrantIssue[]> => {
+    if (grants === 'all') return getService('grants').all();
+    const resolved = await getService('grants').resolve(grants);
+    return resolved.ok ? resolved.grants : resolved.issues;
+  };
+
+  const findRow = async (idOrKeyId: string | number): Promise<ApiKeyRow | null> => {
+    const where =
+      typeof idOrKeyId === 'number' || /^\d+$/.test(String(idOrKeyId))
+        ? { id: Number(idOrKeyId) }
+        : { $or: [{ keyId: String(idOrKeyId).replace(/^pdk_/, '') }, { documentId: String(idOrKeyId) }] };
+    return (await query().findOne({ where })) as ApiKeyRow | null;
+  };
+
+  const requireRow = async (idOrKeyId: string | number): Promise<ApiKeyRow> => {
+    const row = await findRow(idOrKeyId);
+    if (!row) throw new errors.NotFoundError(`No key '${idOrKeyId}'.`);
+    return row;
+  };
+
+  return {
+    async create(input: KeyInput): Promise<{ key: ApiKey; plaintext: string }> {
+      const issues = validateMeta(input, new Date());
+      const grants = await resolveInput(input.grants);
+      if (Array.isArray(grants)) issues.push(...grants);
+      if (issues.length || Array.isArray(grants)) throw new KeyValidationError(issues);
+      const generated = generateKey();
+      const row = (await query().create({
+        data: {
+          name: input.name.trim(),
+          description: input.description ?? null,
+          keyId: generated.keyId,
+          secretHash: hashKey(secret(), generated.key),
+          lastFour: generated.lastFour,
+          grants: grants.resources,
+          commands: grants.commands,
+          origins: grants.origins,
+          expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+          revoked: false,
+        },
+      })) as ApiKeyRow;
+      return { key: toApiKey(row), plaintext: generated.key };
+    },
+
+    async list(): Promise<ApiKey[]> {
+      const rows = (await query().findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) as ApiKeyRow[];
+      return rows.map(toApiKey);
+    },
+
+    async findOne(idOrKeyId: string | number): Promise<ApiKey | null> {
+      const row = await findRow(idOrKeyId);
+      return row ? toApiKey(row) : null;
+    },
+
+    async update(idOrKeyId: string | number, input: Partial<KeyInput>): Promise<ApiKey> {
+      const row = await requireRow(idOrKeyId);
+      const merged = { name: input.name === undefined ? row.name : input.name, description: input.description, expiresAt: input.expiresAt };
+      // Everything is checked before anything is read from the input or written.
+      const issues = validateMeta(merged, new Date());
+      const grants = input.grants === undefined ? undefined : await resolveInput(input.grants);
+      if (Array.isArray(grants)) issues.push(...grants);
+      if (issues.length) throw new KeyValidationError(issues);
+      const data: Record<string, unknown> = {};
+      if (typeof input.name === 'string') data.name = input.name.trim();
+      if (input.description !== undefined) data.description = input.description;
+      if (input.expiresAt !== undefined) data.expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+      if (grants && !Array.isArray(grants)) Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
+      const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;
+      return toApiKey(updated);
+    },
+
+    async revoke(idOrKeyId: string | number): Promise<ApiKey> {
+      const row = await requireRow(idOrKeyId);
+      const updated = (await query().update({ where: { id: row.id }, data: { revoked: true } })) as ApiKeyRow;
+      return toApiKey(updated);
+    },
+
+    /** A new secret for the same key; the old plaintext stops working on the next request. */
+    async regenerate(idOrKeyId: string | number): Promise<{ key: ApiKey; plaintext: string }> {
+      const row = await requireRow(idOrKeyId);
+      const generated = generateKey(row.keyId);
+      const updated = (await query().update({
+        where: { id: row.id },
+        data: { secretHash: hashKey(secret(), generated.key), lastFour: generated.lastFour },
+      })) as ApiKeyRow;
+      return { key: toApiKey(updated), plaintext: generated.key };
+    },
+
+    async remove(idOrKeyId: string | number): Promise<ApiKey> {
+      const row = await requireRow(idOrKeyId);
+      await query().delete({ where: { id: row.id } });
+      return toApiKey(row);
+    },
+
+    /**
+     * The key a bearer token stands for, if it is well-formed, known, matches, is not revoked and has
+     * not expired; otherwise null. Reads the database every time, so revocation and grant changes
+     * apply on the next request on every instance.
+     */
+    async authenticate(token: string): Promise<ApiKey | null> {
+      const parsed = parseKey(token);
+      if (!parsed) return null;
+      const row = (await query().findOne({ where: { keyId: parsed.keyId } })) as ApiKeyRow | null;
+      const presented = hashKey(secret(), token);
+      const matches = hashesEqual(presented, row ? row.secretHash : decoyHash());
+      if (!row || !matches || row.revoked) return null;
+      if (row.expiresAt && new Date(row.expiresAt).getTime() <= Date.now()) return null;
+      const key = toApiKey(row);
+      getService('last-used').touch(key);
+      return key;
+    },
+
+    /** Whether any usable key allows a browser origin: what a CORS preflight (which has no key) can know. */
+    async anyKeyAllowsOrigin(origin: string, allowed: (rules: string[], origin: string) => boolean): Promise<boolean> {
+      const rows = (await query().findMany({
+        select: ['origins', 'expiresAt'],
+        where: { revoked: false },
+      })) as Pick<ApiKeyRow, 'origins' | 'expiresAt'>[];
+      const now = Date.now();
+      return rows.some(
+        (row) => (!row.expiresAt || new Date(row.expiresAt).getTime() > now) && allowed(asArray(row.origins), origin)
+      );
+    },
+  };
+};

@@ -1,0 +1,320 @@
+/**
+ * Database reads for /api/v2: one query for a page of records, then one query per readable relation
+ * field and one for all media, however many records the page has. Only the columns the projection
+ * may read are selected; pagination is keyset (no OFFSET) and no page is counted.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { connectionOf } from '../database/connection';
+import type { Projection } from '../grants/projection';
+import { keysetAfter, orderBy, totalSort, type Condition } from '../query/keyset';
+import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
+import { createReadModels, columnOf, type ReadModel } from '../read/model';
+import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
+import { applyCondition, applyFilter, applyOrder, type SqlKey } from '../read/sql';
+import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, type Resource } from '../registry/types';
+import { sortKind, type SortValueKind } from '../serialize/values';
+
+export type Scope = {
+  /** The locale rows are read in; null for resources that are not localized. */
+  locale: string | null;
+};
+
+export type PageQuery = Scope & {
+  sort: SortTerm[];
+  filters: FilterCondition[];
+  /** Rows after this position (values of the total sort, id last), or null for the first page. */
+  after: ScalarValue[] | null;
+  limit: number;
+};
+
+const SYSTEM_KINDS: Record<string, SortValueKind> = {
+  id: 'text',
+  slug: 'text',
+  sort: 'number',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+  publishedAt: 'datetime',
+};
+
+const ROW_ALIASES = {
+  rowId: '__row_id',
+  documentId: '__document_id',
+  slug: '__slug',
+  sort: '__sort',
+  createdAt: '__created_at',
+  updatedAt: '__updated_at',
+  publishedAt: '__published_at',
+} as const;
+
+type RawRow = Record<string, unknown>;
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const models = createReadModels(strapi);
+  // The write in progress, when there is one: a write reads its own record back inside its transaction.
+  const knex = (): Knex => connectionOf(strapi);
+
+  const qualified = (model: ReadModel, column: string) => `${model.table}.${column}`;
+
+  /** How sort, filter and keyset keys of a projection map onto columns. */
+  const sqlKeys = (projection: Projection, model: ReadModel) => (key: string): SqlKey => {
+    const { resource } = projection;
+    const field = projection.readable.find((candidate) => candidate.key === key);
+    const kind = SYSTEM_KINDS[key] && !field ? SYSTEM_KINDS[key]! : sortKind(field?.type ?? 'string');
+    return { column: qualified(model, columnOf(resource, model, key)), kind, nullable: key !== 'id' };
+  };
+
+  /** Restricts a query to what the resource shows: published rows, the locale, the website. */
+  const applyVisibility = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope) => {
+    builder.whereNotNull(qualified(model, 'published_at'));
+    if (resource.localized && scope.locale) builder.where(qualified(model, 'locale'), scope.locale);
+    if (resource.scopeAttribute && resource.website) {
+      const join = model.relations[resource.scopeAttribute]!;
+      builder.whereIn(
+        qualified(model, 'id'),
+        knex()(join.table).select(join.ownerColumn).where(join.targetColumn, resource.website.id)
+      );
+    }
+  };
+
+  const selectColumns = (projection: Projection, model: ReadModel): Record<string, string> => {
+    const { resource } = projection;
+    const columns: Record<string, string> = {
+      [ROW_ALIASES.rowId]: qualified(model, 'id'),
+      [ROW_ALIASES.documentId]: qualified(model, 'document_id'),
+      [ROW_ALIASES.createdAt]: qualified(model, 'created_at'),
+      [ROW_ALIASES.updatedAt]: qualified(model, 'updated_at'),
+      [ROW_ALIASES.publishedAt]: qualified(model, 'published_at'),
+    };
+    if (resource.slugAttribute) columns[ROW_ALIASES.slug] = qualified(model, model.columns[resource.slugAttribute]!);
+    if (resource.sortAttribute) columns[ROW_ALIASES.sort] = qualified(model, model.columns[resource.sortAttribute]!);
+    for (const field of projection.readable) {
+      if (RELATION_FIELD_TYPES.has(field.type) || MEDIA_FIELD_TYPES.has(field.type)) continue;
+      const column = model.columns[field.key];
+      if (column) columns[field.key] = qualified(model, column);
+    }
+    return columns;
+  };
+
+  const toRecordRow = (projection: Projection, raw: RawRow): RecordRow => {
+    const values: Record<string, unknown> = {};
+    for (const field of projection.readable) if (field.key in raw) values[field.key] = raw[field.key];
+    return {
+      rowId: Number(raw[ROW_ALIASES.rowId]),
+      documentId: String(raw[ROW_ALIASES.documentId]),
+      slug: raw[ROW_ALIASES.slug] ?? null,
+      sort: raw[ROW_ALIASES.sort] ?? null,
+      createdAt: raw[ROW_ALIASES.createdAt],
+      updatedAt: raw[ROW_ALIASES.updatedAt],
+      publishedAt: raw[ROW_ALIASES.publishedAt],
+      values,
+    };
+  };
+
+  /** The ids of `resource` rows whose relation `field` points at targets with these ids or slugs. */
+  const relationOwners = (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined) =>
+    (field: string, refs: string[] | null): Knex.QueryBuilder => {
+      const join = model.relations[field];
+      const target = targetOf(field);
+      if (!join || !target) throw new Error(`No relation '${field}' on ${resource.uid}.`);
+      const targetModel = models(join.targetUid);
+      const targets = knex()(targetModel.table).select(`${targetModel.table}.id`).whereNotNull(`${targetModel.table}.published_at`);
+      if (refs) {
+        const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
+        targets.where((inner) => {
+          inner.whereIn(`${targetModel.table}.document_id`, refs);
+          if (slugColumn) inner.orWhereIn(`${targetModel.table}.${slugColumn}`, refs);
+        });
+      }
+      return knex()(join.table).select(join.ownerColumn).whereIn(join.targetColumn, targets);
+    };
+
+  const baseQuery = (projection: Projection, scope: Scope) => {
+    const model = models(projection.resource.uid);
+    const builder = knex()(model.table).select(selectColumns(projection, model));
+    applyVisibility(builder, projection.resource, model, scope);
+    return { model, builder };
+  };
+
+  return {
+    sqlKeysOf(projection: Projection) {
+      return sqlKeys(projection, models(projection.resource.uid));
+    },
+
+    /** One page in the total order of `sort` (plus id); `hasMore` from reading one row more. */
+    async page(projection: Projection, query: PageQuery): Promise<{ rows: RecordRow[]; hasMore: boolean }> {
+      const { model, builder } = baseQuery(projection, query);
+      const keys = sqlKeys(projection, model);
+      const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field));
+      for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+      const total = totalSort(query.sort);
+      if (query.after) {
+        const condition: Condition = keysetAfter(total, query.after);
+        applyCondition(builder, condition, keys);
+      }
+      applyOrder(builder, orderBy(total), keys);
+      builder.limit(query.limit + 1);
+      const raws = (await builder) as RawRow[];
+      const hasMore = raws.length > query.limit;
+      return { rows: raws.slice(0, query.limit).map((raw) => toRecordRow(projection, raw)), hasMore };
+    },
+
+    /**
+     * One record by slug (tried first) or id, as the resource accepts them: two indexed lookups rather
+     * than one `slug = ? OR document_id = ?`, which no index serves.
+     */
+    async one(projection: Projection, identifier: string, scope: Scope): Promise<RecordRow | null> {
+      const { resource } = projection;
+      const lookups: [string, string][] = [];
+      if (resource.identifiers.includes('slug') && resource.slugAttribute) lookups.push(['slug', resource.slugAttribute]);
+      if (resource.identifiers.includes('id')) lookups.push(['id', 'documentId']);
+      for (const [, attribute] of lookups) {
+        const { model, builder } = baseQuery(projection, scope);
+        const raws = (await builder.where(qualified(model, model.columns[attribute]!), identifier).limit(1)) as RawRow[];
+        if (raws[0]) return toRecordRow(projection, raws[0]);
+      }
+      return null;
+    },
+
+    /**
+     * Published records of `resource` visible in `scope` whose id or slug is one of `values`: how a write
+     * finds the targets of the references it was sent. One query, whatever the number of values.
+     */
+    async identify(resource: Resource, values: string[], scope: Scope): Promise<{ rowId: number; documentId: string; slug: string | null }[]> {
+      if (values.length === 0) return [];
+      const model = models(resource.uid);
+      const slugColumn = resource.slugAttribute ? model.columns[resource.slugAttribute] : undefined;
+      const builder = knex()(model.table).select({ rowId: qualified(model, 'id'), documentId: qualified(model, 'document_id') });
+      if (slugColumn) builder.select({ slug: qualified(model, slugColumn) });
+      applyVisibility(builder, resource, model, scope);
+      builder.where((inner) => {
+        inner.whereIn(qualified(model, 'document_id'), values);
+        if (slugColumn) inner.orWhereIn(qualified(model, slugColumn), values);
+      });
+      return ((await builder) as RawRow[]).map((raw) => ({
+        rowId: Number(raw.rowId),
+        documentId: String(raw.documentId),
+        slug: raw.slug == null ? null : String(raw.slug),
+      }));
+    },
+
+    /** One record by its id (documentId) whatever identifiers the resource accepts in paths: a write's read-back. */
+    async byDocumentId(projection: Projection, documentId: string, scope: Scope): Promise<RecordRow | null> {
+      const { model, builder } = baseQuery(projection, scope);
+      const raws = (await builder.where(qualified(model, 'document_id'), documentId).limit(1)) as RawRow[];
+      return raws[0] ? toRecordRow(projection, raws[0]) : null;
+    },
+
+    /** The one record of a singleton: the first in the resource's default order. */
+    async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
+      const { model, builder } = baseQuery(projection, scope);
+      applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
+      const raws = (await builder.limit(1)) as RawRow[];
+      return raws[0] ? toRecordRow(projection, raws[0]) : null;
+    },
+
+    /** Rows by row id (for expanding relations), in no particular order. */
+    async byRowIds(projection: Projection, rowIds: number[]): Promise<RecordRow[]> {
+      if (rowIds.length === 0) return [];
+      const model = models(projection.resource.uid);
+      const builder = knex()(model.table).select(selectColumns(projection, model));
+      // Visibility again: a reference never leads to a draft or to another website's record.
+      applyVisibility(builder, projection.resource, model, { locale: null });
+      builder.whereIn(qualified(model, 'id'), rowIds);
+      return ((await builder) as RawRow[]).map((raw) => toRecordRow(projection, raw));
+    },
+
+    /** References of every visible relation field: one query per field, published targets only. */
+    async relations(projection: Projection, rows: RecordRow[], fields: string[]): Promise<Related<TargetRef>> {
+      const result: Related<TargetRef> = new Map();
+      if (rows.length === 0) return result;
+      const model = models(projection.resource.uid);
+      const ids = rows.map((row) => row.rowId);
+      await Promise.all(
+        fields.map(async (field) => {
+          const join = model.relations[field];
+          const target = projection.targets.get(field);
+          if (!join || !target) return;
+          const targetModel = models(join.targetUid);
+          const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
+          const t = targetModel.table;
+          const builder = knex()(`${join.table} as j`)
+            .join(`${t}`, `${t}.id`, `j.${join.targetColumn}`)
+            .select({ owner: `j.${join.ownerColumn}`, rowId: `${t}.id`, documentId: `${t}.document_id` })
+            .whereIn(`j.${join.ownerColumn}`, ids)
+            .whereNotNull(`${t}.published_at`);
+          if (slugColumn) builder.select({ slug: `${t}.${slugColumn}` });
+          if (target.scopeAttribute && target.website) {
+            const scopeJoin = targetModel.relations[target.scopeAttribute]!;
+            builder.whereIn(`${t}.id`, knex()(scopeJoin.table).select(scopeJoin.ownerColumn).where(scopeJoin.targetColumn, target.website.id));
+          }
+          builder.orderBy(`j.${join.ownerColumn}`);
+          if (join.orderColumn) builder.orderBy(`j.${join.orderColumn}`);
+          builder.orderBy('j.id');
+          const byOwner = new Map<number, TargetRef[]>();
+          for (const raw of (await builder) as RawRow[]) {
+            const owner = Number(raw.owner);
+            const list = byOwner.get(owner) ?? [];
+            list.push({ rowId: Number(raw.rowId), documentId: String(raw.documentId), slug: raw.slug == null ? null : String(raw.slug) });
+            byOwner.set(owner, list);
+          }
+          result.set(field, byOwner);
+        })
+      );
+      return result;
+    },
+
+    /** Files of every readable media field, in one query. */
+    async media(projection: Projection, rows: RecordRow[], fields: string[]): Promise<Related<FileRow>> {
+      const result: Related<FileRow> = new Map(fields.map((field) => [field, new Map()]));
+      if (rows.length === 0 || fields.length === 0) return result;
+      const model = models(projection.resource.uid);
+      const m = model.media;
+      const raws = (await knex()(`${m.table} as m`)
+        .join('files as f', 'f.id', `m.${m.fileColumn}`)
+        .select({
+          owner: `m.${m.ownerColumn}`,
+          field: `m.${m.fieldColumn}`,
+          id: 'f.id',
+          documentId: 'f.document_id',
+          name: 'f.name',
+          alternativeText: 'f.alternative_text',
+          caption: 'f.caption',
+          width: 'f.width',
+          height: 'f.height',
+          hash: 'f.hash',
+          ext: 'f.ext',
+          mime: 'f.mime',
+          size: 'f.size',
+          url: 'f.url',
+          updatedAt: 'f.updated_at',
+        })
+        .where(`m.${m.typeColumn}`, projection.resource.uid)
+        .whereIn(`m.${m.ownerColumn}`, rows.map((row) => row.rowId))
+        .whereIn(`m.${m.fieldColumn}`, fields)
+        .orderBy([`m.${m.ownerColumn}`, `m.${m.fieldColumn}`, `m.${m.orderColumn}`, 'm.id'])) as RawRow[];
+      for (const raw of raws) {
+        const byOwner = result.get(String(raw.field))!;
+        const owner = Number(raw.owner);
+        const list = byOwner.get(owner) ?? [];
+        list.push({
+          id: Number(raw.id),
+          documentId: String(raw.documentId),
+          name: String(raw.name),
+          alternativeText: (raw.alternativeText as string | null) ?? null,
+          caption: (raw.caption as string | null) ?? null,
+          width: raw.width == null ? null : Number(raw.width),
+          height: raw.height == null ? null : Number(raw.height),
+          hash: String(raw.hash),
+          ext: (raw.ext as string | null) ?? null,
+          mime: String(raw.mime),
+          size: Number(raw.size),
+          url: String(raw.url),
+          updatedAt: raw.updatedAt,
+        });
+        byOwner.set(owner, list);
+      }
+      return result;
+    },
+  };
+};

@@ -1,0 +1,380 @@
+/**
+ * Writes through Strapi's document service (contract section 7): create, update, remove and archive a
+ * record of a resource, in one locale, as the key may.
+ *
+ * Every method here runs inside the transaction of the request (`database/connection.ts` `inTransaction`,
+ * opened by the write wrapper). The document service wraps each of its calls in `strapi.db.transaction`,
+ * which joins an open transaction instead of starting its own, so the draft, its publication, relation
+ * rows, i18n's copies of shared fields, the read-back and the idempotency record commit together or not
+ * at all: when anything fails after the first change, nothing of the write remains.
+ *
+ * Values reach Strapi only after `write/attributes.ts` has judged their shapes and this service has
+ * resolved every reference; Strapi then applies the content type's validation and the domain rules
+ * exactly as for the admin.
+ */
+import type { Core } from '@strapi/strapi';
+import { connectionOf } from '../database/connection';
+import { allows, type Projection } from '../grants/projection';
+import { apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import type { ApiKey } from '../keys/types';
+import { echo } from '../query/problems';
+import type { Resource } from '../registry/types';
+import { docToBlocks, imageAttrsOf, type BlocksImageFile, type ImageLookup } from '../serialize/richtext';
+import { MAX_REPORTED_PROBLEMS, type AttributePlan, type AssetRef, type PlannedField, type RelationRef } from '../write/attributes';
+import { attributePointer } from '../write/pointer';
+import { getService } from '../utils/get-service';
+
+const FILE_UID = 'plugin::upload.file';
+
+/** Who writes what where: the resource as the key sees it, and the locale the write is in. */
+export type WriteTarget = {
+  key: ApiKey;
+  projection: Projection;
+  /** The locale of the write for localized resources; null for the others. */
+  locale: string | null;
+  /** The default locale, for references from resources that are not localized to ones that are. */
+  defaultLocale: string | null;
+};
+
+type FileRow = {
+  id: number;
+  documentId: string;
+  name: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  [column: string]: unknown;
+};
+
+type VersionRow = { id: number; publishedAt: unknown; updatedAt: unknown; [attribute: string]: unknown };
+
+const millis = (value: unknown): number => (value instanceof Date ? value.getTime() : new Date(value as string | number).getTime());
+
+const iso = (value: unknown): string | null =>
+  value === null || value === undefined ? null : new Date(value instanceof Date ? value : (value as string | number)).toISOString();
+
+/** `image/*`, `application/pdf`, `*\/*` against a MIME type. */
+export const mimeAllowed = (patterns: readonly string[] | undefined, mime: string): boolean =>
+  !patterns ||
+  patterns.some((pattern) => pattern === '*/*' || pattern === mime || (pattern.endsWith('/*') && mime.startsWith(pattern.slice(0, -1))));
+
+const unprocessable = (problems: ErrorObject[]) => apiErrors(422, problems.slice(0, MAX_REPORTED_PROBLEMS));
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const documents = (uid: string) => strapi.documents(uid as Parameters<typeof strapi.documents>[0]) as unknown as {
+    create: (params: Record<string, unknown>) => Promise<{ documentId: string }>;
+    update: (params: Record<string, unknown>) => Promise<{ documentId: string } | null>;
+    delete: (params: Record<string, unknown>) => Promise<unknown>;
+    unpublish: (params: Record<string, unknown>) => Promise<unknown>;
+  };
+  const query = (uid: string) => strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]);
+  const isPostgres = () => (strapi.db.config.connection as { client?: string }).client === 'postgres';
+
+  /** The locale of a reference's target: the write's own when both sides are localized (Strapi's rule). */
+  const targetLocale = (target: WriteTarget, resource: Resource): string | null => {
+    if (!resource.localized) return null;
+    return target.projection.resource.localized ? target.locale : target.defaultLocale;
+  };
+
+  // -------------------------------------------------------------------------------------------------------
+  // References
+  // -------------------------------------------------------------------------------------------------------
+
+  /** Relation fields -> `{ set: [...] }` of target documents, or a 422 per reference that names none. */
+  const resolveRelations = async (target: WriteTarget, planned: PlannedField[], problems: ErrorObject[]) => {
+    const data: Record<string, unknown> = {};
+    const byTarget = new Map<Resource, { field: PlannedField; refs: RelationRef[] }[]>();
+    for (const entry of planned) {
+      if (entry.planned.kind !== 'relation') continue;
+      const resource = target.projection.targets.get(entry.field.key)!;
+      const refs = entry.planned.refs;
+      if (refs.length > 0 && !allows(target.key.grants, resource.id, 'read')) {
+        problems.push(
+          errorObject(422, `'${entry.field.key}' refers to ${resource.slug} records, which this key may not read.`, {
+            source: { pointer: entry.pointer },
+            reason: 'target_not_readable',
+          })
+        );
+        continue;
+      }
+      const list = byTarget.get(resource) ?? [];
+      list.push({ field: entry, refs });
+      byTarget.set(resource, list);
+    }
+    for (const [resource, entries] of byTarget) {
+      const locale = targetLocale(target, resource);
+      const values = [...new Set(entries.flatMap(({ refs }) => refs.map((ref) => ref.value)))];
+      const found = await getService('records').identify(resource, values, { locale });
+      const bySlug = new Map(found.filter((row) => row.slug !== null).map((row) => [row.slug!, row]));
+      const byId = new Map(found.map((row) => [row.documentId, row]));
+      for (const { field, refs } of entries) {
+        const set: { documentId: string; locale?: string }[] = [];
+        for (const ref of refs) {
+          const row =
+            ref.by === 'slug' ? bySlug.get(ref.value) : ref.by === 'id' ? byId.get(ref.value) : (bySlug.get(ref.value) ?? byId.get(ref.value));
+          if (!row || (ref.alsoSlug !== undefined && row.slug !== ref.alsoSlug)) {
+            problems.push(
+              errorObject(422, `No ${resource.slug} record ${echo(ref.alsoSlug ? `${ref.value} (${ref.alsoSlug})` : ref.value)} exists for this reference.`, {
+                source: { pointer: ref.pointer },
+                reason: 'target_not_found',
+              })
+            );
+            continue;
+          }
+          if (set.some((item) => item.documentId === row.documentId)) {
+            problems.push(errorObject(422, `This ${resource.slug} record is already referenced above.`, { source: { pointer: ref.pointer }, reason: 'target_repeated' }));
+            continue;
+          }
+          set.push(locale ? { documentId: row.documentId, locale } : { documentId: row.documentId });
+        }
+        data[field.field.key] = { set };
+      }
+    }
+    return data;
+  };
+
+  /** The upload files the write names (media fields and richtext images), by asset id, in one query. */
+  const loadFiles = async (planned: PlannedField[]): Promise<Map<string, FileRow>> => {
+    const ids = new Set<string>();
+    for (const entry of planned) {
+      if (entry.planned.kind === 'media') for (const ref of entry.planned.refs) ids.add(ref.id);
+      if (entry.planned.kind === 'richtext') {
+        for (const attrs of imageAttrsOf(entry.planned.doc)) if (typeof attrs.id === 'string') ids.add(attrs.id);
+      }
+    }
+    if (ids.size === 0) return new Map();
+    const rows = (await query(FILE_UID).findMany({ where: { documentId: { $in: [...ids] } } })) as FileRow[];
+    return new Map(rows.map((row) => [row.documentId, row]));
+  };
+
+  const resolveMedia = (entry: PlannedField, refs: AssetRef[], files: Map<string, FileRow>, problems: ErrorObject[]) => {
+    const ids: number[] = [];
+    for (const ref of refs) {
+      const file = files.get(ref.id);
+      if (!file) {
+        problems.push(errorObject(422, `No asset ${echo(ref.id)} exists.`, { source: { pointer: ref.pointer }, reason: 'asset_not_found' }));
+      } else if (!mimeAllowed(entry.field.allowedTypes, file.mime)) {
+        problems.push(
+          errorObject(422, `'${entry.field.key}' accepts ${entry.field.allowedTypes!.join(', ')}; this asset is ${file.mime}.`, {
+            source: { pointer: ref.pointer },
+            reason: 'asset_type_not_allowed',
+          })
+        );
+      } else if (ids.includes(file.id)) {
+        problems.push(errorObject(422, 'This asset is already listed above.', { source: { pointer: ref.pointer }, reason: 'asset_repeated' }));
+      } else {
+        ids.push(file.id);
+      }
+    }
+    const many = entry.field.type === 'images' || entry.field.type === 'files';
+    return many ? ids : (ids[0] ?? null);
+  };
+
+  /** An upload file as Strapi's blocks keep it inside an image block (what the admin stores). */
+  const imageBlockFile = (file: FileRow): BlocksImageFile => ({
+    id: file.id,
+    documentId: file.documentId,
+    name: file.name,
+    alternativeText: file.alternativeText ?? null,
+    caption: file.caption ?? null,
+    width: file.width,
+    height: file.height,
+    formats: file.formats ?? null,
+    hash: file.hash,
+    ext: file.ext,
+    mime: file.mime,
+    size: file.size,
+    url: file.url,
+    previewUrl: file.previewUrl ?? null,
+    provider: file.provider,
+    provider_metadata: file.provider_metadata ?? null,
+    createdAt: iso(file.createdAt),
+    updatedAt: iso(file.updatedAt),
+  });
+
+  const resolveRichtext = (entry: PlannedField, doc: unknown, files: Map<string, FileRow>, problems: ErrorObject[]) => {
+    if (doc === null) return null;
+    const attrsToImage = (attrs: Record<string, unknown>): ImageLookup => {
+      const file = typeof attrs.id === 'string' ? files.get(attrs.id) : undefined;
+      if (!file) return { ok: false, message: 'An image names an existing asset by its id (attrs.id).' };
+      if (!file.mime.startsWith('image/') || typeof file.width !== 'number' || typeof file.height !== 'number') {
+        return { ok: false, message: `An image must be an image asset with a size; this asset is ${file.mime}.` };
+      }
+      return { ok: true, file: imageBlockFile(file) };
+    };
+    const result = docToBlocks(doc, { attrsToImage, pointer: entry.pointer });
+    if (result.ok) return result.blocks;
+    for (const issue of result.issues) {
+      problems.push(errorObject(422, issue.message, { source: { pointer: issue.pointer }, reason: 'richtext_invalid' }));
+    }
+    return null;
+  };
+
+  /** The plan -> Strapi data, every reference resolved; 422 with every problem otherwise. */
+  const dataOf = async (target: WriteTarget, plan: AttributePlan): Promise<Record<string, unknown>> => {
+    const problems: ErrorObject[] = [];
+    // One after the other: inside a transaction there is one connection.
+    const relations = await resolveRelations(target, plan.fields, problems);
+    const files = await loadFiles(plan.fields);
+    const data: Record<string, unknown> = { ...relations };
+    for (const entry of plan.fields) {
+      switch (entry.planned.kind) {
+        case 'value':
+          data[entry.field.key] = entry.planned.value;
+          break;
+        case 'media':
+          data[entry.field.key] = resolveMedia(entry, entry.planned.refs, files, problems);
+          break;
+        case 'richtext':
+          data[entry.field.key] = resolveRichtext(entry, entry.planned.doc, files, problems);
+          break;
+        default:
+      }
+    }
+    if (problems.length) throw unprocessable(problems);
+    return data;
+  };
+
+  // -------------------------------------------------------------------------------------------------------
+  // Slugs
+  // -------------------------------------------------------------------------------------------------------
+
+  /**
+   * Writes that set a slug take a lock per content type, so that two instances cannot both find a slug
+   * free and both take it (Strapi checks uniqueness, but no index enforces it). SQLite runs one write
+   * at a time anyway.
+   */
+  const lockSlugs = async (resource: Resource) => {
+    if (!isPostgres()) return;
+    await connectionOf(strapi).raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`public-api:slug:${resource.uid}`]);
+  };
+
+  /** Whether another document holds this slug in a published version of the locale (what Strapi forbids). */
+  const slugTaken = async (resource: Resource, slug: string, locale: string | null, exceptDocumentId: string | null) => {
+    const where: Record<string, unknown> = { [resource.slugAttribute!]: slug, publishedAt: { $notNull: true } };
+    if (locale) where.locale = locale;
+    if (exceptDocumentId) where.documentId = { $ne: exceptDocumentId };
+    return (await query(resource.uid).findOne({ where, select: ['id'] })) !== null;
+  };
+
+  /**
+   * A slug from the uid's target field, the way the admin makes one (the content manager's uid service:
+   * slugified, `-1`, `-2`... past other drafts of the locale), also past published versions.
+   */
+  const generateSlug = async (resource: Resource, source: unknown, locale: string | null, documentId: string | null) => {
+    const attribute = resource.slugAttribute!;
+    const targetField = resource.fields.find((field) => field.key === attribute)?.attribute.targetField;
+    const uidService = strapi.plugin('content-manager').service('uid') as {
+      generateUIDField: (input: { contentTypeUID: string; field: string; data: Record<string, unknown>; locale?: string }) => Promise<string>;
+    };
+    const generate = (data: Record<string, unknown>) =>
+      uidService.generateUIDField({ contentTypeUID: resource.uid, field: attribute, data, ...(locale ? { locale } : {}) });
+    // A target value with nothing to slugify ('!!!') gives '': then the model's name, as for no value.
+    const generated = (targetField ? await generate({ [targetField]: source }) : '') || (await generate({}));
+    let candidate = generated;
+    for (let suffix = 1; await slugTaken(resource, candidate, locale, documentId); suffix += 1) candidate = `${generated}-${suffix}`;
+    return candidate;
+  };
+
+  /**
+   * Sets `data[slug]`: generated when the write leaves it out (create) or sends null, refused with 409
+   * when another record holds the one sent.
+   */
+  const applySlug = async (
+    target: WriteTarget,
+    data: Record<string, unknown>,
+    current: { documentId: string; values: Record<string, unknown> } | null
+  ) => {
+    const resource = target.projection.resource;
+    const attribute = resource.slugAttribute;
+    if (!attribute) return;
+    const sent = Object.prototype.hasOwnProperty.call(data, attribute);
+    if (current && !sent) return;
+    await lockSlugs(resource);
+    const documentId = current?.documentId ?? null;
+    const slug = data[attribute];
+    if (typeof slug === 'string' && slug !== '') {
+      if (await slugTaken(resource, slug, target.locale, documentId)) {
+        throw apiError(409, `Another ${resource.slug} record already uses the slug ${echo(slug)}.`, {
+          source: { pointer: attributePointer(attribute) },
+          reason: 'duplicate_slug',
+        });
+      }
+      return;
+    }
+    const targetField = resource.fields.find((field) => field.key === attribute)?.attribute.targetField;
+    const source = targetField ? (Object.prototype.hasOwnProperty.call(data, targetField) ? data[targetField] : current?.values[targetField]) : undefined;
+    data[attribute] = await generateSlug(resource, source, target.locale, documentId);
+  };
+
+  // -------------------------------------------------------------------------------------------------------
+  // Versions
+  // -------------------------------------------------------------------------------------------------------
+
+  /** The draft and published rows of a document in the write's locale. */
+  const versionsOf = async (resource: Resource, documentId: string, locale: string | null, select: string[] = []) => {
+    const where: Record<string, unknown> = { documentId };
+    if (locale) where.locale = locale;
+    const rows = (await query(resource.uid).findMany({ where, select: ['id', 'publishedAt', 'updatedAt', ...select] })) as VersionRow[];
+    return { draft: rows.find((row) => row.publishedAt == null) ?? null, published: rows.find((row) => row.publishedAt != null) ?? null };
+  };
+
+  /**
+   * An update publishes the draft; when an editor has saved changes to the draft that are not published
+   * yet (the admin shows the record as "modified"), publishing would put them live and change fields the
+   * request did not send. Refused instead: the editor publishes or discards them first.
+   */
+  const assertNoPendingChanges = (resource: Resource, versions: { draft: VersionRow | null; published: VersionRow | null }) => {
+    const { draft, published } = versions;
+    if (!resource.draftAndPublish || !draft || !published) return;
+    if (millis(draft.updatedAt) > millis(published.updatedAt)) {
+      throw apiError(409, 'This record has unpublished changes in the admin; they must be published or discarded before it can be written here.', {
+        reason: 'unpublished_changes',
+      });
+    }
+  };
+
+  const localeParam = (target: WriteTarget) => (target.projection.resource.localized && target.locale ? { locale: target.locale } : {});
+
+  return {
+    /** A new record, published. Returns its documentId. */
+    async create(target: WriteTarget, plan: AttributePlan): Promise<string> {
+      if (plan.problems.length) throw unprocessable(plan.problems);
+      const resource = target.projection.resource;
+      const data = await dataOf(target, plan);
+      await applySlug(target, data, null);
+      // The website of the path, always: the scope is not a field, so no request can name another.
+      if (resource.scopeAttribute && resource.website) data[resource.scopeAttribute] = resource.website.documentId;
+      const created = await documents(resource.uid).create({ data, status: 'published', ...localeParam(target) });
+      return created.documentId;
+    },
+
+    /** Only the fields sent; the record stays published. Nothing sent, nothing written. */
+    async update(target: WriteTarget, documentId: string, plan: AttributePlan): Promise<void> {
+      if (plan.problems.length) throw unprocessable(plan.problems);
+      if (plan.fields.length === 0) return;
+      const resource = target.projection.resource;
+      const targetField = resource.slugAttribute
+        ? resource.fields.find((field) => field.key === resource.slugAttribute)?.attribute.targetField
+        : undefined;
+      const versions = await versionsOf(resource, documentId, target.locale, targetField ? [targetField] : []);
+      if (!versions.published) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+      assertNoPendingChanges(resource, versions);
+      const data = await dataOf(target, plan);
+      await applySlug(target, data, { documentId, values: versions.draft ?? versions.published });
+      const updated = await documents(resource.uid).update({ documentId, data, status: 'published', ...localeParam(target) });
+      if (!updated) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+    },
+
+    /** Removes the record in the write's locale (for resources that are not localized: the record). */
+    async remove(target: WriteTarget, documentId: string): Promise<void> {
+      await documents(target.projection.resource.uid).delete({ documentId, ...localeParam(target) });
+    },
+
+    /** Unpublishes the record: it keeps its draft for editors and disappears from reads. */
+    async archive(target: WriteTarget, documentId: string): Promise<void> {
+      await documents(target.projection.resource.uid).unpublish({ documentId, ...localeParam(target) });
+    },
+  };
+};
+

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './keys';
+export * from './permissions';
+export * from './preview';
+export * from './registry';
+export * from './websites';

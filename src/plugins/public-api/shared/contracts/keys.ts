@@ -1,0 +1,113 @@
+/**
+ * Admin routes for API keys (`/public-api/keys`). A key's plaintext appears exactly once: in the
+ * response that created or regenerated it.
+ */
+import type { GrantAction } from './registry';
+
+export type ResourceGrant = {
+  actions: GrantAction[];
+  read: string[];
+  write: string[];
+};
+
+export type KeyGrants = {
+  resources: Record<string, ResourceGrant>;
+  commands: string[];
+  origins: string[];
+};
+
+/** Grants as a form sends them: field lists may be `*` (every field that exists now). */
+export type GrantsInput = {
+  resources: Record<string, { actions: GrantAction[]; read: string[] | '*'; write: string[] | '*' }>;
+  commands: string[];
+  origins: string[];
+};
+
+export type AdminKey = {
+  id: number;
+  documentId: string;
+  name: string;
+  description: string | null;
+  /** `pdk_<keyId>`: shown with the last four characters, never the secret. */
+  prefix: string;
+  lastFour: string;
+  grants: KeyGrants;
+  expiresAt: string | null;
+  revoked: boolean;
+  lastUsedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type KeyDetailsInput = {
+  name: string;
+  description: string | null;
+  /** ISO 8601 date-time in the future, or null for a key that never expires. */
+  expiresAt: string | null;
+};
+
+export declare namespace ListKeys {
+  interface Response {
+    data: AdminKey[];
+  }
+}
+
+export declare namespace GetKey {
+  interface Params {
+    id: string;
+  }
+  interface Response {
+    data: AdminKey;
+  }
+}
+
+export declare namespace CreateKey {
+  interface Request {
+    body: KeyDetailsInput & { grants: GrantsInput };
+  }
+  interface Response {
+    data: AdminKey;
+    /** The key itself, shown once and never stored. */
+    meta: { plaintext: string };
+  }
+}
+
+export declare namespace UpdateKey {
+  interface Params {
+    id: string;
+  }
+  interface Request {
+    body: Partial<KeyDetailsInput> & { grants?: GrantsInput };
+  }
+  interface Response {
+    data: AdminKey;
+  }
+}
+
+export declare namespace RevokeKey {
+  interface Params {
+    id: string;
+  }
+  interface Response {
+    data: AdminKey;
+  }
+}
+
+export declare namespace RegenerateKey {
+  interface Params {
+    id: string;
+  }
+  interface Response {
+    data: AdminKey;
+    meta: { plaintext: string };
+  }
+}
+
+export declare namespace DeleteKey {
+  interface Params {
+    id: string;
+  }
+  interface Response {
+    data: AdminKey;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Two websites that both publish a `pages` collection and a `settings` singleton; the culture hub also
+ * publishes the localized homepage as `home`. Their pages, settings and that homepage.
+ */
+import { bold, bulletList, codeBlock, heading, italic, link, numberedList, paragraph, quote, struck, underline, type Blocks } from '../content/blocks';
+import { createRandom, seedOf } from '../random';
+import { createSlugRegistry } from '../slugs';
+import type { PlannedEvent } from './events';
+import { IMAGE_KEYS, LOGO_KEYS } from './files';
+import { sortValueAt } from './sort';
+import { documentRef, fileRef, UID, type PlannedDocument } from './types';
+
+type Publication = { collection: string; contentType: string; mode: 'collection' | 'singleton' };
+
+const PAGES_PUBLICATION: Publication = { collection: 'pages', contentType: UID.page, mode: 'collection' };
+const SETTINGS_PUBLICATION: Publication = { collection: 'settings', contentType: UID.setting, mode: 'singleton' };
+const HOME_PUBLICATION: Publication = { collection: 'home', contentType: UID.homepage, mode: 'singleton' };
+
+type PageSeed = { title: string; summary: string; body: () => Blocks; showInMenu?: boolean };
+
+const aboutUs = (site: string, mission: string): PageSeed => ({
+  title: 'About us',
+  summary: `Who is behind ${site}, and why we do it.`,
+  body: () => [
+    heading(2, 'Who we are'),
+    paragraph(bold(site), ` is ${mission}. We are a small editorial team and a large network of volunteers.`),
+    heading(3, 'What we believe'),
+    bulletList('Culture belongs to everyone', 'Good information is free and accurate', ['Local first, but ', italic('never'), ' provincial']),
+    quote('We want every visitor to find something they did not know they were looking for.'),
+  ],
+});
+
+const contact = (site: string, email: string): PageSeed => ({
+  title: 'Contact',
+  summary: `How to reach the ${site} team.`,
+  body: () => [
+    heading(2, 'Write to us'),
+    paragraph('E-mail ', link(`mailto:${email}`, email), ' and we answer within two working days.'),
+    heading(3, 'Visit the office'),
+    paragraph('Bahnhofstraße 12, 10115 Berlin. Open Monday to Thursday, ', bold('10:00–16:00'), '.'),
+  ],
+});
+
+const accessibility = (site: string): PageSeed => ({
+  title: 'Accessibility',
+  summary: `How ${site} works for everyone, and how to tell us when it does not.`,
+  body: () => [
+    heading(2, 'Our commitment'),
+    paragraph(`We aim to meet WCAG 2.2 level AA across ${site}. Every venue page lists step-free access, hearing loops and quiet rooms.`),
+    heading(3, 'Report a barrier'),
+    numberedList('Tell us the page or venue', 'Describe what stopped you', 'We reply within five working days'),
+  ],
+});
+
+const privacy = (site: string): PageSeed => ({
+  title: 'Privacy policy',
+  summary: 'What we store about you, and for how long.',
+  showInMenu: false,
+  body: () => [
+    heading(2, 'Privacy policy'),
+    paragraph(`${site} stores only what it needs: your newsletter address if you subscribe, and `, underline('no tracking cookies'), '.'),
+    paragraph('Older versions of this policy mentioned ', struck('third-party analytics'), '; we removed them in 2024.'),
+  ],
+});
+
+const legalNotice = (site: string): PageSeed => ({
+  title: 'Legal notice',
+  summary: 'Publisher information required by German law (Impressum).',
+  showInMenu: false,
+  body: () => [heading(2, 'Legal notice'), paragraph(`${site} is published by Kulturverein Nord e.V., Bahnhofstraße 12, 10115 Berlin. Register of associations: VR 12345 B.`)],
+});
+
+const WEBSITES: Array<{
+  name: string;
+  slug: string;
+  publications: Publication[];
+  settings: { tagline: string; email: string; color: string; logo: string };
+  pages: PageSeed[];
+}> = [
+  {
+    name: 'City Guide',
+    slug: 'city-guide',
+    publications: [PAGES_PUBLICATION, SETTINGS_PUBLICATION],
+    settings: { tagline: 'Everything worth doing in town this week', email: 'hello@city-guide.example.org', color: '#0f766e', logo: LOGO_KEYS[0] },
+    pages: [
+      aboutUs('City Guide', 'an independent guide to the city’s culture, food and neighbourhoods'),
+      contact('City Guide', 'hello@city-guide.example.org'),
+      {
+        title: 'Getting around',
+        summary: 'Trams, bikes and ferries: the fastest ways between venues.',
+        body: () => [
+          heading(2, 'By public transport'),
+          paragraph('One ticket covers trams, buses and the harbour ferries. Buy it in the app before you board.'),
+          heading(3, 'Ferry line 62'),
+          numberedList('Landungsbrücken', 'Altona (Fischmarkt)', 'Dockland', 'Finkenwerder'),
+          paragraph('Timetables as data: ', link('https://transit.example.org/gtfs', 'GTFS feed'), '. Example query:'),
+          codeBlock('GET /departures?stop=landungsbruecken&line=62', 'http'),
+        ],
+      },
+      {
+        title: 'Neighbourhoods',
+        summary: 'Six districts, six moods: where to go for what.',
+        body: () => [
+          heading(2, 'Neighbourhoods'),
+          bulletList([bold('Harbour'), ': warehouses, ferries and fish rolls'], [bold('Old Town'), ': churches, markets and the town hall'], [bold('Canal district'), ': studios, galleries, late bars']),
+        ],
+      },
+      {
+        title: 'Where to eat',
+        summary: 'Our editors’ favourite places near the venues.',
+        body: () => [heading(2, 'Where to eat'), paragraph('From fish rolls on the pier to ', italic('Franzbrötchen'), ' in the Old Town: a list that changes with the seasons.')],
+      },
+      accessibility('City Guide'),
+      privacy('City Guide'),
+      legalNotice('City Guide'),
+    ],
+  },
+  {
+    name: 'Culture Hub',
+    slug: 'culture-hub',
+    publications: [PAGES_PUBLICATION, SETTINGS_PUBLICATION, HOME_PUBLICATION],
+    settings: { tagline: 'Concerts, exhibitions and festivals in one place', email: 'info@culture-hub.example.org', color: '#6b2d5c', logo: LOGO_KEYS[1] },
+    pages: [
+      aboutUs('Culture Hub', 'the programme platform of twenty venues and six festivals'),
+      contact('Culture Hub', 'info@culture-hub.example.org'),
+      {
+        title: 'Membership',
+        summary: 'Free entry, early booking and a yearbook: become a member.',
+        body: () => [
+          heading(2, 'Become a member'),
+          paragraph('Members get ', bold('free entry'), ' to every exhibition and ', bold('48 hours'), ' of early booking for festivals.'),
+          numberedList('Choose a membership', 'Pay online or at any box office', 'Show your card at the door'),
+        ],
+      },
+      {
+        title: 'Education',
+        summary: 'Workshops, school visits and guided tours for all ages.',
+        body: () => [heading(2, 'Learning with us'), paragraph('Schools book free guided tours for classes of up to thirty pupils.'), bulletList('Primary schools', 'Secondary schools', 'Adult education')],
+      },
+      {
+        title: 'Press',
+        summary: 'Press releases, images and accreditation.',
+        body: () => [heading(2, 'Press'), paragraph('Accreditation for festivals opens four weeks before the first day.')],
+      },
+      accessibility('Culture Hub'),
+      privacy('Culture Hub'),
+      legalNotice('Culture Hub'),
+    ],
+  },
+];
+
+export const WEBSITE_SLUGS = WEBSITES.map((website) => website.slug);
+
+export const planWebsites = (): PlannedDocument[] =>
+  WEBSITES.map((website) => ({
+    contentType: UID.website,
+    key: website.slug,
+    identity: { field: 'slug', value: website.slug },
+    versions: [{ locale: null, data: { name: website.name, slug: website.slug, publications: website.publications } }],
+    // Websites have no draft and publish: they are live when saved.
+    publish: false,
+    draftChanges: [],
+  }));
+
+/**
+ * Pages of both websites. The uid is unique per content type, so the culture hub's "About us" is
+ * `about-us-1`. Related pages link to earlier pages of the same site, and one culture hub page links
+ * to a City Guide page, which the API must never serve through the culture hub.
+ */
+export const planPages = (): PlannedDocument[] => {
+  const random = createRandom(seedOf('pages'));
+  const slugFor = createSlugRegistry();
+  const earlier: Array<{ slug: string; website: string }> = [];
+  return WEBSITES.flatMap((website) =>
+    website.pages.map((page, index): PlannedDocument => {
+      const slug = slugFor(page.title);
+      const sameSite = earlier.filter((other) => other.website === website.slug).map((other) => other.slug);
+      const related = random.sample(sameSite, random.int(0, 2));
+      if (website.slug === 'culture-hub' && page.title === 'Contact') related.push('getting-around');
+      earlier.push({ slug, website: website.slug });
+      return {
+        contentType: UID.page,
+        key: slug,
+        identity: { field: 'slug', value: slug },
+        versions: [
+          {
+            locale: null,
+            data: {
+              title: page.title,
+              slug,
+              sort: sortValueAt(index),
+              summary: page.summary,
+              body: page.body(),
+              hero: page.showInMenu === false ? null : fileRef(random.pick(IMAGE_KEYS)),
+              showInMenu: page.showInMenu ?? true,
+              website: documentRef(UID.website, website.slug),
+              relatedPages: related.map((target) => documentRef(UID.page, target)),
+            },
+          },
+        ],
+        // Each site has a page still in draft (its press page / where-to-eat list is being written)...
+        publish: page.title !== 'Press' && page.title !== 'Where to eat',
+        // ...and its contact page has an unpublished edit.
+        draftChanges: page.title === 'Contact' ? [{ locale: null, data: { summary: `${page.summary} New opening hours from March.` } }] : [],
+      };
+    })
+  );
+};
+
+/** One settings record per website; a rerun finds it by its site name. */
+export const planSettings = (): PlannedDocument[] =>
+  WEBSITES.map((website) => ({
+    contentType: UID.setting,
+    key: website.slug,
+    identity: { field: 'siteName', value: website.name },
+    versions: [
+      {
+        locale: null,
+        data: {
+          siteName: website.name,
+          tagline: website.settings.tagline,
+          contactEmail: website.settings.email,
+          primaryColor: website.settings.color,
+          logo: fileRef(website.settings.logo),
+          website: documentRef(UID.website, website.slug),
+        },
+      },
+    ],
+    publish: true,
+    draftChanges: [],
+  }));
+
+/** The localized homepage, featuring six published events. */
+export const planHomepage = (events: readonly PlannedEvent[]): PlannedDocument => {
+  const featured = events.filter((event) => event.published).slice(0, 6).map((event) => documentRef(UID.event, event.key));
+  const intro = {
+    en: [
+      paragraph('Twenty venues, six festivals and ', bold('hundreds of events'), ' a year, in one place.'),
+      bulletList('Concerts and theatre', 'Exhibitions and guided tours', 'Workshops for all ages'),
+    ],
+    de: [
+      paragraph('Zwanzig Spielstätten, sechs Festivals und ', bold('Hunderte Veranstaltungen'), ' im Jahr, an einem Ort.'),
+      bulletList('Konzerte und Theater', 'Ausstellungen und Führungen', 'Workshops für alle Altersgruppen'),
+    ],
+  };
+  return {
+    contentType: UID.homepage,
+    key: 'homepage',
+    identity: null,
+    versions: [
+      { locale: 'en', data: { headline: 'Culture in the city, every day', intro: intro.en, hero: fileRef(IMAGE_KEYS[0]), featuredEvents: featured } },
+      { locale: 'de', data: { headline: 'Kultur in der Stadt, jeden Tag', intro: intro.de, featuredEvents: featured } },
+    ],
+    publish: true,
+    // The summer headline is ready in English but not yet published.
+    draftChanges: [{ locale: 'en', data: { headline: 'Summer in the city: open-air season starts now' } }],
+  };
+};

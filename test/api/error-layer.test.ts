@@ -1,0 +1,111 @@
+/**
+ * Contract sections 8 and 12: one error document for everything under /api/v2, negotiation, and no
+ * internals in a 500.
+ */
+import { bootApp, type TestApp } from '../helpers/app';
+import { checkResponses } from '../helpers/openapi';
+import { createKey } from '../helpers/keys';
+import { expectValidJsonApi } from '../helpers/jsonapi';
+
+let app: TestApp;
+let auth: string;
+
+beforeAll(async () => {
+  app = await checkResponses(await bootApp());
+  auth = (await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } })).auth;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const expectError = (res: { status: number; headers: Record<string, string>; body: { errors: unknown[] } }, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toBe('application/vnd.api+json');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expectValidJsonApi(res.body);
+  expect(res.body.errors[0]).toMatchObject({ status: String(status), code });
+};
+
+test.each(['/api/v2/a/b/c/d', '/api/v2/a//b', '/api/v2/%E0%A4%A', '/api/v2/cms/only-website'])('unknown path %s is 404', async (path) => {
+  const res = await app.http().get(path).set('Authorization', auth);
+  expectError(res, 404, 'not_found');
+});
+
+test('a wrong method is 405 with Allow', async () => {
+  for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+    const res = await app.http()[method]('/api/v2/').set('Authorization', auth);
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+  }
+});
+
+test('HEAD answers like GET without a body', async () => {
+  const res = await app.http().head('/api/v2/').set('Authorization', auth);
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('application/vnd.api+json');
+  expect(res.text ?? '').toBe('');
+});
+
+describe('Accept negotiation', () => {
+  test.each([
+    'application/vnd.api+json',
+    '*/*',
+    'application/*',
+    'application/json, application/vnd.api+json;q=0.5',
+    'application/vnd.api+json; ext="https://example.com/ext"',
+    'application/vnd.api+json; profile="https://example.com/p"',
+    'text/html, */*;q=0.1',
+  ])('%s is acceptable', async (accept) => {
+    const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', accept);
+    expect(res.status).toBe(200);
+  });
+
+  test.each(['text/html', 'application/json', 'application/xml, text/plain', 'application/vnd.api+json;q=0', '*/*;q=0'])(
+    '%s is 406',
+    async (accept) => {
+      const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', accept);
+      expectError(res, 406, 'not_acceptable');
+      expect(res.body.errors[0].source).toEqual({ header: 'Accept' });
+    }
+  );
+
+  test('JSON:API with a parameter other than ext or profile is 406', async () => {
+    const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', 'application/vnd.api+json; charset=utf-8');
+    expectError(res, 406, 'not_acceptable');
+    expect(res.body.errors[0].meta).toEqual({ reason: 'media_type_parameters' });
+  });
+});
+
+test('a crash inside a handler is a 500 with no internals', async () => {
+  const registry = app.strapi.plugin('public-api').service('resources') as { native: () => unknown };
+  const original = registry.native;
+  registry.native = () => {
+    throw new Error('SELECT * FROM secret_table at /srv/app/internal/path.ts:42');
+  };
+  try {
+    const res = await app.http().get('/api/v2/').set('Authorization', auth);
+    expectError(res, 500, 'internal_error');
+    expect(res.text).not.toMatch(/secret_table|internal\/path|SELECT|at \//);
+    expect(res.body.errors).toEqual([
+      {
+        status: '500',
+        code: 'internal_error',
+        title: 'Internal Server Error',
+        detail: 'The server could not complete the request. It has been logged.',
+      },
+    ]);
+  } finally {
+    registry.native = original;
+  }
+});
+
+test('paths that merely start with /api/v2 are not ours', async () => {
+  const res = await app.http().get('/api/v2x').set('Authorization', auth);
+  expect(res.headers['content-type'] ?? '').not.toBe('application/vnd.api+json');
+});
+
+test('Strapi’s own REST API is untouched', async () => {
+  const res = await app.http().get('/api/events');
+  expect([401, 403]).toContain(res.status);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+});

@@ -1,0 +1,235 @@
+/**
+ * The demo seed on a fresh database: what it writes, that a second run writes nothing, the bulk
+ * benchmark mode, and the command line's argument checks.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Core } from '@strapi/strapi';
+import { main } from '../../scripts/seed';
+import {
+  benchSlug,
+  contentFingerprint,
+  isUnchanged,
+  seedBulkEvents,
+  seedDemo,
+  takeCensus,
+} from '../../src/seed';
+import { UID } from '../../src/seed/plan/types';
+import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
+
+/**
+ * The content fingerprint of the demo plan. Equal on SQLite and PostgreSQL and on every run; it
+ * changes only when the plan itself is edited, and then this constant is updated with it.
+ */
+const DEMO_FINGERPRINT = '6b087f7a3c90373c7ed51307920a040813ad2434015d92760deae84a5f820305';
+
+let app: TestApp;
+let strapi: Core.Strapi;
+const logged: string[] = [];
+const log = (line: string) => logged.push(line);
+
+beforeAll(async () => {
+  app = await bootApp();
+  strapi = app.strapi;
+}, 60_000);
+
+afterAll(async () => {
+  if (strapi) {
+    // Uploaded files live in the application's public/uploads, outside the throwaway database.
+    const upload = strapi.plugin('upload').service('upload') as { remove: (file: unknown) => Promise<unknown> };
+    const files = await strapi.db.query('plugin::upload.file').findMany({ where: { name: { $startsWith: 'seed-' } } });
+    for (const file of files) await upload.remove(file);
+  }
+  await app?.close();
+}, 60_000);
+
+type Row = Record<string, unknown>;
+
+/** Everything a rerun could touch: every row's identity and timestamps, files, locales, link rows, content. */
+const snapshot = async () => {
+  const rows: Record<string, Row[]> = {};
+  for (const uid of Object.values(UID)) {
+    rows[uid] = (await strapi.db.query(uid).findMany({ select: ['id', 'documentId', 'locale', 'publishedAt', 'updatedAt'], orderBy: { id: 'asc' } })) as Row[];
+  }
+  const knex = strapi.db.connection;
+  const links: Record<string, unknown> = {};
+  for (const table of ['events_venue_lnk', 'events_festival_lnk', 'products_event_lnk', 'pages_website_lnk', 'settings_website_lnk', 'homepages_featured_events_lnk', 'files_related_mph']) {
+    links[table] = (await knex(table).count({ count: '*' }))[0].count;
+  }
+  return {
+    rows,
+    links,
+    files: await strapi.db.query('plugin::upload.file').findMany({ select: ['id', 'name', 'hash', 'updatedAt'], orderBy: { id: 'asc' } }),
+    locales: (await strapi.db.query('plugin::i18n.locale').findMany({ select: ['code'], orderBy: { code: 'asc' } })).map((locale: Row) => locale.code),
+    fingerprint: await contentFingerprint(strapi),
+  };
+};
+
+const EXPECTED_CENSUS = [
+  { contentType: UID.building, locale: null, documents: 20, published: 19 },
+  { contentType: UID.event, locale: 'de', documents: 200, published: 194 },
+  { contentType: UID.event, locale: 'en', documents: 200, published: 194 },
+  { contentType: UID.festival, locale: null, documents: 6, published: 6 },
+  { contentType: UID.homepage, locale: 'de', documents: 1, published: 1 },
+  { contentType: UID.homepage, locale: 'en', documents: 1, published: 1 },
+  { contentType: UID.job, locale: null, documents: 25, published: 23 },
+  { contentType: UID.page, locale: null, documents: 16, published: 14 },
+  { contentType: UID.product, locale: 'de', documents: 60, published: 57 },
+  { contentType: UID.product, locale: 'en', documents: 60, published: 57 },
+  { contentType: UID.setting, locale: null, documents: 2, published: 2 },
+  { contentType: UID.website, locale: null, documents: 2, published: 2 },
+];
+
+describe('the demo seed', () => {
+  test('writes the planned content, and a second run changes nothing', async () => {
+    const started = Date.now();
+    const first = await seedDemo(strapi, { log });
+    process.stdout.write(`demo seed: ${Date.now() - started} ms on ${process.env.TEST_DATABASE ?? 'sqlite'}\n`);
+    expect(first.localesCreated).toEqual(['de']);
+    expect(first.files).toEqual({ uploaded: 16, reused: 0 });
+    expect(first.writes[UID.event]).toEqual({ created: 200, localized: 200, published: 388, revised: 14 });
+    expect(await takeCensus(strapi)).toEqual(EXPECTED_CENSUS);
+
+    const before = await snapshot();
+    const second = await seedDemo(strapi, { log });
+    expect(isUnchanged(second)).toBe(true);
+    expect(second.files).toEqual({ uploaded: 0, reused: 16 });
+    expect(await snapshot()).toEqual(before);
+    expect(await takeCensus(strapi)).toEqual(EXPECTED_CENSUS);
+  }, 240_000);
+
+  test('its content is the deterministic plan: the same fingerprint on every database', async () => {
+    expect(await contentFingerprint(strapi)).toBe(DEMO_FINGERPRINT);
+  });
+
+  test('English is the default locale, German the other', async () => {
+    const locales = strapi.plugin('i18n').service('locales') as { getDefaultLocale: () => Promise<string> };
+    expect(await locales.getDefaultLocale()).toBe('en');
+  });
+
+  test('drafts that were never published, and published records with unpublished edits', async () => {
+    const events = strapi.documents(UID.event);
+    const revised = await events.findFirst({ filters: { title: { $endsWith: '(New Date)' } }, status: 'draft', locale: 'en' });
+    expect(revised).not.toBeNull();
+    const live = await events.findOne({ documentId: revised!.documentId, status: 'published', locale: 'en' });
+    expect(live!.title).toBe(revised!.title.replace(' (New Date)', ''));
+    const liveGerman = await events.findOne({ documentId: revised!.documentId, status: 'published', locale: 'de' });
+    expect(liveGerman!.title).not.toContain('Neuer Termin');
+
+    const drafts = await strapi.db.query(UID.event).findMany({ select: ['documentId'], where: { publishedAt: null, locale: 'en' } });
+    const published = new Set(
+      (await strapi.db.query(UID.event).findMany({ select: ['documentId'], where: { publishedAt: { $notNull: true }, locale: 'en' } })).map((row: Row) => row.documentId)
+    );
+    expect(drafts.filter((row: Row) => !published.has(row.documentId))).toHaveLength(6);
+
+    const homepage = strapi.documents(UID.homepage);
+    expect((await homepage.findFirst({ status: 'draft', locale: 'en' }))!.headline).toMatch(/^Summer in the city/);
+    expect((await homepage.findFirst({ status: 'published', locale: 'en' }))!.headline).toBe('Culture in the city, every day');
+  });
+
+  test('relations link the same locale and status; media are real uploads with formats', async () => {
+    const german = await strapi.documents(UID.homepage).findFirst({ status: 'published', locale: 'de', populate: ['featuredEvents', 'hero'] });
+    expect(german!.featuredEvents).toHaveLength(6);
+    for (const event of german!.featuredEvents as Row[]) expect(event).toMatchObject({ locale: 'de', publishedAt: expect.any(String) });
+    expect(german!.hero).toMatchObject({ mime: 'image/jpeg', width: 800, height: 600 });
+
+    const device = await strapi.documents(UID.product).findFirst({ filters: { sku: 'DEV-001' }, status: 'published', locale: 'de', populate: ['manual', 'images'] });
+    expect(device!.manual).toMatchObject({ name: 'seed-product-manual.pdf', mime: 'application/pdf', ext: '.pdf' });
+    for (const image of device!.images as Row[]) {
+      expect(Object.keys(image.formats as object).sort()).toEqual(['medium', 'small', 'thumbnail']);
+    }
+
+    const pages = await strapi.documents(UID.page).findMany({ status: 'published', populate: ['website'], limit: 100 });
+    const bySite = (slug: string) => pages.filter((page) => (page.website as Row | null)?.slug === slug).map((page) => page.title);
+    expect(bySite('city-guide')).toHaveLength(7);
+    expect(bySite('culture-hub')).toHaveLength(7);
+    expect(bySite('city-guide')).toContain('About us');
+    expect(bySite('culture-hub')).toContain('About us');
+    const settings = await strapi.documents(UID.setting).findMany({ status: 'published', populate: ['website', 'logo'] });
+    expect(settings.map((setting) => [setting.siteName, (setting.website as Row).slug, (setting.logo as Row).mime])).toEqual([
+      ['City Guide', 'city-guide', 'image/png'],
+      ['Culture Hub', 'culture-hub', 'image/png'],
+    ]);
+  });
+});
+
+describe('bulk benchmark events', () => {
+  const benchRows = () =>
+    strapi.db.query(UID.event).findMany({ select: ['id', 'documentId', 'slug', 'publishedAt', 'updatedAt'], where: { slug: { $startsWith: 'bench-' } }, orderBy: { id: 'asc' } });
+
+  test('N events are added once: a rerun adds nothing, a larger N adds the difference', async () => {
+    const demo = await contentFingerprint(strapi);
+    expect(await seedBulkEvents(strapi, 30, { log })).toMatchObject({ requested: 30, inserted: 30, alreadyPresent: 0 });
+    const rows = await benchRows();
+    expect(rows).toHaveLength(60);
+    expect(await seedBulkEvents(strapi, 30, { log })).toMatchObject({ inserted: 0, alreadyPresent: 30 });
+    expect(await benchRows()).toEqual(rows);
+    expect(await seedBulkEvents(strapi, 35, { log })).toMatchObject({ inserted: 5, alreadyPresent: 30 });
+    expect(await benchRows()).toHaveLength(70);
+    // The demo content is untouched.
+    expect(await contentFingerprint(strapi)).toBe(demo);
+  });
+
+  test('each is stored as Strapi stores a published document: a draft and a published row, linked to the venue in the same status', async () => {
+    const events = strapi.documents(UID.event);
+    const published = await events.findMany({ filters: { slug: { $startsWith: 'bench-' } }, status: 'published', populate: ['venue'], sort: 'slug:asc', limit: 100 });
+    const drafts = await events.findMany({ filters: { slug: { $startsWith: 'bench-' } }, status: 'draft', populate: ['venue'], sort: 'slug:asc', limit: 100 });
+    expect(published.map((event) => event.slug)).toEqual(Array.from({ length: 35 }, (_, index) => benchSlug(index + 1)));
+    expect(drafts.map((event) => event.documentId)).toEqual(published.map((event) => event.documentId));
+    for (const event of published) {
+      expect(event).toMatchObject({ locale: 'en', publishedAt: expect.any(String), venue: { publishedAt: expect.any(String) } });
+      expect(event.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
+      expect(Date.parse(String(event.endsAt ?? event.startsAt))).toBeGreaterThanOrEqual(Date.parse(String(event.startsAt)));
+    }
+    drafts.forEach((draft, index) => {
+      expect(draft.publishedAt).toBeNull();
+      expect((draft.venue as Row).publishedAt).toBeNull();
+      expect((draft.venue as Row).documentId).toBe((published[index].venue as Row).documentId);
+    });
+    // The building's own list of events sees them too, in a continued order.
+    const venue = await strapi.documents(UID.building).findOne({ documentId: (published[0].venue as Row).documentId as string, status: 'published', populate: ['events'] });
+    expect((venue!.events as Row[]).map((event) => event.slug)).toContain(published[0].slug);
+  });
+});
+
+describe('the seed command', () => {
+  const writesNothing = async (args: string[], message: RegExp) => {
+    const before = await takeCensus(strapi);
+    const errors: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await main(args)).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join('')).toMatch(message);
+    expect(errors.join('')).toContain('usage: npm run seed');
+    expect(await takeCensus(strapi)).toEqual(before);
+  };
+
+  test('refuses a bad --events value with a clear message, a non-zero status, and writes nothing', async () => {
+    await writesNothing(['--events', 'lots'], /--events must be a whole number from 0 to 1000000, not 'lots'\./);
+    await writesNothing(['--events', '-5'], /not '-5'/);
+    await writesNothing(['--events'], /--events needs a number/);
+    await writesNothing(['--events=5', '--fast'], /Unknown argument '--fast'/);
+    expect(await benchRowsCount()).toBe(70);
+  });
+
+  test('runs end to end from the command line: nothing new for the demo, the missing benchmark events added', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(path.join(APP_ROOT, 'dist', 'scripts', 'seed.js'))}).main(['--events', '40']).then((code) => process.exit(code))`],
+      { cwd: APP_ROOT, env: process.env, timeout: 120_000 }
+    );
+    expect(stdout).toContain('Demo content already complete: nothing written');
+    expect(stdout).toContain('Benchmark events: 5 inserted, 35 already present');
+    expect(stdout).toContain(`Demo content fingerprint: ${DEMO_FINGERPRINT}`);
+    expect(await benchRowsCount()).toBe(80);
+  }, 150_000);
+
+  const benchRowsCount = async () => strapi.db.query(UID.event).count({ where: { slug: { $startsWith: 'bench-' } } });
+});

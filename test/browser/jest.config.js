@@ -1,0 +1,22 @@
+/**
+ * Browser tests: the real admin panel (built by `npm run build`) served by the application and driven
+ * by playwright-core in Debian's chromium. A project of its own, because it needs the built admin and
+ * a browser: `npx jest -c test/browser/jest.config.js`, or list this file in the root config's
+ * `projects` to run it with `npm test`.
+ */
+const path = require('node:path');
+
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+
+module.exports = {
+  rootDir: path.resolve(__dirname, '..', '..'),
+  displayName: 'browser',
+  testEnvironment: 'node',
+  transform,
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/browser/global-setup.js',
+  setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts'],
+  testTimeout: 300000,
+  maxWorkers: 1,
+};

@@ -1,0 +1,35 @@
+/**
+ * Boots the real application (compiled by the global setup) on a fresh database, for supertest.
+ */
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { createStrapi } from '@strapi/strapi';
+import request from 'supertest';
+import { createTestDatabase, type TestDatabase } from './database';
+import { applyTestEnv } from './env';
+
+export const APP_ROOT = path.resolve(__dirname, '..', '..');
+
+export type TestApp = {
+  strapi: Core.Strapi;
+  http: () => ReturnType<typeof request>;
+  close: () => Promise<void>;
+};
+
+export const bootApp = async (extraEnv: Record<string, string> = {}): Promise<TestApp> => {
+  applyTestEnv();
+  const database: TestDatabase = await createTestDatabase();
+  Object.assign(process.env, database.env, extraEnv);
+  const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
+  await strapi.load();
+  strapi.server.mount();
+  const server = strapi.server.httpServer;
+  return {
+    strapi,
+    http: () => request(server),
+    close: async () => {
+      await strapi.destroy();
+      await database.drop();
+    },
+  };
+};

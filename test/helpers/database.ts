@@ -1,0 +1,68 @@
+/**
+ * A fresh database per test suite: a temporary SQLite file, or (TEST_DATABASE=postgres) a throwaway
+ * PostgreSQL database that is dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { Client } from 'pg';
+
+export type TestDatabase = { env: Record<string, string>; drop: () => Promise<void> };
+
+/** Counts rows straight from a test database, without booting the application. */
+export const countRows = async (database: TestDatabase, table: string): Promise<number> => {
+  if (database.env.DATABASE_CLIENT === 'postgres') {
+    const client = new Client({ connectionString: database.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const exists = await client.query('SELECT to_regclass($1) AS t', [table]);
+      if (!exists.rows[0].t) return 0;
+      return Number((await client.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  if (!fs.existsSync(database.env.DATABASE_FILENAME!)) return 0;
+  const sqlite = new Sqlite(database.env.DATABASE_FILENAME!, { readonly: true });
+  try {
+    const exists = sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name=?").get(table);
+    return exists ? (sqlite.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n : 0;
+  } finally {
+    sqlite.close();
+  }
+};
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const usingPostgres = () => process.env.TEST_DATABASE === 'postgres';
+
+const withAdminClient = async <T>(fn: (client: Client) => Promise<T>): Promise<T> => {
+  const client = new Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+};
+
+export const createTestDatabase = async (): Promise<TestDatabase> => {
+  const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (usingPostgres()) {
+    const name = `pda_test_${suffix}`;
+    await withAdminClient((client) => client.query(`CREATE DATABASE "${name}"`));
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_CLIENT: 'postgres', DATABASE_URL: url.toString(), DATABASE_POOL_MIN: '0', DATABASE_POOL_MAX: '5' },
+      drop: () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-test-'));
+  return {
+    env: { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(dir, 'data.db') },
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+};

@@ -1,0 +1,16 @@
+/**
+ * The environment every test process needs: fixed, test-only secrets (never used outside tests), kept in
+ * test-secrets.json so that the JavaScript global setups (the admin build) use the very same ones.
+ */
+import TEST_SECRETS from './test-secrets.json';
+
+export const TEST_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+  ...TEST_SECRETS,
+  SERVE_ADMIN: 'false',
+  HOST: '127.0.0.1',
+  PORT: '0',
+} as const;
+
+export const applyTestEnv = () => Object.assign(process.env, TEST_ENV);

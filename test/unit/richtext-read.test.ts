@@ -1,0 +1,38 @@
+import { deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
+import { createRichtextReader } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
+
+const key = deriveAssetKey('a-server-secret-of-at-least-32-characters');
+const blocks = (text: string) =>
+  JSON.stringify([
+    { type: 'paragraph', children: [{ type: 'text', text }] },
+    { type: 'image', image: { documentId: 'file1', hash: 'h1', name: 'a b.png', url: '/uploads/h1.png', width: 2, height: 1, mime: 'image/png' }, children: [{ type: 'text', text: '' }] },
+  ]);
+
+test('a cached conversion equals a fresh one, and the base URL is part of the key', () => {
+  const read = createRichtextReader();
+  const first = read(blocks('hello'), 'https://a.example/api/v2', key);
+  const again = read(blocks('hello'), 'https://a.example/api/v2', key);
+  const fresh = createRichtextReader()(blocks('hello'), 'https://a.example/api/v2', key);
+  expect(again).toBe(first);
+  expect(fresh).toEqual(first);
+  const other = read(blocks('hello'), 'https://b.example/api/v2', key) as { content: { attrs?: { src: string } }[] };
+  expect(other.content[1]!.attrs!.src).toMatch(/^https:\/\/b\.example\/api\/v2\/assets\/[A-Za-z0-9_-]{32}\/a%20b\.png$/);
+});
+
+test('parsed values are converted, unparseable text is null', () => {
+  const read = createRichtextReader();
+  expect(read(JSON.parse(blocks('x')), 'https://a.example/api/v2', key)).toEqual(read(blocks('x'), 'https://a.example/api/v2', key));
+  expect(read('{not json', 'https://a.example/api/v2', key)).toBeNull();
+  expect(read('{"not":"blocks"}', 'https://a.example/api/v2', key)).toBeNull();
+});
+
+test('the cache stays within its bound: the least recently used go first', () => {
+  const source = blocks('y'.repeat(100));
+  const read = createRichtextReader(source.length * 30);
+  const a = read(source.replace('yy', 'a1'), 'u', key);
+  for (let i = 0; i < 40; i += 1) read(source.replace('yy', `n${String(i).padStart(2, '0')}`), 'u', key);
+  // `a` was evicted: a new conversion is a new object (equal, not identical).
+  const aAgain = read(source.replace('yy', 'a1'), 'u', key);
+  expect(aAgain).toEqual(a);
+  expect(aAgain).not.toBe(a);
+});
