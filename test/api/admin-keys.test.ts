@@ -79,6 +79,7 @@ describe('create', () => {
     expect(text).not.toMatch(/secretHash|keyId/);
     expect(list.body.data).toContainEqual(expect.objectContaining({ id: created.body.data.id, name: 'Website', lastFour: plaintext.slice(-4) }));
 
+    await app.flushKeyUse();
     const one = await api().get(`/keys/${created.body.data.id}`);
     expect(one.status).toBe(200);
     // The key was used above: the admin shows when.

@@ -144,12 +144,12 @@ describe('storage', () => {
   test('last use is recorded after a request, off the request path', async () => {
     const key = await createKey(app.strapi, EVENTS_READ);
     await index(key.auth);
-    await (app.strapi.plugin('public-api').service('last-used') as { flush: () => Promise<void> }).flush();
+    await app.flushKeyUse();
     const row = await app.strapi.db.query('plugin::public-api.api-key').findOne({ where: { keyId: key.keyId } });
     expect(row.lastUsedAt).not.toBeNull();
     const first = new Date(row.lastUsedAt).getTime();
     await index(key.auth);
-    await (app.strapi.plugin('public-api').service('last-used') as { flush: () => Promise<void> }).flush();
+    await app.flushKeyUse();
     const again = await app.strapi.db.query('plugin::public-api.api-key').findOne({ where: { keyId: key.keyId } });
     // At most once a minute: the second request inside the minute writes nothing.
     expect(new Date(again.lastUsedAt).getTime()).toBe(first);

@@ -161,7 +161,7 @@ test('expansion is batched: a page of 6 costs the queries of a page of 1', async
   const include = 'include=venue,festival.events.venue';
   // The key's first use records its last-used time (once a minute): keep that write out of the count.
   await get(key, '/api/v2/events?limit=1');
-  await (app.strapi.plugin('public-api').service('last-used') as { flush: () => Promise<void> }).flush();
+  await app.flushKeyUse();
   const one = await count(`/api/v2/events?limit=1&${include}`);
   const six = await count(`/api/v2/events?limit=6&${include}`);
   expect(six).toBe(one);

@@ -13,6 +13,8 @@ export const APP_ROOT = path.resolve(__dirname, '..', '..');
 export type TestApp = {
   strapi: Core.Strapi;
   http: () => ReturnType<typeof request>;
+  /** Waits until the key-use writes scheduled after earlier responses are in the database. */
+  flushKeyUse: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -27,6 +29,7 @@ export const bootApp = async (extraEnv: Record<string, string> = {}): Promise<Te
   return {
     strapi,
     http: () => request(server),
+    flushKeyUse: () => (strapi.plugin('public-api').service('last-used') as { flush: () => Promise<void> }).flush(),
     close: async () => {
       await strapi.destroy();
       await database.drop();
