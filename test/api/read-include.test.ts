@@ -142,7 +142,7 @@ describe('what include refuses: 400 on the include parameter, the same answer wh
   });
 });
 
-test('expansion is batched: a page of 6 costs the queries of a page of 1', async () => {
+test('expansion is batched: a page of 5 costs the queries of a page of 1', async () => {
   const key = await createKey(app.strapi, GRANTS);
   const count = async (path: string) => {
     let queries = 0;
@@ -163,7 +163,9 @@ test('expansion is batched: a page of 6 costs the queries of a page of 1', async
   await get(key, '/api/v2/events?limit=1');
   await app.flushKeyUse();
   const one = await count(`/api/v2/events?limit=1&${include}`);
-  const six = await count(`/api/v2/events?limit=6&${include}`);
-  expect(six).toBe(one);
+  // Five of the six events: a page that reaches the last event with a sort value also looks for events
+  // without one (one query more, whatever the page size; see records.page), which would blur the count.
+  const five = await count(`/api/v2/events?limit=5&${include}`);
+  expect(five).toBe(one);
   expect(one).toBeLessThan(20);
 });

@@ -247,6 +247,18 @@ describe('create', () => {
     expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
   });
 
+  test('a generated slug takes the first free suffix, past drafts, gaps and more than one batch of candidates', async () => {
+    const taken = ['crowd', ...Array.from({ length: 24 }, (_, index) => `crowd-${index + 1}`)].filter((slug) => slug !== 'crowd-22');
+    for (const slug of taken.slice(0, 10)) await draft(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
+    for (const slug of taken.slice(10)) await publish(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
+    const res = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Crowd', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    expect(res.status).toBe(201);
+    expect(res.body.data.meta.slug).toBe('crowd-22');
+    // Slugified as the admin does it (the same library): accents, case and punctuation.
+    const accented = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Café Über Nacht!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    expect(accented.body.data.meta.slug).toBe('cafe-ueber-nacht');
+  });
+
   test('a target value with nothing to make a slug of gives the model name, as the admin does', async () => {
     const res = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: '!!!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
     expect(res.status).toBe(201);

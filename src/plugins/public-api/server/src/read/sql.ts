@@ -42,6 +42,18 @@ export const applyCondition = (builder: Knex.QueryBuilder, condition: Condition,
   }
 };
 
+/**
+ * Restricts a query to the rows whose key is null (or is not), written as the very expression the order
+ * indexes lead with, `(col IS NULL)`, so that the planner treats it as an equality on that index column
+ * and serves the rest of the order from the index. Each database needs its own spelling: SQLite matches
+ * `(col IS NULL) = 0` to the indexed expression, while PostgreSQL rewrites that into `col IS NOT NULL`
+ * (which no longer matches) and keeps `(col IS NULL) IS FALSE`.
+ */
+export const applyNullness = (builder: Knex.QueryBuilder, column: string, isNull: boolean, client: 'sqlite' | 'postgres'): void => {
+  if (client === 'postgres') builder.whereRaw(`(?? IS NULL) IS ${isNull ? 'TRUE' : 'FALSE'}`, [column]);
+  else builder.whereRaw(`(?? IS NULL) = ${isNull ? 1 : 0}`, [column]);
+};
+
 /** `(col IS NULL)` first puts nulls last ascending and first descending, on every database. */
 export const applyOrder = (builder: Knex.QueryBuilder, order: readonly OrderTerm[], keys: SqlKeys): void => {
   for (const term of order) {

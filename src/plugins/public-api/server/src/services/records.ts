@@ -7,11 +7,12 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { connectionOf } from '../database/connection';
 import type { Projection } from '../grants/projection';
-import { keysetAfter, orderBy, totalSort, type Condition } from '../query/keyset';
+import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel } from '../read/model';
 import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
-import { applyCondition, applyFilter, applyOrder, type SqlKey } from '../read/sql';
+import { pageSegments, type Segment } from '../read/segments';
+import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, type Resource } from '../registry/types';
 import { sortKind, type SortValueKind } from '../serialize/values';
 
@@ -55,6 +56,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = (): Knex => connectionOf(strapi);
 
   const qualified = (model: ReadModel, column: string) => `${model.table}.${column}`;
+  const client = (): 'sqlite' | 'postgres' =>
+    (strapi.db.config.connection as { client?: string }).client === 'postgres' ? 'postgres' : 'sqlite';
 
   /** How sort, filter and keyset keys of a projection map onto columns. */
   const sqlKeys = (projection: Projection, model: ReadModel) => (key: string): SqlKey => {
@@ -141,20 +144,40 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return sqlKeys(projection, models(projection.resource.uid));
     },
 
-    /** One page in the total order of `sort` (plus id); `hasMore` from reading one row more. */
+    /**
+     * One page in the total order of `sort` (plus id); `hasMore` from reading one row more.
+     *
+     * When the leading sort key may be null, the order falls into two segments, the rows with a value
+     * and the rows without (nulls last ascending, first descending), and the page is read segment by
+     * segment from the cursor's one: each segment query fixes `(key IS NULL)` and is ordered by the
+     * remaining keys, which the order index serves as a range at any depth. A keyset condition across
+     * both segments (`key > v OR key IS NULL ...`) cannot be a range: the planner would walk the index
+     * from the start of the collection and filter, so a page deep in the collection would cost more than
+     * the first. A second query is run only by a page that crosses from one segment into the next.
+     */
     async page(projection: Projection, query: PageQuery): Promise<{ rows: RecordRow[]; hasMore: boolean }> {
-      const { model, builder } = baseQuery(projection, query);
+      const model = models(projection.resource.uid);
       const keys = sqlKeys(projection, model);
-      const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field));
-      for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
       const total = totalSort(query.sort);
-      if (query.after) {
-        const condition: Condition = keysetAfter(total, query.after);
-        applyCondition(builder, condition, keys);
+      const lead = total[0]!;
+      const leadKey = keys(lead.key);
+      const wanted = query.limit + 1;
+
+      const read = async (segment: Segment & { limit: number }): Promise<RawRow[]> => {
+        const { builder } = baseQuery(projection, query);
+        const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field));
+        for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+        if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, client());
+        if (segment.after) applyCondition(builder, keysetAfter(segment.sort, segment.after), segment.keys);
+        applyOrder(builder, orderBy(segment.order), segment.keys);
+        return (await builder.limit(segment.limit)) as RawRow[];
+      };
+
+      const raws: RawRow[] = [];
+      for (const segment of pageSegments(total, query.after, leadKey.nullable, keys)) {
+        raws.push(...(await read({ ...segment, limit: wanted - raws.length })));
+        if (raws.length >= wanted) break;
       }
-      applyOrder(builder, orderBy(total), keys);
-      builder.limit(query.limit + 1);
-      const raws = (await builder) as RawRow[];
       const hasMore = raws.length > query.limit;
       return { rows: raws.slice(0, query.limit).map((raw) => toRecordRow(projection, raw)), hasMore };
     },
