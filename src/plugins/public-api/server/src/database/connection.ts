@@ -24,3 +24,15 @@ export const inTransaction = <T>(strapi: Core.Strapi, work: () => Promise<T>): P
   if (outer) return work();
   return strapi.db.transaction(({ trx }) => current.run(trx as unknown as Knex.Transaction, work)) as Promise<T>;
 };
+
+/**
+ * Runs independent reads: at once on the pool, one after the other inside a transaction. A transaction is
+ * one connection, and the pg driver only queues queries sent to a connection that is busy (a use pg 9
+ * will refuse); SQLite has one connection either way.
+ */
+export const readAll = async <T>(tasks: readonly (() => Promise<T>)[]): Promise<T[]> => {
+  if (!current.getStore()) return Promise.all(tasks.map((task) => task()));
+  const results: T[] = [];
+  for (const task of tasks) results.push(await task());
+  return results;
+};

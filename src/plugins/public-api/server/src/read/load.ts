@@ -6,13 +6,14 @@
 import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES } from '../registry/types';
-import type { FileRow, RecordRow } from './rows';
+import { readAll } from '../database/connection';
+import type { FileRow, RecordRow, Related, TargetRef } from './rows';
 import type { Asset } from '../serialize/assets';
 import { serializeRecord, type RecordObject } from '../serialize/record';
 
 export type RecordSource = {
-  relations: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Map<string, Map<number, import('./rows').TargetRef[]>>>;
-  media: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Map<string, Map<number, FileRow[]>>>;
+  relations: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<TargetRef>>;
+  media: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<FileRow>>;
   byRowIds: (projection: Projection, rowIds: number[]) => Promise<RecordRow[]>;
 };
 
@@ -32,14 +33,14 @@ export const loadRecords = async (
   if (rows.length === 0) return [];
   const relationFields = projection.readable.filter((field) => RELATION_FIELD_TYPES.has(field.type)).map((field) => field.key);
   const mediaFields = projection.readable.filter((field) => MEDIA_FIELD_TYPES.has(field.type)).map((field) => field.key);
-  const [references, files] = await Promise.all([
-    context.source.relations(projection, rows, relationFields),
-    context.source.media(projection, rows, mediaFields),
-  ]);
+  const [references, files] = (await readAll<unknown>([
+    () => context.source.relations(projection, rows, relationFields),
+    () => context.source.media(projection, rows, mediaFields),
+  ])) as [Related<TargetRef>, Related<FileRow>];
 
   const expanded = new Map<string, Map<number, RecordObject>>();
-  await Promise.all(
-    include.map(async (spec) => {
+  await readAll(
+    include.map((spec) => async () => {
       const target = projection.targets.get(spec.field);
       if (!target) return;
       const targetProjection = context.projectionOf(target);

@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { connectionOf } from '../database/connection';
+import { connectionOf, readAll } from '../database/connection';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
@@ -253,8 +253,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (rows.length === 0) return result;
       const model = models(projection.resource.uid);
       const ids = rows.map((row) => row.rowId);
-      await Promise.all(
-        fields.map(async (field) => {
+      await readAll(
+        fields.map((field) => async () => {
           const join = model.relations[field];
           const target = projection.targets.get(field);
           if (!join || !target) return;
