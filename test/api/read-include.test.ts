@@ -167,5 +167,7 @@ test('expansion is batched: a page of 5 costs the queries of a page of 1', async
   // without one (one query more, whatever the page size; see records.page), which would blur the count.
   const five = await count(`/api/v2/events?limit=5&${include}`);
   expect(five).toBe(one);
+  // The page of all six reaches the end of the events with a sort value: exactly one query more.
+  expect(await count(`/api/v2/events?limit=6&${include}`)).toBe(one + 1);
   expect(one).toBeLessThan(20);
 });

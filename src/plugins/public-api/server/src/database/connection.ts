@@ -12,6 +12,12 @@ import type { Knex } from 'knex';
 
 const current = new AsyncLocalStorage<Knex.Transaction>();
 
+/** The database this application runs on: the two the plugin's SQL is written for. */
+export type DatabaseClient = 'sqlite' | 'postgres';
+
+export const databaseClient = (strapi: Core.Strapi): DatabaseClient =>
+  (strapi.db.config.connection as { client?: string }).client === 'postgres' ? 'postgres' : 'sqlite';
+
 export const connectionOf = (strapi: Core.Strapi): Knex =>
   (current.getStore() as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
 

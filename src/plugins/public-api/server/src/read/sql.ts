@@ -4,6 +4,7 @@
  * than left to dialect defaults.
  */
 import type { Knex } from 'knex';
+import type { DatabaseClient } from '../database/connection';
 import type { Condition, OrderTerm } from '../query/keyset';
 import type { FilterCondition, FilterValue, ScalarValue } from '../query/types';
 import { bindValue, type SortValueKind } from '../serialize/values';
@@ -49,7 +50,7 @@ export const applyCondition = (builder: Knex.QueryBuilder, condition: Condition,
  * `(col IS NULL) = 0` to the indexed expression, while PostgreSQL rewrites that into `col IS NOT NULL`
  * (which no longer matches) and keeps `(col IS NULL) IS FALSE`.
  */
-export const applyNullness = (builder: Knex.QueryBuilder, column: string, isNull: boolean, client: 'sqlite' | 'postgres'): void => {
+export const applyNullness = (builder: Knex.QueryBuilder, column: string, isNull: boolean, client: DatabaseClient): void => {
   if (client === 'postgres') builder.whereRaw(`(?? IS NULL) IS ${isNull ? 'TRUE' : 'FALSE'}`, [column]);
   else builder.whereRaw(`(?? IS NULL) = ${isNull ? 1 : 0}`, [column]);
 };

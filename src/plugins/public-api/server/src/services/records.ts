@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { connectionOf, readAll } from '../database/connection';
+import { connectionOf, databaseClient, readAll } from '../database/connection';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
@@ -56,8 +56,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = (): Knex => connectionOf(strapi);
 
   const qualified = (model: ReadModel, column: string) => `${model.table}.${column}`;
-  const client = (): 'sqlite' | 'postgres' =>
-    (strapi.db.config.connection as { client?: string }).client === 'postgres' ? 'postgres' : 'sqlite';
 
   /** How sort, filter and keyset keys of a projection map onto columns. */
   const sqlKeys = (projection: Projection, model: ReadModel) => (key: string): SqlKey => {
@@ -167,7 +165,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const { builder } = baseQuery(projection, query);
         const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field));
         for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
-        if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, client());
+        if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
         if (segment.after) applyCondition(builder, keysetAfter(segment.sort, segment.after), segment.keys);
         applyOrder(builder, orderBy(segment.order), segment.keys);
         return (await builder.limit(segment.limit)) as RawRow[];

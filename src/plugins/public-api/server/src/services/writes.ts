@@ -14,7 +14,7 @@
  */
 import slugify from '@sindresorhus/slugify';
 import type { Core } from '@strapi/strapi';
-import { connectionOf } from '../database/connection';
+import { connectionOf, databaseClient } from '../database/connection';
 import { allows, type Projection } from '../grants/projection';
 import { apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
 import type { ApiKey } from '../keys/types';
@@ -72,7 +72,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     unpublish: (params: Record<string, unknown>) => Promise<unknown>;
   };
   const query = (uid: string) => strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]);
-  const isPostgres = () => (strapi.db.config.connection as { client?: string }).client === 'postgres';
 
   /** The locale of a reference's target: the write's own when both sides are localized (Strapi's rule). */
   const targetLocale = (target: WriteTarget, resource: Resource): string | null => {
@@ -249,7 +248,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * at a time anyway.
    */
   const lockSlugs = async (resource: Resource) => {
-    if (!isPostgres()) return;
+    if (databaseClient(strapi) !== 'postgres') return;
     await connectionOf(strapi).raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`public-api:slug:${resource.uid}`]);
   };
 
