@@ -9,6 +9,7 @@ const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 const transformIgnorePatterns = ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'];
 
 module.exports = {
+  reporters: ['default', '<rootDir>/test/helpers/failure-details-reporter.js'],
   projects: [
     {
       displayName: 'unit',

@@ -1,8 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import { drainPool, type PoolCounts } from './database/drain';
 import { getService } from './utils/get-service';
 
-export default async ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
+export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('idempotency').stopCleanup();
   await getService('last-used').flush();
   await getService('assets').settled();
+  // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.
+  const pool = (strapi.db?.connection as unknown as { client?: { pool?: PoolCounts } } | undefined)?.client?.pool;
+  if (!(await drainPool(pool))) strapi.log.warn('[public-api] shutting down with database queries still running');
 };
