@@ -126,12 +126,7 @@ export const main = async (): Promise<number> => {
   const url = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/$/, '') : `http://localhost:${port}`;
   say(banner(url, key, email, password, adminState));
 
-  const stop = async () => {
-    await strapi.destroy();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  // Keep serving until stopped.
+  // Keep serving until stopped: createStrapi already shuts the application down on SIGINT and SIGTERM
+  // (a second handler here destroyed it twice, and Ctrl+C ended in "Destroy ... has already been called").
   return new Promise<number>(() => {});
 };
