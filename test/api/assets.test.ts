@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { assetToken, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
 import { bootApp, type TestApp } from '../helpers/app';
 import { asBytes, diskPathOf, jsonOf, pathOf, solidImage, storeFile } from '../helpers/assets';
@@ -50,6 +51,23 @@ const buildingWith = async (slug: string, fileIds: number[], extra: Record<strin
   const res = await app.http().get(`/api/v2/buildings/${slug}`).set('Authorization', key.auth);
   expect(res.status).toBe(200);
   return res.body.data.attributes.images as AssetObject[];
+};
+
+/** Replaces a file's bytes as the media library's "Replace" does (the upload plugin's replace); returns them. */
+const replaceFile = async (id: number, name: string, width: number, height: number): Promise<Buffer> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-replace-'));
+  const filepath = path.join(dir, name);
+  const bytes = await solidImage(width, height);
+  fs.writeFileSync(filepath, bytes);
+  try {
+    await app.strapi
+      .plugin('upload')
+      .service('upload')
+      .replace(id, { data: { fileInfo: {} }, file: { filepath, originalFilename: name, mimetype: 'image/png', size: bytes.length } });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return fs.readFileSync(diskPathOf(app.strapi, await app.strapi.db.query('plugin::upload.file').findOne({ where: { id } })));
 };
 
 const productWithManual = async (slug: string, fileId: number): Promise<AssetObject> => {
@@ -130,20 +148,51 @@ describe('originals', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
-  test('a replaced file gets a new URL and the old one stops working', async () => {
-    const image = await uploadImage(app.strapi, 'replaced.png', 16, 16);
+  test('a file replaced through the media library gets a new URL; the old one stops working', async () => {
+    const image = await uploadImage(app.strapi, 'replaced.png', 16, 8);
     const [before] = await buildingWith('replaced', [image.id]);
-    // What the upload plugin's "replace" does: new bytes under a new hash, same file record.
-    const bytes = await solidImage(24, 24);
-    const replacement = await storeFile(app.strapi, { name: 'replaced.png', bytes, mime: 'image/png' });
-    await app.strapi.db.query('plugin::upload.file').update({ where: { id: image.id }, data: { hash: replacement.hash, url: replacement.url } });
+    const original = await get(pathOf(before!.url));
+    const oldVariant = await get(`${pathOf(before!.url)}?w=8`);
+    expect((await sharp(oldVariant.body).metadata()).height).toBe(4);
+    const stored = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: image.id } });
+
+    const bytes = await replaceFile(image.id, 'replaced.png', 8, 16);
+    // Strapi keeps the hash and the URL of a replaced file: nothing of its own tells the new bytes apart.
+    const replaced = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: image.id } });
+    expect([replaced.hash, replaced.url]).toEqual([stored.hash, stored.url]);
+
     const res = await app.http().get('/api/v2/buildings/replaced').set('Authorization', key.auth);
     const after = res.body.data.attributes.images[0] as AssetObject;
     expect(pathOf(after.url)).not.toBe(pathOf(before!.url));
     expectError(await get(pathOf(before!.url)), 404, 'asset_not_found');
+    expectError(await get(`${pathOf(before!.url)}?w=8`), 404, 'asset_not_found');
     const fresh = await get(pathOf(after.url));
     expect(fresh.status).toBe(200);
     expect(fresh.body.equals(bytes)).toBe(true);
+    expect(fresh.headers.etag).not.toBe(original.headers.etag);
+    // Variants are of the new bytes, never the old image's cached ones.
+    const newVariant = await get(`${pathOf(after.url)}?w=8`);
+    expect(newVariant.headers.etag).not.toBe(oldVariant.headers.etag);
+    expect((await sharp(newVariant.body).metadata()).height).toBe(16);
+  });
+
+  test('replacing a file with the very same bytes keeps its URL; editing its name or alt text keeps the token', async () => {
+    const image = await uploadImage(app.strapi, 'same-bytes.png', 12, 12);
+    const [before] = await buildingWith('same-bytes', [image.id]);
+    const token = (url: string) => pathOf(url).split('/')[4];
+    await replaceFile(image.id, 'same-bytes.png', 12, 12);
+    const [first] = await buildingWith('same-bytes-2', [image.id]);
+    await replaceFile(image.id, 'same-bytes.png', 12, 12);
+    const [second] = await buildingWith('same-bytes-3', [image.id]);
+    // The first replace records the bytes' digest (the URL changes once); the same bytes again change nothing.
+    expect(pathOf(second!.url)).toBe(pathOf(first!.url));
+    expect(token(first!.url)).not.toBe(token(before!.url));
+
+    await app.strapi.plugin('upload').service('upload').updateFileInfo(image.id, { alternativeText: 'Edited', name: 'renamed.png' });
+    const [renamed] = await buildingWith('same-bytes-4', [image.id]);
+    expect(renamed!.fileName).toBe('renamed.png');
+    expect(token(renamed!.url)).toBe(token(second!.url));
+    expect((await get(pathOf(renamed!.url))).status).toBe(200);
   });
 });
 
@@ -260,6 +309,31 @@ describe('references', () => {
     const served = await get(pathOf(node.attrs.src));
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
+  });
+
+  test('an image embedded in richtext follows its file when it is renamed or replaced', async () => {
+    const image = await uploadImage(app.strapi, 'inline-later.png', 20, 10);
+    const file = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: image.id } });
+    // Strapi keeps a copy of the file row in the blocks, as it was when the image was inserted.
+    await publish(app.strapi, 'api::building.building', {
+      name: 'Inline later',
+      slug: 'inline-later',
+      description: [{ type: 'image', image: file, children: [{ type: 'text', text: '' }] }],
+    });
+    const image0 = async () => (await app.http().get('/api/v2/buildings/inline-later').set('Authorization', key.auth)).body.data.attributes.description.content[0].attrs;
+
+    await app.strapi.plugin('upload').service('upload').updateFileInfo(image.id, { name: 'inline-renamed.png' });
+    const renamed = await image0();
+    expect(renamed.fileName).toBe('inline-renamed.png');
+    expect((await get(pathOf(renamed.src))).status).toBe(200);
+
+    const bytes = await replaceFile(image.id, 'inline-renamed.png', 10, 20);
+    const replaced = await image0();
+    expect(pathOf(replaced.src)).not.toBe(pathOf(renamed.src));
+    expectError(await get(pathOf(renamed.src)), 404, 'asset_not_found');
+    const served = await get(pathOf(replaced.src));
+    expect(served.status).toBe(200);
+    expect(served.body.equals(bytes)).toBe(true);
   });
 
   test('a file whose bytes were deleted from disk gives 404 (not 500), and the server logs it', async () => {

@@ -1,5 +1,6 @@
-import { deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
-import { createRichtextReader } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
+import { assetUrl, contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
+import type { RichtextDoc } from '../../src/plugins/public-api/server/src/serialize/richtext';
+import { createRichtextReader, imageIdsOf, withCurrentImages } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 
 const key = deriveAssetKey('a-server-secret-of-at-least-32-characters');
 const blocks = (text: string) =>
@@ -35,4 +36,40 @@ test('the cache stays within its bound: the least recently used go first', () =>
   const aAgain = read(source.replace('yy', 'a1'), 'u', key);
   expect(aAgain).toEqual(a);
   expect(aAgain).not.toBe(a);
+});
+
+describe('images as their files are now', () => {
+  const base = 'https://a.example/api/v2';
+  const doc = createRichtextReader()(blocks('now'), base, key) as RichtextDoc;
+  const stored = { documentId: 'file1', hash: 'h1', version: null, name: 'a b.png' };
+
+  test('the ids of a document\'s images', () => {
+    expect(imageIdsOf(doc)).toEqual(['file1']);
+    expect(imageIdsOf(null)).toEqual([]);
+  });
+
+  test('a file as stored leaves the very same document', () => {
+    expect(withCurrentImages(doc, new Map([['file1', stored]]), base, key)).toBe(doc);
+    expect(withCurrentImages(doc, new Map(), base, key)).toBe(doc);
+    expect(withCurrentImages(doc, new Map([['other', { ...stored, documentId: 'other' }]]), base, key)).toBe(doc);
+  });
+
+  test('a renamed or replaced file changes src (and fileName), in a copy', () => {
+    const before = JSON.stringify(doc);
+    for (const now of [{ ...stored, name: 'new name.png' }, { ...stored, version: 'abc' }]) {
+      const current = withCurrentImages(doc, new Map([['file1', now]]), base, key)!;
+      expect(current).not.toBe(doc);
+      const attrs = current.content[1]!.type === 'image' ? current.content[1]!.attrs : null;
+      expect(attrs!.src).toBe(assetUrl(base, key, now));
+      expect(attrs!.fileName).toBe(now.name);
+      expect(current.content[0]).toBe(doc.content[0]);
+    }
+    // The cached document itself is never changed.
+    expect(JSON.stringify(doc)).toBe(before);
+  });
+
+  test('the content version is part of the identity only when there is one', () => {
+    expect(contentIdentity(stored)).toBe('file1:h1');
+    expect(contentIdentity({ ...stored, version: 'abc' })).toBe('file1:h1:abc');
+  });
 });

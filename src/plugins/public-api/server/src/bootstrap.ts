@@ -10,5 +10,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('indexes').ensure(await resources.all());
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
+  // A replaced upload file gets a new content version, hence new asset URLs.
+  getService('file-versions').watch();
   await registerRbacActions(strapi);
 };

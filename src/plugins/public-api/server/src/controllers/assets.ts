@@ -14,6 +14,7 @@ import { MIME_OF_FORMAT, firstTransformParameter, normalizeTransformQuery, parse
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
 import { apiError } from '../http/errors';
 import type { ApiResponse, PublicHandler, PublicRequest } from '../http/request';
+import { contentIdentity } from '../serialize/assets';
 import type { StoredFile } from '../services/assets';
 import { getService } from '../utils/get-service';
 
@@ -92,8 +93,8 @@ const answer = async (request: PublicRequest, representation: Representation, on
 };
 
 const original = (file: StoredFile, filePath: string): Representation => ({
-  // The content hash changes whenever the bytes do (a replaced file gets a new hash), so it tags them.
-  etag: `"${digest(`original:${file.documentId}:${file.hash}`).toString('base64url').slice(0, 32)}"`,
+  // The content identity changes whenever the bytes do (a replaced file gets a new version), so it tags them.
+  etag: `"${digest(`original:${contentIdentity(file)}`).toString('base64url').slice(0, 32)}"`,
   open: async () => {
     const bytes = await openFileBytes(filePath);
     return bytes && { bytes, headers: deliveryHeaders(file.mime) };
@@ -103,7 +104,7 @@ const original = (file: StoredFile, filePath: string): Representation => ({
 /** A transformed image: computed on first request, then served from the variant cache. */
 const variant = (file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
   // Keyed by what was asked, not by its resolved form: a cached variant is found without reading the source.
-  const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, file.documentId, file.hash, asked])).toString('hex');
+  const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, contentIdentity(file), asked])).toString('hex');
   return {
     etag: `"${key.slice(0, 40)}"`,
     open: async () => {

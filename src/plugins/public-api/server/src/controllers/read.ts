@@ -11,7 +11,7 @@ import { loadRecords, type LoadContext } from '../read/load';
 import type { RecordRow } from '../read/rows';
 import { assetObject, deriveAssetKey, type AssetKey } from '../serialize/assets';
 import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
-import { createRichtextReader } from '../serialize/richtext-read';
+import { createRichtextReader, withCurrentImages } from '../serialize/richtext-read';
 import { cursorValue } from '../serialize/values';
 import type { ResourceAccess } from '../services/access';
 import { pluginConfig } from '../config';
@@ -35,6 +35,7 @@ export const loadContext = (request: ApiRequest, access: ResourceAccess): LoadCo
     projectionOf: access.projectionOf,
     asset: toAsset,
     richtext: (raw) => readRichtext(raw, request.baseUrl, asset),
+    currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
   };
 };
 

@@ -1,7 +1,8 @@
 /**
  * Rows -> record objects with their references, files and `include` expansions. Each level costs one
- * query per readable relation field, one for files and one per expanded field, whatever the number
- * of rows, so a page of 100 records costs what a page of 5 does.
+ * query per readable relation field, one for files, one for the files of images embedded in richtext
+ * (when there are any) and one per expanded field, whatever the number of rows, so a page of 100
+ * records costs what a page of 5 does.
  */
 import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
@@ -10,18 +11,25 @@ import { readAll } from '../database/connection';
 import type { FileRow, RecordRow, Related, TargetRef } from './rows';
 import type { Asset } from '../serialize/assets';
 import { serializeRecord, type RecordObject } from '../serialize/record';
+import type { RichtextDoc } from '../serialize/richtext';
+import { imageIdsOf, type CurrentImageFile } from '../serialize/richtext-read';
 
 export type RecordSource = {
   relations: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<TargetRef>>;
   media: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<FileRow>>;
   byRowIds: (projection: Projection, rowIds: number[]) => Promise<RecordRow[]>;
+  /** The files images embedded in richtext name, as they are now, by documentId. */
+  imageFiles: (documentIds: string[]) => Promise<Map<string, CurrentImageFile>>;
 };
 
 export type LoadContext = {
   source: RecordSource;
   projectionOf: (resource: Projection['resource']) => Projection;
   asset: (file: FileRow) => Asset;
-  richtext: (raw: unknown) => unknown;
+  /** The stored blocks value (JSON text or parsed) -> the richtext document, its images as stored. */
+  richtext: (raw: unknown) => RichtextDoc | null;
+  /** The document with its images pointing at their files as they are now. */
+  currentImages: (doc: RichtextDoc | null, files: ReadonlyMap<string, CurrentImageFile>) => RichtextDoc | null;
 };
 
 export const loadRecords = async (
@@ -33,10 +41,25 @@ export const loadRecords = async (
   if (rows.length === 0) return [];
   const relationFields = projection.readable.filter((field) => RELATION_FIELD_TYPES.has(field.type)).map((field) => field.key);
   const mediaFields = projection.readable.filter((field) => MEDIA_FIELD_TYPES.has(field.type)).map((field) => field.key);
-  const [references, files] = (await readAll<unknown>([
+  // Richtext is converted once per value here; its images' files are read with the other files.
+  const docs = new Map<unknown, RichtextDoc | null>();
+  const imageIds = new Set<string>();
+  for (const field of projection.readable) {
+    if (field.type !== 'richtext') continue;
+    for (const row of rows) {
+      const raw = row.values[field.key];
+      if (raw === null || raw === undefined || docs.has(raw)) continue;
+      const doc = context.richtext(raw);
+      docs.set(raw, doc);
+      for (const id of imageIdsOf(doc)) imageIds.add(id);
+    }
+  }
+  const [references, files, imageFiles] = (await readAll<unknown>([
     () => context.source.relations(projection, rows, relationFields),
     () => context.source.media(projection, rows, mediaFields),
-  ])) as [Related<TargetRef>, Related<FileRow>];
+    () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
+  ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
+  const richtext = (raw: unknown) => context.currentImages(docs.has(raw) ? docs.get(raw)! : context.richtext(raw), imageFiles);
 
   const expanded = new Map<string, Map<number, RecordObject>>();
   await readAll(
@@ -53,6 +76,6 @@ export const loadRecords = async (
   );
 
   return rows.map((row) =>
-    serializeRecord(projection, row, { references, files, asset: context.asset, richtext: context.richtext, expanded })
+    serializeRecord(projection, row, { references, files, asset: context.asset, richtext, expanded })
   );
 };

@@ -27,6 +27,8 @@ export type FileRow = {
   width: number | null;
   height: number | null;
   hash: string;
+  /** The plugin's content version of a replaced file (serialize/assets), null if never replaced. */
+  version: string | null;
   ext: string | null;
   mime: string;
   size: number;

@@ -1,9 +1,11 @@
 /**
  * Asset objects and their stable URLs (contract sections 2 and 11). Pure.
  *
- * The token is an HMAC of the file's identity (documentId) and content hash: stable across restarts and
- * instances, unguessable, and different as soon as the file is replaced (Strapi gives a replaced file
- * a new hash). The file name in the URL narrows the lookup when the asset is served.
+ * The token is an HMAC of the file's identity (documentId, Strapi's hash) and its content version: stable
+ * across restarts and instances, unguessable, and different as soon as the file is replaced. Strapi keeps
+ * a replaced file's hash and URL, so the content version is the plugin's own (services/file-versions: the
+ * SHA-256 of the new bytes, recorded when a file's content changes; none for a file never replaced). The
+ * file name in the URL narrows the lookup when the asset is served.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FileRow } from '../read/rows';
@@ -15,11 +17,18 @@ export const deriveAssetKey = (serverSecret: string): AssetKey =>
 
 export const ASSET_TOKEN_LENGTH = 32;
 
-export const assetToken = (key: AssetKey, file: Pick<FileRow, 'documentId' | 'hash'>): string =>
-  createHmac('sha256', key.bytes).update(`${file.documentId}:${file.hash}`).digest('base64url').slice(0, ASSET_TOKEN_LENGTH);
+/** What a file's token is made of. */
+export type FileIdentity = Pick<FileRow, 'documentId' | 'hash' | 'version'>;
+
+/** Names a file's content, for tokens, ETags and variant keys: changes when the file is replaced. */
+export const contentIdentity = (file: FileIdentity): string =>
+  file.version ? `${file.documentId}:${file.hash}:${file.version}` : `${file.documentId}:${file.hash}`;
+
+export const assetToken = (key: AssetKey, file: FileIdentity): string =>
+  createHmac('sha256', key.bytes).update(contentIdentity(file)).digest('base64url').slice(0, ASSET_TOKEN_LENGTH);
 
 /** Whether `token` is the file's token, in time that does not depend on where they differ. */
-export const assetTokenMatches = (key: AssetKey, file: Pick<FileRow, 'documentId' | 'hash'>, token: string): boolean => {
+export const assetTokenMatches = (key: AssetKey, file: FileIdentity, token: string): boolean => {
   const expected = Buffer.from(assetToken(key, file));
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -37,7 +46,7 @@ export type Asset = {
   caption: string | null;
 };
 
-export const assetUrl = (baseUrl: string, key: AssetKey, file: Pick<FileRow, 'documentId' | 'hash' | 'name'>): string =>
+export const assetUrl = (baseUrl: string, key: AssetKey, file: FileIdentity & Pick<FileRow, 'name'>): string =>
   `${baseUrl}/assets/${assetToken(key, file)}/${encodeURIComponent(file.name)}`;
 
 /** Strapi keeps sizes in kilobytes (bytes / 1000, two decimals); the API speaks bytes. */

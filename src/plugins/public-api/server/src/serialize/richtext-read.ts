@@ -5,9 +5,12 @@
  * The conversion is a pure function of the stored JSON text and the base URL, and the same records are
  * read again and again, so converted documents are kept in a small LRU (bounded by the characters of
  * their source). Callers only serialize the result; nothing mutates it.
+ *
+ * Strapi stores an embedded image as a copy of its file row, taken when it was inserted. A file renamed or
+ * replaced since then has another URL; `withCurrentImages` points the images at the files as they are now.
  */
-import { assetUrl, type AssetKey } from './assets';
-import { blocksToDoc, type BlocksImageFile, type BlocksValue, type ImageAttrs, type RichtextDoc } from './richtext';
+import { assetUrl, type AssetKey, type FileIdentity } from './assets';
+import { blocksToDoc, type BlockNode, type BlocksImageFile, type BlocksValue, type ImageAttrs, type RichtextDoc } from './richtext';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -18,7 +21,8 @@ export const imageAttrs = (baseUrl: string, key: AssetKey, file: BlocksImageFile
   const fileName = text(file.name) ?? 'image';
   return {
     id: documentId,
-    src: documentId && hash ? assetUrl(baseUrl, key, { documentId, hash, name: fileName }) : text(file.url),
+    // The copy carries no content version: this is the URL of a file never replaced, until withCurrentImages.
+    src: documentId && hash ? assetUrl(baseUrl, key, { documentId, hash, version: null, name: fileName }) : text(file.url),
     alt: text(file.alternativeText),
     caption: text(file.caption),
     width: number(file.width),
@@ -65,3 +69,31 @@ export const createRichtextReader = (maxSourceChars = 8_000_000) => {
   };
 };
 
+
+/** A file as an embedded image's URL names it now. */
+export type CurrentImageFile = FileIdentity & { name: string };
+
+const isImage = (node: BlockNode): node is Extract<BlockNode, { type: 'image' }> => node.type === 'image';
+
+/** The files a document's images name (root blocks: Strapi places images nowhere else). */
+export const imageIdsOf = (doc: RichtextDoc | null): string[] =>
+  (doc?.content ?? []).flatMap((node) => (isImage(node) && typeof node.attrs.id === 'string' ? [node.attrs.id] : []));
+
+/**
+ * The document with each image's `src` and `fileName` as its file is now (`current`, by documentId); the
+ * very same document when nothing differs. Images of files that are gone keep what was stored.
+ */
+export const withCurrentImages = (doc: RichtextDoc | null, current: ReadonlyMap<string, CurrentImageFile>, baseUrl: string, key: AssetKey): RichtextDoc | null => {
+  if (!doc || current.size === 0) return doc;
+  let changed = false;
+  const content = doc.content.map((node) => {
+    if (!isImage(node) || typeof node.attrs.id !== 'string') return node;
+    const file = current.get(node.attrs.id);
+    if (!file) return node;
+    const src = assetUrl(baseUrl, key, file);
+    if (src === node.attrs.src && file.name === node.attrs.fileName) return node;
+    changed = true;
+    return { ...node, attrs: { ...node.attrs, src, fileName: file.name } };
+  });
+  return changed ? { ...doc, content } : doc;
+};

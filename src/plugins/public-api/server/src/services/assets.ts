@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
@@ -20,6 +21,8 @@ export type StoredFile = {
   documentId: string;
   name: string;
   hash: string;
+  /** The content version of a replaced file (services/file-versions), null if never replaced. */
+  version: string | null;
   mime: string;
   url: string;
   provider: string;
@@ -119,11 +122,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           documentId: 'f.document_id',
           name: 'f.name',
           hash: 'f.hash',
+          version: 'v.version',
           mime: 'f.mime',
           url: 'f.url',
           provider: 'f.provider',
           linked: knex().raw('CASE WHEN EXISTS ? THEN 1 ELSE 0 END', [linkedFromContent()]),
         })
+        .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
         .where('f.name', NAME_PLACEHOLDER)
         .orderBy('f.id')
         .toSQL();
@@ -142,16 +147,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!TOKEN.test(token) || fileName.length === 0 || fileName.length > MAX_NAME_LENGTH || CONTROL.test(fileName)) return null;
       const key = assetKey();
       const row = (await findByName(fileName)).find((candidate) =>
-        assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash) }, token)
+        assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null }, token)
       );
       if (!row) return null;
-      const { linked, ...file } = row;
-      if (Number(linked) === 1 || (await embeddedInRichtext(file))) return { ...file, id: Number(file.id), documentId: String(file.documentId) };
+      const { linked, ...rest } = row;
+      const file: StoredFile = { ...rest, id: Number(rest.id), documentId: String(rest.documentId), version: rest.version ?? null };
+      if (Number(linked) === 1 || (await embeddedInRichtext(file))) return file;
       return null;
     },
 
     /** The absolute path of a file's bytes on this server (local provider), or null. */
-    pathOf(file: StoredFile): string | null {
+    pathOf(file: Pick<StoredFile, 'provider' | 'url'>): string | null {
       if (file.provider !== 'local' || !file.url.startsWith(UPLOADS_PREFIX)) return null;
       const uploads = path.join(strapi.dirs.static.public, 'uploads');
       const resolved = path.resolve(uploads, file.url.slice(UPLOADS_PREFIX.length));

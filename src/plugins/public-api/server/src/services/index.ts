@@ -1,5 +1,6 @@
 import access from './access';
 import assets from './assets';
+import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
 import indexes from './indexes';
@@ -15,6 +16,7 @@ import writes from './writes';
 export default {
   access,
   assets,
+  'file-versions': fileVersions,
   grants,
   idempotency,
   indexes,

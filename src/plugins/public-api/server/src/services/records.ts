@@ -5,6 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { connectionOf, databaseClient, readAll } from '../database/connection';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
@@ -14,6 +15,7 @@ import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, type Resource } from '../registry/types';
+import type { CurrentImageFile } from '../serialize/richtext-read';
 import { sortKind, type SortValueKind } from '../serialize/values';
 
 export type Scope = {
@@ -285,6 +287,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return result;
     },
 
+    /** The files images embedded in richtext name, as they are now (name, hash, content version). */
+    async imageFiles(documentIds: string[]): Promise<Map<string, CurrentImageFile>> {
+      const found = new Map<string, CurrentImageFile>();
+      if (documentIds.length === 0) return found;
+      const raws = (await knex()('files as f')
+        .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
+        .select({ documentId: 'f.document_id', name: 'f.name', hash: 'f.hash', version: 'v.version' })
+        .whereIn('f.document_id', documentIds)) as RawRow[];
+      for (const raw of raws) {
+        const documentId = String(raw.documentId);
+        found.set(documentId, { documentId, name: String(raw.name), hash: String(raw.hash), version: (raw.version as string | null) ?? null });
+      }
+      return found;
+    },
+
     /** Files of every readable media field, in one query. */
     async media(projection: Projection, rows: RecordRow[], fields: string[]): Promise<Related<FileRow>> {
       const result: Related<FileRow> = new Map(fields.map((field) => [field, new Map()]));
@@ -293,6 +310,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const m = model.media;
       const raws = (await knex()(`${m.table} as m`)
         .join('files as f', 'f.id', `m.${m.fileColumn}`)
+        .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
         .select({
           owner: `m.${m.ownerColumn}`,
           field: `m.${m.fieldColumn}`,
@@ -304,6 +322,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           width: 'f.width',
           height: 'f.height',
           hash: 'f.hash',
+          version: 'v.version',
           ext: 'f.ext',
           mime: 'f.mime',
           size: 'f.size',
@@ -327,6 +346,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           width: raw.width == null ? null : Number(raw.width),
           height: raw.height == null ? null : Number(raw.height),
           hash: String(raw.hash),
+          version: (raw.version as string | null) ?? null,
           ext: (raw.ext as string | null) ?? null,
           mime: String(raw.mime),
           size: Number(raw.size),
