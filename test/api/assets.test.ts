@@ -330,6 +330,9 @@ describe('references', () => {
     const bytes = await replaceFile(image.id, 'inline-renamed.png', 10, 20);
     const replaced = await image0();
     expect(pathOf(replaced.src)).not.toBe(pathOf(renamed.src));
+    expect([replaced.width, replaced.height]).toEqual([10, 20]);
+    // What editors wrote about the image stays as the blocks hold it.
+    expect(replaced.alt).toBe(renamed.alt);
     expectError(await get(pathOf(renamed.src)), 404, 'asset_not_found');
     const served = await get(pathOf(replaced.src));
     expect(served.status).toBe(200);
@@ -356,6 +359,56 @@ describe('references', () => {
     await app.strapi.db.query('plugin::upload.file').update({ where: { id: file.id }, data: { url: '/uploads/../../package.json' } });
     const [asset] = await buildingWith('escape', [file.id]);
     expectError(await get(pathOf(asset!.url)), 404, 'asset_content_missing');
+  });
+});
+
+describe('lookups are kept briefly, and content writes forget them at once', () => {
+  /** How many queries read the files table while `work` runs. */
+  const fileQueries = async (work: () => Promise<unknown>): Promise<number> => {
+    const knex = app.strapi.db.connection as unknown as { on: (e: string, l: (q: { sql: string }) => void) => void; off: (e: string, l: (q: { sql: string }) => void) => void };
+    let count = 0;
+    const listen = (query: { sql: string }) => void (/from [`"]files[`"]/i.test(query.sql) && (count += 1));
+    knex.on('query', listen);
+    try {
+      await work();
+    } finally {
+      knex.off('query', listen);
+    }
+    return count;
+  };
+
+  test('a served asset is looked up once; unpublishing its record gives 404 at the next request', async () => {
+    const image = await uploadImage(app.strapi, 'kept.png', 16, 16);
+    const [asset] = await buildingWith('kept', [image.id]);
+    expect(await fileQueries(async () => expect((await get(pathOf(asset!.url))).status).toBe(200))).toBeGreaterThan(0);
+    expect(await fileQueries(async () => expect((await get(pathOf(asset!.url))).status).toBe(200))).toBe(0);
+    const building = await app.strapi.documents('api::building.building').findFirst({ filters: { slug: 'kept' } });
+    await app.strapi.documents('api::building.building').unpublish({ documentId: building!.documentId });
+    expectError(await get(pathOf(asset!.url)), 404, 'asset_not_found');
+  });
+
+  test('a URL that names nothing yet is served as soon as a published record links its file', async () => {
+    const image = await uploadImage(app.strapi, 'soon.png', 16, 16);
+    const stored = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: image.id } });
+    const url = `/api/v2/assets/${assetToken(deriveAssetKey(TEST_ENV.PUBLIC_API_KEY_SECRET), stored)}/soon.png`;
+    expectError(await get(url), 404, 'asset_not_found');
+    const [asset] = await buildingWith('soon', [image.id]);
+    expect(pathOf(asset!.url)).toBe(url);
+    expect((await get(url)).status).toBe(200);
+  });
+
+  test('a file deleted from disk after a first transform: a new variant gives 404, not 422', async () => {
+    const image = await uploadImage(app.strapi, 'sniffed.png', 32, 32);
+    const [asset] = await buildingWith('sniffed', [image.id]);
+    expect((await get(`${pathOf(asset!.url)}?w=8`)).status).toBe(200);
+    const stored = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: image.id } });
+    fs.rmSync(diskPathOf(app.strapi, stored));
+    const warn = jest.spyOn(app.strapi.log, 'warn').mockImplementation(() => undefined);
+    try {
+      expectError(await get(`${pathOf(asset!.url)}?w=9`), 404, 'asset_content_missing');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

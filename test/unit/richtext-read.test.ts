@@ -41,7 +41,7 @@ test('the cache stays within its bound: the least recently used go first', () =>
 describe('images as their files are now', () => {
   const base = 'https://a.example/api/v2';
   const doc = createRichtextReader()(blocks('now'), base, key) as RichtextDoc;
-  const stored = { documentId: 'file1', hash: 'h1', version: null, name: 'a b.png' };
+  const stored = { documentId: 'file1', hash: 'h1', version: null, name: 'a b.png', width: 2, height: 1, mime: 'image/png' };
 
   test('the ids of a document\'s images', () => {
     expect(imageIdsOf(doc)).toEqual(['file1']);
@@ -54,14 +54,16 @@ describe('images as their files are now', () => {
     expect(withCurrentImages(doc, new Map([['other', { ...stored, documentId: 'other' }]]), base, key)).toBe(doc);
   });
 
-  test('a renamed or replaced file changes src (and fileName), in a copy', () => {
+  test('a renamed or replaced file changes src, fileName, dimensions and type, in a copy', () => {
     const before = JSON.stringify(doc);
-    for (const now of [{ ...stored, name: 'new name.png' }, { ...stored, version: 'abc' }]) {
+    for (const now of [{ ...stored, name: 'new name.png' }, { ...stored, version: 'abc', width: 10, height: 20, mime: 'image/jpeg' }]) {
       const current = withCurrentImages(doc, new Map([['file1', now]]), base, key)!;
       expect(current).not.toBe(doc);
       const attrs = current.content[1]!.type === 'image' ? current.content[1]!.attrs : null;
       expect(attrs!.src).toBe(assetUrl(base, key, now));
       expect(attrs!.fileName).toBe(now.name);
+      expect([attrs!.width, attrs!.height, attrs!.mimeType]).toEqual([now.width, now.height, now.mime]);
+      expect(attrs!.alt).toBe(null);
       expect(current.content[0]).toBe(doc.content[0]);
     }
     // The cached document itself is never changed.

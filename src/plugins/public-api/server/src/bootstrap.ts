@@ -12,5 +12,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('idempotency').startCleanup();
   // A replaced upload file gets a new content version, hence new asset URLs.
   getService('file-versions').watch();
+  // What an asset URL names is kept briefly; content writes forget it.
+  getService('assets').watchContent();
   await registerRbacActions(strapi);
 };

@@ -5,6 +5,10 @@
  * decoder, whatever their declared type); then libvips reads the header, and an image over the pixel
  * limit is refused there (`limitInputPixels`), before any pixel is decoded; only then is the image
  * decoded, oriented by its EXIF tag, resized without enlarging, and encoded without its metadata.
+ *
+ * What the first bytes announce is remembered per content (the file's content identity, which changes
+ * when the file is replaced): a page's `srcset` asks for several variants of one image, and only the
+ * first pays for reading them.
  */
 import { availableParallelism } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
@@ -75,9 +79,14 @@ export const transformPipeline = (file: string, transform: Transform): Sharp => 
 };
 
 const TOO_LARGE = /pixel limit/i;
+// sharp's words when the path names no file (deleted since it was sniffed).
+const NO_FILE = /^Input file is missing/;
 
-const problemOf = (error: unknown): TransformProblem => {
+const missing = (file: string) => new TransformProblem('asset_content_missing', `The file ${file} is missing.`);
+
+const problemOf = (error: unknown, file: string): TransformProblem => {
   const message = (error as Error).message ?? String(error);
+  if (NO_FILE.test(message)) return missing(file);
   return TOO_LARGE.test(message)
     ? new TransformProblem('image_too_large', `The image has more than ${MAX_INPUT_PIXELS} pixels.`)
     : new TransformProblem('image_undecodable', message);
@@ -85,31 +94,47 @@ const problemOf = (error: unknown): TransformProblem => {
 
 const HEADER_DECIDES_OUTPUT = new Set<RasterFormat>(['tiff', 'heif']);
 
+/** An image to transform: where its bytes are, and what names their content (serialize/assets). */
+export type TransformSource = { path: string; identity: string };
+
+// What each content's first bytes announced; a file is sniffed once while it is in here.
+const SNIFFED_MAX_ENTRIES = 10_000;
+const sniffed = new Map<string, RasterFormat>();
+
+const sniff = async (source: TransformSource): Promise<RasterFormat> => {
+  const known = sniffed.get(source.identity);
+  if (known) return known;
+  const head = await readHead(source.path, SNIFF_BYTES);
+  if (head === null) throw missing(source.path);
+  const format = sniffRaster(head);
+  if (format === null) throw new TransformProblem('not_an_image', 'The file is not a raster image.');
+  sniffed.set(source.identity, format);
+  if (sniffed.size > SNIFFED_MAX_ENTRIES) sniffed.delete(sniffed.keys().next().value as string);
+  return format;
+};
+
 /**
  * What the output format depends on: the sniffed format, and for sources we do not write (GIF, TIFF,
  * HEIF) whether they have alpha, which only their header tells.
  */
-const describeSource = async (file: string, asked: TransformQuery): Promise<{ format: RasterFormat; hasAlpha: boolean }> => {
-  const head = await readHead(file, SNIFF_BYTES);
-  if (head === null) throw new TransformProblem('asset_content_missing', `The file ${file} is missing.`);
-  const format = sniffRaster(head);
-  if (format === null) throw new TransformProblem('not_an_image', 'The file is not a raster image.');
+const describeSource = async (source: TransformSource, asked: TransformQuery): Promise<{ format: RasterFormat; hasAlpha: boolean }> => {
+  const format = await sniff(source);
   if (asked.format !== null || !HEADER_DECIDES_OUTPUT.has(format)) return { format, hasAlpha: false };
   try {
-    return { format, hasAlpha: (await sharp(file, inputOptions).metadata()).hasAlpha ?? false };
+    return { format, hasAlpha: (await sharp(source.path, inputOptions).metadata()).hasAlpha ?? false };
   } catch (error) {
-    throw problemOf(error);
+    throw problemOf(error, source.path);
   }
 };
 
-/** Computes a variant of the image at `file`. Throws TransformProblem for what the file cannot give. */
-export const transformImage = (file: string, asked: TransformQuery): Promise<{ format: OutputFormat; buffer: Buffer }> =>
+/** Computes a variant of an image. Throws TransformProblem for what the file cannot give. */
+export const transformImage = (source: TransformSource, asked: TransformQuery): Promise<{ format: OutputFormat; buffer: Buffer }> =>
   withSlot(async () => {
-    const transform = resolveTransform(asked, await describeSource(file, asked));
+    const transform = resolveTransform(asked, await describeSource(source, asked));
     try {
-      return { format: transform.format, buffer: await transformPipeline(file, transform).toBuffer() };
+      return { format: transform.format, buffer: await transformPipeline(source.path, transform).toBuffer() };
     } catch (error) {
-      throw problemOf(error);
+      throw problemOf(error, source.path);
     }
   });
 

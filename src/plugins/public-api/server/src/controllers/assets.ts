@@ -111,7 +111,7 @@ const variant = (file: StoredFile, filePath: string, asked: TransformQuery, para
       try {
         const found = await getService('assets')
           .variants()
-          .get(key, () => transformImage(filePath, asked));
+          .get(key, () => transformImage({ path: filePath, identity: contentIdentity(file) }, asked));
         return { bytes: found.bytes, headers: { 'Content-Type': MIME_OF_FORMAT[found.format] } };
       } catch (error) {
         if (!isTransformProblem(error)) throw error;

@@ -70,8 +70,8 @@ export const createRichtextReader = (maxSourceChars = 8_000_000) => {
 };
 
 
-/** A file as an embedded image's URL names it now. */
-export type CurrentImageFile = FileIdentity & { name: string };
+/** A file as an embedded image's URL names it now, with what describes its bytes. */
+export type CurrentImageFile = FileIdentity & { name: string; width: number | null; height: number | null; mime: string };
 
 const isImage = (node: BlockNode): node is Extract<BlockNode, { type: 'image' }> => node.type === 'image';
 
@@ -80,8 +80,9 @@ export const imageIdsOf = (doc: RichtextDoc | null): string[] =>
   (doc?.content ?? []).flatMap((node) => (isImage(node) && typeof node.attrs.id === 'string' ? [node.attrs.id] : []));
 
 /**
- * The document with each image's `src` and `fileName` as its file is now (`current`, by documentId); the
- * very same document when nothing differs. Images of files that are gone keep what was stored.
+ * The document with each image's `src`, `fileName`, dimensions and type as its file is now (`current`, by
+ * documentId); the very same document when nothing differs. Alt text and caption stay as stored (the
+ * blocks editor shows those). Images of files that are gone keep what was stored.
  */
 export const withCurrentImages = (doc: RichtextDoc | null, current: ReadonlyMap<string, CurrentImageFile>, baseUrl: string, key: AssetKey): RichtextDoc | null => {
   if (!doc || current.size === 0) return doc;
@@ -90,10 +91,10 @@ export const withCurrentImages = (doc: RichtextDoc | null, current: ReadonlyMap<
     if (!isImage(node) || typeof node.attrs.id !== 'string') return node;
     const file = current.get(node.attrs.id);
     if (!file) return node;
-    const src = assetUrl(baseUrl, key, file);
-    if (src === node.attrs.src && file.name === node.attrs.fileName) return node;
+    const now = { src: assetUrl(baseUrl, key, file), fileName: file.name, width: file.width, height: file.height, mimeType: file.mime };
+    if ((Object.keys(now) as (keyof typeof now)[]).every((name) => node.attrs[name] === now[name])) return node;
     changed = true;
-    return { ...node, attrs: { ...node.attrs, src, fileName: file.name } };
+    return { ...node, attrs: { ...node.attrs, ...now } };
   });
   return changed ? { ...doc, content } : doc;
 };

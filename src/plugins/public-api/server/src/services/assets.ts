@@ -5,11 +5,17 @@
  * the file's name, and the file is still referenced from content: linked from a media field of a
  * published record (or of a record of a type without draft & publish, or of a component), or embedded as
  * an image in a published richtext field. Otherwise there is no asset at that URL.
+ *
+ * What a URL names is kept for a few seconds (assets/lookup-cache): every write to content in this
+ * process forgets it at once, after the write's transaction ends too; another instance's write is seen
+ * here within `LOOKUP_TTL_MS`. Answers are cacheable for a year anyway, so a client may keep an
+ * unpublished file's bytes far longer than that.
  */
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
+import { createLookupCache } from '../assets/lookup-cache';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
@@ -50,11 +56,24 @@ const NAME_PLACEHOLDER = '\u0000name';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** How long a resolved URL is kept at most; the bound on a write by another instance going unseen here. */
+export const LOOKUP_TTL_MS = 5_000;
+const LOOKUP_MAX_ENTRIES = 10_000;
+
+/** Writes to these never change what an asset URL names (keys, replayed answers, admin and core state). */
+const unrelatedToAssets = (uid: string) =>
+  uid === 'plugin::public-api.api-key' || uid === 'plugin::public-api.idempotency-record' || uid.startsWith('admin::') || uid.startsWith('strapi::');
+
+const WRITES = new Set(['afterCreate', 'afterCreateMany', 'afterUpdate', 'afterUpdateMany', 'afterDelete', 'afterDeleteMany']);
+
+type Transactor = { executionPromise?: Promise<unknown> };
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = (): Knex => strapi.db.connection as unknown as Knex;
   let derived: { secret: string; key: AssetKey } | null = null;
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
+  const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
   const assetKey = (): AssetKey => {
     const secret = pluginConfig(strapi).keySecret;
@@ -141,19 +160,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as (StoredFile & { linked: number | string | boolean })[];
   };
 
+  const lookup = async (token: string, fileName: string): Promise<StoredFile | null> => {
+    const key = assetKey();
+    const row = (await findByName(fileName)).find((candidate) =>
+      assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null }, token)
+    );
+    if (!row) return null;
+    const { linked, ...rest } = row;
+    const file: StoredFile = { ...rest, id: Number(rest.id), documentId: String(rest.documentId), version: rest.version ?? null };
+    return Number(linked) === 1 || (await embeddedInRichtext(file)) ? file : null;
+  };
+
   return {
     /** The file an asset URL names, or null (wrong token or name, or no longer referenced). */
     async resolve(token: string, fileName: string): Promise<StoredFile | null> {
       if (!TOKEN.test(token) || fileName.length === 0 || fileName.length > MAX_NAME_LENGTH || CONTROL.test(fileName)) return null;
-      const key = assetKey();
-      const row = (await findByName(fileName)).find((candidate) =>
-        assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null }, token)
-      );
-      if (!row) return null;
-      const { linked, ...rest } = row;
-      const file: StoredFile = { ...rest, id: Number(rest.id), documentId: String(rest.documentId), version: rest.version ?? null };
-      if (Number(linked) === 1 || (await embeddedInRichtext(file))) return file;
-      return null;
+      return lookups.get(`${token}/${fileName}`, () => lookup(token, fileName));
+    },
+
+    /** Forgets resolved URLs whenever content is written (bootstrap). */
+    watchContent(): void {
+      strapi.db.lifecycles.subscribe(async (event: { action?: string; model?: { uid?: string } }) => {
+        if (!WRITES.has(event.action ?? '') || unrelatedToAssets(event.model?.uid ?? '')) return;
+        lookups.invalidate();
+        // A lookup made before the write commits reads the old state: forget again when it ends.
+        if (!strapi.db.inTransaction()) return;
+        const transactor = (await strapi.db.transaction()).get() as Transactor;
+        transactor.executionPromise?.then(lookups.invalidate, lookups.invalidate);
+      });
     },
 
     /** The absolute path of a file's bytes on this server (local provider), or null. */

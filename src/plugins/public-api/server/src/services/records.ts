@@ -293,11 +293,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (documentIds.length === 0) return found;
       const raws = (await knex()('files as f')
         .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
-        .select({ documentId: 'f.document_id', name: 'f.name', hash: 'f.hash', version: 'v.version' })
+        .select({ documentId: 'f.document_id', name: 'f.name', hash: 'f.hash', version: 'v.version', width: 'f.width', height: 'f.height', mime: 'f.mime' })
         .whereIn('f.document_id', documentIds)) as RawRow[];
       for (const raw of raws) {
         const documentId = String(raw.documentId);
-        found.set(documentId, { documentId, name: String(raw.name), hash: String(raw.hash), version: (raw.version as string | null) ?? null });
+        found.set(documentId, {
+          documentId,
+          name: String(raw.name),
+          hash: String(raw.hash),
+          version: (raw.version as string | null) ?? null,
+          width: raw.width == null ? null : Number(raw.width),
+          height: raw.height == null ? null : Number(raw.height),
+          mime: String(raw.mime),
+        });
       }
       return found;
     },
