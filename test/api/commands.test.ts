@@ -2,6 +2,8 @@
  * Commands (contract sections 9 and 10): the key's command list with generated input schemas, the two
  * commands with every refusal, multipart CVs sniffed by content, Idempotency-Key, and what editors see.
  */
+import fs from 'node:fs';
+import nodePath from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { bootApp, type TestApp } from '../helpers/app';
@@ -306,6 +308,27 @@ describe('job-application with a CV (multipart/form-data)', () => {
     expect((await applications()).length).toBe(count + 1);
   });
 
+  test('an application rolled back after the command ran (its Idempotency-Key claim lost) leaves no CV behind', async () => {
+    const uploads = nodePath.join(s.dirs.static.public, 'uploads');
+    const leftovers = () => fs.readdirSync(uploads).filter((name) => /^CV_Lost_Claim/i.test(name));
+    const idempotency = s.plugin('public-api').service('idempotency') as { complete: (...args: unknown[]) => Promise<boolean> };
+    const complete = idempotency.complete;
+    // As if another instance had taken the claim over while the command ran.
+    idempotency.complete = async () => false;
+    const count = (await applications()).length;
+    try {
+      const res = await multipart(path, all.auth, { data: application({ ...VALID, name: 'Lost Claim' }), files: [cvPart(minimalPdf())] }, { 'Idempotency-Key': 'cv-lost' });
+      expectErrors(res, 409, [{ source: { header: 'Idempotency-Key' }, meta: { reason: 'idempotency_superseded' } }]);
+    } finally {
+      idempotency.complete = complete;
+    }
+    expect((await applications()).length).toBe(count);
+    expect(await s.db.query('plugin::upload.file').count({ where: { name: 'CV Lost Claim.pdf' } })).toBe(0);
+    // The rollback's clean-up runs right after the rollback; give it a moment.
+    for (let i = 0; i < 50 && leftovers().length; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(leftovers()).toEqual([]);
+  });
+
   test('editors see the application with its CV in the admin, on its job', async () => {
     await multipart(path, all.auth, { data: application({ ...VALID, name: 'Seen In Admin' }), files: [cvPart(minimalPdf())] });
     const admin = await superAdmin(app);
@@ -352,6 +375,14 @@ describe('newsletter-signup', () => {
     expect(withoutId(existing.body)).toEqual(withoutId(fresh.body));
     expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
     expect((await subscriptions()).length).toBe(count + 1);
+  });
+
+  test('signups of one address at the same time create one record and all answer alike', async () => {
+    const email = 'same.time@example.com';
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post(path, all.auth, signup({ email: i % 2 ? email.toUpperCase() : email, consent: true }))));
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(201));
+    expect(new Set(answers.map((res) => JSON.stringify(withoutId(res.body)))).size).toBe(1);
+    expect((await subscriptions()).filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
   });
 
   test('every invalid attribute at once', async () => {

@@ -5,6 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
+import { onRollback } from '../database/connection';
 import { FILE_KINDS } from '../http/sniff';
 import { CommandViolations, defineCommand, type CommandViolation, type ReceivedFile } from './types';
 
@@ -42,6 +43,9 @@ const jobProblem = async (strapi: Core.Strapi, identifier: string): Promise<{ jo
 
 const jobIdentifier = z.string().trim().min(1).max(255);
 
+/** The upload file row of a CV, as the upload provider needs it to delete the bytes. */
+type StoredCv = { id: number; url: string; hash: string; ext: string; provider: string };
+
 const uploadCv = async (strapi: Core.Strapi, cv: ReceivedFile, applicant: string) => {
   const { extension, mimeType } = FILE_KINDS[cv.kind];
   const name = `CV ${applicant}`.slice(0, 200).replace(/[\\/]/g, '-');
@@ -51,7 +55,7 @@ const uploadCv = async (strapi: Core.Strapi, cv: ReceivedFile, applicant: string
     .upload({
       data: { fileInfo: { name: `${name}.${extension}`, alternativeText: null, caption: null } },
       files: { filepath: cv.path, originalFilename: `${name}.${extension}`, mimetype: mimeType, size: cv.size },
-    })) as { id: number }[];
+    })) as StoredCv[];
   return file!;
 };
 
@@ -89,23 +93,20 @@ export const jobApplication = defineCommand({
     const { job, violation } = await jobProblem(strapi, input.job);
     if (violation || !job) throw new CommandViolations(violation ? [violation] : []);
     const cv = files.cv ? await uploadCv(strapi, files.cv, input.name) : null;
-    try {
-      await strapi.documents(APPLICATION).create({
-        data: {
-          name: input.name,
-          email: input.email,
-          phone: input.phone ?? null,
-          coverLetter: input.coverLetter ?? null,
-          consent: input.consent,
-          job: job.documentId,
-          ...(cv ? { cv: cv.id } : {}),
-        },
-      } as never);
-    } catch (error) {
-      // The transaction rolls the file's row back, but not the stored bytes: remove them too.
-      if (cv) await strapi.plugin('upload').service('upload').remove(cv).catch(() => undefined);
-      throw error;
-    }
+    // The transaction takes the file's row back, but not its bytes: if it rolls back, now or after this
+    // returns (the Idempotency-Key claim lost), they are deleted too.
+    if (cv) onRollback(async () => (strapi.plugin('upload') as unknown as { provider: { delete: (file: StoredCv) => Promise<unknown> } }).provider.delete(cv));
+    await strapi.documents(APPLICATION).create({
+      data: {
+        name: input.name,
+        email: input.email,
+        phone: input.phone ?? null,
+        coverLetter: input.coverLetter ?? null,
+        consent: input.consent,
+        job: job.documentId,
+        ...(cv ? { cv: cv.id } : {}),
+      },
+    } as never);
     return { status: 'accepted' };
   },
 });

@@ -1,8 +1,11 @@
 /**
  * `newsletter-signup`: a subscription by email. A second signup with the same email changes nothing
- * and answers exactly like the first, so the answer never tells whether an address was subscribed.
+ * and answers exactly like the first, so the answer never tells whether an address was subscribed. Two
+ * signups of one address at the same time (two instances, two connections) are one after the other: the
+ * second finds the first's record.
  */
 import { z } from 'zod';
+import { lockUntilCommit } from '../database/connection';
 import { defineCommand } from './types';
 
 const SUBSCRIPTION = 'api::newsletter-subscription.newsletter-subscription';
@@ -23,6 +26,8 @@ export const newsletterSignup = defineCommand({
     }),
   async run(input, { strapi }) {
     const subscriptions = strapi.documents(SUBSCRIPTION);
+    // Commands run in a transaction: the lock is held until this signup's record is committed.
+    await lockUntilCommit(strapi, `public-api:newsletter:${input.email}`);
     // Addresses stored before normalization (by editors) are matched regardless of case.
     const existing = await subscriptions.findFirst({ filters: { email: { $eqi: input.email } }, fields: ['id'] } as never);
     if (!existing) {

@@ -10,7 +10,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 
-const current = new AsyncLocalStorage<Knex.Transaction>();
+type Current = { trx: Knex.Transaction; onRollback: (callback: () => void) => void };
+const current = new AsyncLocalStorage<Current>();
 
 /** The database this application runs on: the two the plugin's SQL is written for. */
 export type DatabaseClient = 'sqlite' | 'postgres';
@@ -19,7 +20,7 @@ export const databaseClient = (strapi: Core.Strapi): DatabaseClient =>
   (strapi.db.config.connection as { client?: string }).client === 'postgres' ? 'postgres' : 'sqlite';
 
 export const connectionOf = (strapi: Core.Strapi): Knex =>
-  (current.getStore() as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
+  (current.getStore()?.trx as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
 
 /**
  * Runs `work` in one database transaction that Strapi's services and the plugin's raw SQL share. It
@@ -28,7 +29,9 @@ export const connectionOf = (strapi: Core.Strapi): Knex =>
 export const inTransaction = <T>(strapi: Core.Strapi, work: () => Promise<T>): Promise<T> => {
   const outer = current.getStore();
   if (outer) return work();
-  return strapi.db.transaction(({ trx }) => current.run(trx as unknown as Knex.Transaction, work)) as Promise<T>;
+  return strapi.db.transaction(({ trx, onRollback }) =>
+    current.run({ trx: trx as unknown as Knex.Transaction, onRollback: onRollback as Current['onRollback'] }, work)
+  ) as Promise<T>;
 };
 
 /**
@@ -41,4 +44,23 @@ export const readAll = async <T>(tasks: readonly (() => Promise<T>)[]): Promise<
   const results: T[] = [];
   for (const task of tasks) results.push(await task());
   return results;
+};
+
+/**
+ * Holds a lock named `name` until the current transaction ends, so that writes that check before they
+ * write (a free slug, an address not yet subscribed) cannot both pass the check on two connections or
+ * instances. PostgreSQL: a transaction-level advisory lock. SQLite runs one write transaction at a time
+ * already. Call it inside `inTransaction`.
+ */
+export const lockUntilCommit = async (strapi: Core.Strapi, name: string): Promise<void> => {
+  if (databaseClient(strapi) !== 'postgres') return;
+  await connectionOf(strapi).raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+};
+
+/**
+ * Runs `undo` if the current transaction rolls back: for what a transaction cannot take back itself, such
+ * as bytes written to disk. Outside a transaction there is nothing to roll back, and nothing is kept.
+ */
+export const onRollback = (undo: () => Promise<unknown>): void => {
+  current.getStore()?.onRollback(() => void undo().catch(() => undefined));
 };

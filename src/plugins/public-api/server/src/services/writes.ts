@@ -14,7 +14,7 @@
  */
 import slugify from '@sindresorhus/slugify';
 import type { Core } from '@strapi/strapi';
-import { connectionOf, databaseClient } from '../database/connection';
+import { lockUntilCommit } from '../database/connection';
 import { allows, type Projection } from '../grants/projection';
 import { apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
 import type { ApiKey } from '../keys/types';
@@ -247,10 +247,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * free and both take it (Strapi checks uniqueness, but no index enforces it). SQLite runs one write
    * at a time anyway.
    */
-  const lockSlugs = async (resource: Resource) => {
-    if (databaseClient(strapi) !== 'postgres') return;
-    await connectionOf(strapi).raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`public-api:slug:${resource.uid}`]);
-  };
+  const lockSlugs = (resource: Resource) => lockUntilCommit(strapi, `public-api:slug:${resource.uid}`);
 
   /** Whether another document holds this slug in a published version of the locale (what Strapi forbids). */
   const slugTaken = async (resource: Resource, slug: string, locale: string | null, exceptDocumentId: string | null) => {
