@@ -7,12 +7,15 @@
  *    encodes and stores) against sharp doing the same resize in-process on the same file. Requests are
  *    sequential; the rate is 1 / median time. Aim: at least 0.8 times.
  *
+ * `npm run bench` (bench/index.ts) runs both on its own database, in its one results table: it calls
+ * `prepareAssets` while preparing the database, `benchAssets` against the running server, and
+ * `removeAssets` at the end. `npm run bench:assets` runs them alone, for quick runs:
+ *
  *   npm run bench:assets -- [--seconds 10] [--connections 10] [--transforms 20]
  *
  * Standalone, it prepares its own SQLite database (bench/.data/assets.db) with two images (a 2400 x 1600
- * photo-like JPEG and an 800 x 600 one) and starts the application as a separate process. Within
- * `npm run bench`: call `prepareAssets` on the benchmark database before the server starts, then
- * `benchAssets` against it.
+ * photo-like JPEG and an 800 x 600 one), starts the application as a separate process and prints the
+ * table (docs/benchmarks.md is left alone).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,14 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Core } from '@strapi/strapi';
-import { createStrapi } from '@strapi/strapi';
-import dotenv from 'dotenv';
 import sharp from 'sharp';
-import { ensureEnvFile } from '../scripts/lib/env-file';
 import { createRandom } from '../src/seed/random';
 import { measure, type Measurement, type MeasureOptions } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { APP_ROOT, startServer } from './server';
+import { benchEnvironment, createApiKey, withStrapi } from './setup';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -100,6 +101,12 @@ export const prepareAssets = async (strapi: Core.Strapi): Promise<string[]> => {
   return written;
 };
 
+/** Removes the files `prepareAssets` wrote and the server's variant cache directory. */
+export const removeAssets = (written: readonly string[], cacheDir: string) => {
+  for (const file of written) fs.rmSync(file, { force: true });
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+};
+
 const getJson = async (url: string, headers: Record<string, string>) => {
   const res = await fetch(url, { headers });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -156,6 +163,21 @@ const elapsed = async (work: () => Promise<unknown>): Promise<number> => {
 };
 
 export type AssetBenchOptions = MeasureOptions & { transforms: number };
+
+/** The command-line options of a measurement run, shared by `npm run bench` and `npm run bench:assets`. */
+export const ASSET_BENCH_ARGS = {
+  seconds: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '10' },
+  transforms: { type: 'string', default: '20' },
+} as const;
+export const ASSET_BENCH_USAGE = '[--seconds S] [--connections C] [--transforms N>=5]';
+
+/** Those options as numbers (2 seconds of warm-up before each measurement), or undefined if one is out of range. */
+export const assetBenchOptions = (values: { seconds: string; connections: string; transforms: string }): AssetBenchOptions | undefined => {
+  const options = { seconds: Number(values.seconds), connections: Number(values.connections), warmupSeconds: 2, transforms: Number(values.transforms) };
+  const valid = options.seconds >= 1 && options.connections >= 1 && Number.isInteger(options.transforms) && options.transforms >= 5;
+  return valid ? options : undefined;
+};
 
 /**
  * Both comparisons against a running server whose database `prepareAssets` prepared. `apiKey` may read
@@ -248,59 +270,33 @@ export const benchAssets = async (
   return { comparisons, measurements };
 };
 
-type KeysService = { create: (input: { name: string; grants: 'all' }) => Promise<{ plaintext: string }> };
-
 export const main = async (args: string[]): Promise<number> => {
-  const { values } = parseArgs({
-    args,
-    options: {
-      seconds: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '10' },
-      transforms: { type: 'string', default: '20' },
-    },
-  });
-  const options: AssetBenchOptions = {
-    seconds: Number(values.seconds),
-    connections: Number(values.connections),
-    warmupSeconds: 2,
-    transforms: Number(values.transforms),
-  };
-  if (!(options.seconds >= 1) || !(options.connections >= 1) || !Number.isInteger(options.transforms) || options.transforms < 5) {
-    process.stderr.write('usage: npm run bench:assets -- [--seconds S] [--connections C] [--transforms N>=5]\n');
+  const { values } = parseArgs({ args, options: ASSET_BENCH_ARGS });
+  const options = assetBenchOptions(values);
+  if (!options) {
+    process.stderr.write(`usage: npm run bench:assets -- ${ASSET_BENCH_USAGE}\n`);
     return 2;
   }
 
-  ensureEnvFile(APP_ROOT);
-  dotenv.config({ path: path.join(APP_ROOT, '.env') });
-  const dataDir = path.join(APP_ROOT, 'bench', '.data');
-  fs.mkdirSync(dataDir, { recursive: true });
-  const database = path.join(dataDir, 'assets.db');
-  const cacheDir = path.join(dataDir, `asset-cache-${process.pid}`);
-  fs.rmSync(database, { force: true });
-  const env = { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: database, PUBLIC_API_ASSET_CACHE_DIR: cacheDir };
-  Object.assign(process.env, env, { LOG_LEVEL: 'error' });
-
-  say(`Preparing ${database} ...`);
-  const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
-  await strapi.load();
+  const env = benchEnvironment('assets.db');
+  fs.rmSync(env.DATABASE_FILENAME, { force: true });
+  say(`Preparing ${env.DATABASE_FILENAME} ...`);
   let written: string[] = [];
-  let apiKey: string;
-  try {
-    written = await prepareAssets(strapi);
-    apiKey = (await (strapi.plugin('public-api').service('keys') as KeysService).create({ name: 'bench assets', grants: 'all' })).plaintext;
-  } finally {
-    await strapi.destroy();
-  }
-
-  const server = await startServer(env);
   let result: Awaited<ReturnType<typeof benchAssets>>;
   try {
-    result = await benchAssets(server.url, apiKey, options, say);
+    const apiKey = await withStrapi(async (strapi) => {
+      written = await prepareAssets(strapi);
+      return createApiKey(strapi, 'bench assets', 'all');
+    });
+    const server = await startServer(env);
+    try {
+      result = await benchAssets(server.url, apiKey, options, say);
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
-    for (const file of written) fs.rmSync(file, { force: true });
-    fs.rmSync(cacheDir, { recursive: true, force: true });
-    fs.rmSync(database, { force: true });
+    removeAssets(written, env.PUBLIC_API_ASSET_CACHE_DIR);
+    fs.rmSync(env.DATABASE_FILENAME, { force: true });
   }
   say('');
   say(`Machine: ${machine()}`);

@@ -1,23 +1,26 @@
 /**
  * `npm run bench`: the Public Data API against Strapi's own REST API on the same data, in one run:
  * 100-record pages (plain and with relations), a page at 90% depth, a single record, and writes
- * (create, update).
+ * (create, update). In the same run and table, the asset comparisons of bench/assets.ts: a cached image
+ * variant against the same bytes as a static file, and first-time transforms over HTTP against sharp
+ * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
- *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--no-write]
+ *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--transforms 20] [--no-write]
  *
- * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events), starts the
- * application as a separate process, measures each pair with autocannon, prints the table and writes
- * it to docs/benchmarks.md (unless --no-write). Figures are only comparable within one run.
+ * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events, and the bench
+ * images on a building), starts the application as a separate process with a variant cache directory of
+ * its own, measures each pair with autocannon (the transforms: sequential requests, timed), prints the
+ * table and writes it to docs/benchmarks.md (unless --no-write). The bench images and the variant cache
+ * are removed at the end. Figures are only comparable within one run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import dotenv from 'dotenv';
-import { ensureEnvFile } from '../scripts/lib/env-file';
-import { measure, type Measurement, type MeasureOptions, type Target } from './measure';
+import { ASSET_BENCH_ARGS, ASSET_BENCH_USAGE, assetBenchOptions, benchAssets, prepareAssets, removeAssets } from './assets';
+import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
-import { prepareDatabase } from './setup';
-import { APP_ROOT, startServer } from './server';
+import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
+import { APP_ROOT, startServer, type RunningServer } from './server';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -48,28 +51,21 @@ export const main = async (args: string[]): Promise<number> => {
     args,
     options: {
       events: { type: 'string', default: '100000' },
-      seconds: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '10' },
+      ...ASSET_BENCH_ARGS,
       'no-write': { type: 'boolean', default: false },
     },
   });
   const events = Number(values.events);
-  const options: MeasureOptions = { seconds: Number(values.seconds), connections: Number(values.connections), warmupSeconds: 2 };
-  if (!Number.isInteger(events) || events < 1000 || !(options.seconds >= 1) || !(options.connections >= 1)) {
-    process.stderr.write('usage: npm run bench -- [--events N>=1000] [--seconds S] [--connections C] [--no-write]\n');
+  const options = assetBenchOptions(values);
+  if (!Number.isInteger(events) || events < 1000 || !options) {
+    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write]\n`);
     return 2;
   }
 
-  ensureEnvFile(APP_ROOT);
-  dotenv.config({ path: path.join(APP_ROOT, '.env') });
-  const dataDir = path.join(APP_ROOT, 'bench', '.data');
-  fs.mkdirSync(dataDir, { recursive: true });
-  const env = { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(dataDir, 'bench.db') };
-  Object.assign(process.env, env, { LOG_LEVEL: 'error' });
-
-  say(`Preparing ${events} events in ${env.DATABASE_FILENAME} ...`);
-  const credentials = await prepareDatabase(events, say);
-  const server = await startServer(env);
+  const env = benchEnvironment('bench.db');
+  say(`Preparing ${events} events and the bench images in ${env.DATABASE_FILENAME} ...`);
+  let assetFiles: string[] = [];
+  let server: RunningServer | undefined;
   const measurements: Measurement[] = [];
   const comparisons: Comparison[] = [];
   const run = async (target: Target) => {
@@ -85,6 +81,12 @@ export const main = async (args: string[]): Promise<number> => {
   };
 
   try {
+    const credentials = await withStrapi(async (strapi) => {
+      const prepared = await prepareDatabase(strapi, events, say);
+      assetFiles = await prepareAssets(strapi);
+      return prepared;
+    });
+    server = await startServer(env);
     const v2 = { Authorization: `Bearer ${credentials.apiKey}` };
     const rest = { Authorization: `Bearer ${credentials.readToken}` };
     const api = `${server.url}/api/v2`;
@@ -135,17 +137,28 @@ export const main = async (args: string[]): Promise<number> => {
       () => true
     );
 
+    // Assets (issue 7): after the reads, before the writes. The writes add thousands of published events
+    // and leave Strapi with work it starts after each commit, so everything that reads runs before them,
+    // the asset pairs too (each request looks up its file and whether published content links it). The
+    // transforms are CPU heavy, but sequential and finished before the next measurement's warm-up starts,
+    // so they load no other row; placed after the read rows, those stay measured as in earlier runs.
+    const assets = await benchAssets(server.url, credentials.apiKey, options, say);
+    comparisons.push(...assets.comparisons);
+    measurements.push(...assets.measurements);
+
     // Writes (issue 4): create and update one event per request, published on both sides, through the
     // domain rules on both sides (the document service).
     let serial = 0;
     const unique = () => `${process.pid}-${Date.now()}-${(serial += 1)}`;
     const full = { Authorization: `Bearer ${credentials.fullToken}`, 'Content-Type': 'application/json' };
     const v2Json = { ...v2, 'Content-Type': 'application/vnd.api+json' };
+    // Titles whose slugs do not start with `bench-`: the depth rows read only the seeded benchmark events,
+    // and bench.db keeps what earlier runs wrote.
     const event = (title: string) => ({ title, startsAt: '2027-03-01T19:00:00.000Z', category: 'talk' });
     await compare(
       'Create a record',
-      { label: 'POST /api/v2/events', url: `${api}/events`, method: 'POST', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: event(`Bench write ${unique()}`) } }) },
-      { label: 'POST /api/events?status=published', url: `${server.url}/api/events?status=published`, method: 'POST', headers: full, body: () => JSON.stringify({ data: event(`Bench rest ${unique()}`) }) },
+      { label: 'POST /api/v2/events', url: `${api}/events`, method: 'POST', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: event(`Written under load ${unique()}`) } }) },
+      { label: 'POST /api/events?status=published', url: `${server.url}/api/events?status=published`, method: 'POST', headers: full, body: () => JSON.stringify({ data: event(`Written under load via REST ${unique()}`) }) },
       'within 1.2x (ratio >= 0.83)',
       (ratio) => ratio >= 1 / 1.2
     );
@@ -157,7 +170,8 @@ export const main = async (args: string[]): Promise<number> => {
       (ratio) => ratio >= 1 / 1.2
     );
   } finally {
-    await server.stop();
+    await server?.stop();
+    removeAssets(assetFiles, env.PUBLIC_API_ASSET_CACHE_DIR);
   }
 
   const table = comparisonTable(comparisons);
@@ -173,8 +187,10 @@ export const main = async (args: string[]): Promise<number> => {
       "its own, the application started as a separate process, autocannon as the load generator, the Public Data API",
       "against Strapi's own REST API (with a Strapi API token) on the same data in the same run. A ratio above 1 means",
       '/api/v2 served more requests per second. Figures are only comparable within one run; the ratios are the result.',
+      "The asset rows compare /api/v2's image variants with the same server's static files and with sharp in-process",
+      '(bench/assets.ts; a first-time transform\'s rate is 1 / its median time over sequential requests).',
       '',
-      `Command: \`npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections}\``,
+      `Command: \`npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections} --transforms ${options.transforms}\``,
       `Machine: ${machine()}`,
       `Date: ${new Date().toISOString()}`,
       '',
