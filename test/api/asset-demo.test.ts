@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { Response } from 'supertest';
 import { seedDemo } from '../../src/seed';
 import { bootApp, type TestApp } from '../helpers/app';
 import { asBytes, pathOf } from '../helpers/assets';
@@ -58,7 +59,7 @@ test('following every asset url of the demo content returns the file', async () 
   for (const entry of index.body.data as { links: { self: string }; attributes: { mode: string } }[]) {
     let next: string | null = `${pathOf(entry.links.self)}${entry.attributes.mode === 'collection' ? '?limit=100' : ''}`;
     while (next) {
-      const res = await app.http().get(next).set('Authorization', key.auth);
+      const res: Response = await app.http().get(next).set('Authorization', key.auth);
       expect(res.status).toBe(200);
       const data = Array.isArray(res.body.data) ? res.body.data : [res.body.data];
       records += data.length;

@@ -69,9 +69,9 @@ const metadataOf = (bytes: Buffer) => sharp(bytes).metadata();
 const expectError = (res: { status: number; headers: Record<string, string>; body: Buffer }, status: number) => {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toBe('application/vnd.api+json');
-  const body = jsonOf(res as never);
+  const body = jsonOf(res);
   expectValidJsonApi(body);
-  return body.errors as { status: string; code: string; source?: { parameter?: string }; meta?: { reason: string } }[];
+  return body.errors as { status: string; code: string; detail?: string; source?: { parameter?: string }; meta?: { reason: string } }[];
 };
 
 describe('resizing and formats', () => {

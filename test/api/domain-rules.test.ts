@@ -80,6 +80,14 @@ const expectViolation = async (write: Promise<unknown>, path: string) => {
 const draftRows = (uid: string, documentId: string) =>
   strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]).findMany({ where: { documentId, publishedAt: null }, orderBy: { locale: 'asc' } });
 
+/**
+ * Attribute values for the document service's `update`. This app has no generated content-type
+ * typings, so Strapi types update's `data` as `Partial<Input<uid>>`, which then knows only `id` and
+ * `documentId` and refuses any attribute written as an object literal; given as an attribute map (as
+ * `eventData` is for `create`), it is accepted. The rules under test check the values at runtime.
+ */
+const attributes = (values: Record<string, unknown>) => values;
+
 const eventData = (overrides: Record<string, unknown> = {}) => ({
   title: 'Jazz at the Old Mill',
   category: 'concert',
@@ -155,15 +163,15 @@ describe('through the document service', () => {
     await expectViolation(events().create({ data: eventData({ endsAt: '2025-03-14T19:00:00.000Z' }) }), 'endsAt');
     const event = await events().create({ data: eventData({ title: 'Printmaking Workshop', category: 'workshop' }) });
 
-    await expectViolation(events().update({ documentId: event.documentId, data: { endsAt: '2025-03-14T18:30:00.000Z' } }), 'endsAt');
-    await expectViolation(events().update({ documentId: event.documentId, data: { startsAt: '2025-03-14T23:00:00.000Z' } }), 'startsAt');
-    await expectViolation(events().update({ documentId: event.documentId, data: { price: '-0.50' } }), 'price');
+    await expectViolation(events().update({ documentId: event.documentId, data: attributes({ endsAt: '2025-03-14T18:30:00.000Z' }) }), 'endsAt');
+    await expectViolation(events().update({ documentId: event.documentId, data: attributes({ startsAt: '2025-03-14T23:00:00.000Z' }) }), 'startsAt');
+    await expectViolation(events().update({ documentId: event.documentId, data: attributes({ price: '-0.50' }) }), 'price');
     const [draft] = await draftRows(EVENT, event.documentId);
     expect(draft).toMatchObject({ endsAt: event.endsAt, startsAt: event.startsAt, price: 18 });
 
     // Clearing the end, then moving the start, is fine: no end, nothing to order.
-    await events().update({ documentId: event.documentId, data: { endsAt: null } });
-    const moved = await events().update({ documentId: event.documentId, data: { startsAt: '2025-03-16T10:00:00.000Z' } });
+    await events().update({ documentId: event.documentId, data: attributes({ endsAt: null }) });
+    const moved = await events().update({ documentId: event.documentId, data: attributes({ startsAt: '2025-03-16T10:00:00.000Z' }) });
     expect(moved).toMatchObject({ endsAt: null });
   });
 
@@ -171,22 +179,22 @@ describe('through the document service', () => {
     const event = await events().create({ data: eventData({ title: 'Open Studio Night', category: 'exhibition' }), locale: 'en' });
     // de does not exist yet: Strapi copies startsAt/endsAt from en, so moving only the start is checked against en's end.
     await expectViolation(
-      events().update({ documentId: event.documentId, locale: 'de', data: { title: 'Offenes Atelier', startsAt: '2025-03-15T09:00:00.000Z' } }),
+      events().update({ documentId: event.documentId, locale: 'de', data: attributes({ title: 'Offenes Atelier', startsAt: '2025-03-15T09:00:00.000Z' }) }),
       'startsAt'
     );
     expect((await draftRows(EVENT, event.documentId)).map((row: { locale: string }) => row.locale)).toEqual(['en']);
-    const german = await events().update({ documentId: event.documentId, locale: 'de', data: { title: 'Offenes Atelier' } });
+    const german = await events().update({ documentId: event.documentId, locale: 'de', data: attributes({ title: 'Offenes Atelier' }) });
     expect(german).toMatchObject({ locale: 'de', startsAt: event.startsAt, endsAt: event.endsAt });
     // Shared fields changed in one locale are checked against that locale's stored values.
-    await expectViolation(events().update({ documentId: event.documentId, locale: 'de', data: { endsAt: '2025-03-01T00:00:00.000Z' } }), 'endsAt');
+    await expectViolation(events().update({ documentId: event.documentId, locale: 'de', data: attributes({ endsAt: '2025-03-01T00:00:00.000Z' }) }), 'endsAt');
   });
 
   test('festival and job rules hold on update', async () => {
     const festival = await strapi.documents(FESTIVAL).create({ data: { name: 'Harbour Lights', startsOn: '2025-08-01', endsOn: '2025-08-03' } });
-    await expectViolation(strapi.documents(FESTIVAL).update({ documentId: festival.documentId, data: { startsOn: '2025-08-04' } }), 'startsOn');
+    await expectViolation(strapi.documents(FESTIVAL).update({ documentId: festival.documentId, data: attributes({ startsOn: '2025-08-04' }) }), 'startsOn');
     const job = await strapi.documents(JOB).create({ data: { title: 'Archivist', department: 'programming', salaryMin: 40000 } });
-    await expectViolation(strapi.documents(JOB).update({ documentId: job.documentId, data: { salaryMax: 39999 } }), 'salaryMax');
-    expect(await strapi.documents(JOB).update({ documentId: job.documentId, data: { salaryMax: 40000 } })).toMatchObject({ salaryMax: 40000 });
+    await expectViolation(strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 39999 }) }), 'salaryMax');
+    expect(await strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 40000 }) })).toMatchObject({ salaryMax: 40000 });
   });
 
   test('SKUs are unique across documents, draft or published, and shared by a document’s locales', async () => {
@@ -195,20 +203,20 @@ describe('through the document service', () => {
     await expectViolation(products().create({ data: { name: 'Poster', sku: 'PRT-POSTER-A2', price: 12, currency: 'EUR' } }), 'sku');
 
     const catalogue = await products().create({ data: { name: 'Exhibition Catalogue', sku: 'PUB-CAT-2025', price: 29, currency: 'EUR' } });
-    await expectViolation(products().update({ documentId: catalogue.documentId, data: { sku: 'PRT-POSTER-A2' } }), 'sku');
+    await expectViolation(products().update({ documentId: catalogue.documentId, data: attributes({ sku: 'PRT-POSTER-A2' }) }), 'sku');
 
     // The poster's draft moves on to a new SKU; its published version still holds the old one.
-    await products().update({ documentId: poster.documentId, data: { sku: 'PRT-POSTER-A2-V2' } });
-    await expectViolation(products().update({ documentId: catalogue.documentId, data: { sku: 'PRT-POSTER-A2' } }), 'sku');
+    await products().update({ documentId: poster.documentId, data: attributes({ sku: 'PRT-POSTER-A2-V2' }) });
+    await expectViolation(products().update({ documentId: catalogue.documentId, data: attributes({ sku: 'PRT-POSTER-A2' }) }), 'sku');
 
     // The poster's own locales never conflict with it.
-    const german = await products().update({ documentId: poster.documentId, locale: 'de', data: { name: 'Festivalplakat', sku: 'PRT-POSTER-A2-V2' } });
+    const german = await products().update({ documentId: poster.documentId, locale: 'de', data: attributes({ name: 'Festivalplakat', sku: 'PRT-POSTER-A2-V2' }) });
     expect(german).toMatchObject({ locale: 'de', sku: 'PRT-POSTER-A2-V2' });
-    expect(await products().update({ documentId: poster.documentId, locale: 'en', data: { sku: 'PRT-POSTER-A2-V2', price: 13 } })).toMatchObject({ price: 13 });
+    expect(await products().update({ documentId: poster.documentId, locale: 'en', data: attributes({ sku: 'PRT-POSTER-A2-V2', price: 13 }) })).toMatchObject({ price: 13 });
 
     // A clone is another document: it cannot keep its source's SKU.
     await expectViolation(products().clone({ documentId: catalogue.documentId }), 'sku');
     const cloned = await products().clone({ documentId: catalogue.documentId, data: { sku: 'PUB-CAT-2025-EN' } });
-    expect(cloned.entries[0]).toMatchObject({ sku: 'PUB-CAT-2025-EN' });
+    expect(cloned?.entries[0]).toMatchObject({ sku: 'PUB-CAT-2025-EN' });
   });
 });

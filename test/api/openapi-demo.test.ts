@@ -4,6 +4,7 @@
  * page by page and with every relation expanded, checked against the document it was served.
  */
 import { performance } from 'node:perf_hooks';
+import type { Response } from 'supertest';
 import { bootApp, type TestApp } from '../helpers/app';
 import { createKey, keysService } from '../helpers/keys';
 import { checkResponses, responseCheckerOf, type OpenApiDocument } from '../helpers/openapi';
@@ -40,7 +41,7 @@ const summary = (samples: number[]) => {
 // Measures (for docs/benchmarks.md) but asserts no time: tests never do. The aim, under 50 ms uncached, is
 // judged from the printed figures.
 test('generating the document of a key with every grant: figures, and the cache serves the same document', async () => {
-  const apiKey = (await keysService(app.strapi).findOne(key.id)) as unknown as ApiKey;
+  const apiKey = (await keysService(app.strapi).findOne(key.id))!;
   const baseUrl = 'http://127.0.0.1/api/v2';
   const resources = (await (app.strapi.plugin('public-api').service('resources') as { all: () => Promise<Resource[]> }).all());
   const locales = ['de', 'en'];
@@ -117,7 +118,7 @@ test('every demo resource, read page by page with every relation expanded, answe
     let next: string | undefined = `/api/v2${template}?limit=100${query ? `&${query}` : ''}`;
     const slugs: string[] = [];
     while (next) {
-      const page = await app.http().get(next).set('Authorization', key.auth);
+      const page: Response = await app.http().get(next).set('Authorization', key.auth);
       expect(page.status).toBe(200);
       records += page.body.data.length;
       for (const record of page.body.data as { meta: { slug: string | null }; id: string }[]) slugs.push(record.meta.slug ?? record.id);

@@ -162,7 +162,7 @@ describe('documents of differently granted keys', () => {
     for (const [name, grants] of Object.entries(KEYS)) {
       const key = await createKey(app.strapi, grants, { name });
       documents[name] = (await fetchDocument(key)).document;
-      grantsOf[name] = (await keysService(app.strapi).findOne(key.id) as unknown as { grants: KeyGrants }).grants;
+      grantsOf[name] = (await keysService(app.strapi).findOne(key.id))!.grants;
       fs.writeFileSync(path.join(ARTIFACTS, `${name}.json`), JSON.stringify(documents[name], null, 2));
     }
   });
@@ -213,7 +213,7 @@ describe('documents of differently granted keys', () => {
     expect(all).toMatchObject({ '/events': ['get', 'post'], '/events/{record}': ['get', 'patch', 'delete'], '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'] });
     expect(documents.all!.paths['/events/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
     expect(documents.all!.paths['/cms/site-a/pages/{record}']['x-service']).toEqual({ identifier: ['slug'] });
-    expect(documents.all!.components.parameters.Locale.schema).toEqual({ type: 'string', enum: ['de', 'en'] });
+    expect(documents.all!.components.parameters.Locale!.schema).toEqual({ type: 'string', enum: ['de', 'en'] });
   });
 
   test('a narrowly granted key: no name of a resource, field or command outside its grants', async () => {
@@ -269,12 +269,12 @@ test('the document follows grant and publication changes on the very next reques
   const key = await createKey(app.strapi, { resources: { 'cms:site-a/home': { actions: ['read'], read: ['headline'] } } });
   const first = await fetchDocument(key);
   expect(Object.keys(first.document.paths)).toContain('/cms/site-a/home');
-  expect(Object.keys(first.document.components.schemas.SiteA_HomeAttributes.properties)).toEqual(['headline']);
+  expect(Object.keys(first.document.components.schemas.SiteA_HomeAttributes!.properties!)).toEqual(['headline']);
 
   await keysService(app.strapi).update(key.id, { grants: { resources: { 'cms:site-a/home': { actions: ['read', 'update'], read: ['headline', 'intro'], write: ['headline'] } } } });
   const widened = await fetchDocument(key);
   expect(widened.res.headers.etag).not.toBe(first.res.headers.etag);
-  expect(Object.keys(widened.document.components.schemas.SiteA_HomeAttributes.properties)).toEqual(['headline', 'intro']);
+  expect(Object.keys(widened.document.components.schemas.SiteA_HomeAttributes!.properties!)).toEqual(['headline', 'intro']);
   expect(Object.keys(widened.document.paths['/cms/site-a/home'])).toEqual(['get', 'patch']);
 
   await keysService(app.strapi).update(key.id, { grants: { resources: { 'cms:site-a/home': { actions: ['read'], read: ['headline'] } } } });

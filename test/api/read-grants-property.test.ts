@@ -142,7 +142,7 @@ test('nothing unreadable leaves, nothing unreadable is accepted, the order is ex
       const sortable = (field: string) => SYSTEM.includes(field) || (readable.has(field) && !['tags', 'venue', 'festival', 'cover', 'body', 'description', 'images', 'events', 'poster', 'summary'].includes(field));
       const sortOk = request.sort.every(([field]) => sortable(field)) && new Set(request.sort.map(([f]) => f)).size === request.sort.length;
       const includeOk = request.include.every((path) => {
-        let slug = request.resource;
+        let slug: string = request.resource;
         for (const segment of path.split('.')) {
           const target = RELATIONS[slug]?.[segment];
           if (!target || !readableOf(slug).has(segment) || !grants[target]!.actions.includes('read')) return false;

@@ -2,6 +2,7 @@
  * The read path's indexes exist after every start, and the page query is served by one.
  */
 import type { Knex } from 'knex';
+import type { Response } from 'supertest';
 import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { usingPostgres } from '../helpers/database';
@@ -56,7 +57,7 @@ test('every query of a walk, first page to last, is a range on the order index (
   let records = 0;
   try {
     while (next) {
-      const page = await app.http().get(next).set('Authorization', key.auth);
+      const page: Response = await app.http().get(next).set('Authorization', key.auth);
       expect(page.status).toBe(200);
       records += page.body.data.length;
       next = page.body.links.next ? new URL(page.body.links.next).pathname + new URL(page.body.links.next).search : null;

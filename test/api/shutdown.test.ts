@@ -15,7 +15,7 @@ test('after a write, draining waits for the event Strapi emits after the commit'
   app = await bootApp();
   const { strapi } = app;
   const created: string[] = [];
-  strapi.eventHub.on('entry.create', (payload: { uid: string; entry: { name?: string } }) => {
+  strapi.eventHub.on('entry.create', async (payload: { uid: string; entry: { name?: string } }) => {
     if (payload.uid === 'api::building.building') created.push(String(payload.entry.name));
   });
   await strapi.documents('api::building.building').create({ data: { name: 'Late Hall' } });

@@ -4,11 +4,11 @@
  * corrupt images); crafted images; and fetching asset URLs as bytes.
  */
 import { randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Core } from '@strapi/strapi';
-import type { Response } from 'supertest';
 import sharp from 'sharp';
 
 export type StoredFile = { id: number; documentId: string; name: string; hash: string; url: string };
@@ -91,8 +91,12 @@ export const sidewaysJpeg = () =>
     .withMetadata({ orientation: 6, exif: { IFD0: { Make: 'TestCamera', Copyright: 'secret-owner' } } })
     .toBuffer();
 
-/** Reads any response body as bytes (images, PDFs, SVG, JSON alike). */
-export const asBytes = (res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) => {
+/**
+ * Reads any response body as bytes (images, PDFs, SVG, JSON alike): a parser for supertest's `.parse()`.
+ * superagent calls it with the node response stream; its typings name that `res` its own Response (also
+ * a Stream), so the parameter asks only for what is used, an event emitter.
+ */
+export const asBytes = (res: EventEmitter, done: (error: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   res.on('data', (chunk: Buffer) => chunks.push(chunk));
   res.on('end', () => done(null, Buffer.concat(chunks)));
@@ -105,4 +109,5 @@ export const pathOf = (url: string) => {
   return `${parsed.pathname}${parsed.search}`;
 };
 
-export const jsonOf = (res: Response) => JSON.parse((res.body as Buffer).toString('utf8'));
+/** The JSON of a response read with `asBytes`. */
+export const jsonOf = (res: { body: Buffer }) => JSON.parse(res.body.toString('utf8'));

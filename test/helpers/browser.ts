@@ -10,6 +10,17 @@ import { chromium, type BrowserContext, type ConsoleMessage, type Page } from 'p
 import { APP_ROOT, bootApp, type TestApp } from './app';
 import { ADMIN_PASSWORD, createAdminUser } from './admin';
 
+/**
+ * The page's `document`, for the functions this file hands to `page.evaluate` (they run in the browser).
+ * Declared here, for this module only, with just the members those functions use: the test project is
+ * type-checked for Node, and `/// <reference lib="dom" />` would put every DOM global in all its files.
+ */
+type PageElement = { scrollTop: number; readonly scrollHeight: number };
+declare const document: {
+  readonly scrollingElement: PageElement | null;
+  querySelectorAll(selectors: string): Iterable<PageElement>;
+};
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Exactly the flags the project runs Chromium with; a fresh profile comes with every launch. */

@@ -2,17 +2,10 @@
  * Creating keys in tests, through the plugin's own service (the same path as the CLI and admin).
  */
 import type { Core } from '@strapi/strapi';
+import type keys from '../../src/plugins/public-api/server/src/services/keys';
 
-type KeysService = {
-  create: (input: { name: string; description?: string | null; expiresAt?: string | null; grants: unknown }) => Promise<{
-    key: { id: number; keyId: string };
-    plaintext: string;
-  }>;
-  revoke: (id: string | number) => Promise<unknown>;
-  regenerate: (id: string | number) => Promise<{ plaintext: string }>;
-  update: (id: string | number, input: Record<string, unknown>) => Promise<unknown>;
-  remove: (id: string | number) => Promise<unknown>;
-};
+/** The plugin's keys service, as src defines it. */
+type KeysService = ReturnType<typeof keys>;
 
 export const keysService = (strapi: Core.Strapi) => strapi.plugin('public-api').service('keys') as KeysService;
 

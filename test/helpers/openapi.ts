@@ -18,16 +18,19 @@ import type { TestApp } from './app';
 export const API_BASE = '/api/v2';
 const DOCUMENT_PATH = `${API_BASE}/openapi.json`;
 
-type Schema = Record<string, unknown>;
+/** A JSON Schema 2020-12 object: open, typing the one keyword tests read. */
+type Schema = { properties?: Record<string, Schema>; [keyword: string]: unknown };
 type MediaType = { schema?: Schema };
 type ResponseObject = { description: string; content?: Record<string, MediaType>; $ref?: string };
-type Operation = { operationId: string; responses: Record<string, ResponseObject> };
-type PathItem = Record<string, unknown>;
+type Parameter = { name: string; in: string; schema?: Schema; $ref?: string };
+type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, ResponseObject> };
+type PathItem = { get?: Operation; post?: Operation; put?: Operation; patch?: Operation; delete?: Operation; [member: string]: unknown };
+/** A served document, as far as the checker and the tests read it (src/.../openapi/types.ts builds it). */
 export type OpenApiDocument = {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, PathItem>;
-  components: { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
+  components: { schemas: Record<string, Schema>; parameters: Record<string, Parameter>; responses: Record<string, ResponseObject> };
 };
 
 type Served = { etag: string; document: OpenApiDocument };
@@ -216,11 +219,13 @@ export class ResponseChecker {
   /** `app.http()` with every request instrumented. */
   http(): ReturnType<TestApp['http']> {
     const agent = this.raw();
-    const wrapped = {} as Record<string, unknown>;
+    const wrapped: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(agent)) {
       wrapped[name] = typeof value === 'function' ? (url: string) => this.instrument((value as (url: string) => Test)(url)) : value;
     }
-    return wrapped as ReturnType<TestApp['http']>;
+    // `supertest(server)` returns a plain object with one function per HTTP method, as `wrapped` is;
+    // @types/supertest declares it as its TestAgent class, so the object is given that declared type.
+    return wrapped as unknown as ReturnType<TestApp['http']>;
   }
 }
 
