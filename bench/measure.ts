@@ -21,6 +21,8 @@ export type Target = {
   headers?: Record<string, string>;
   /** A request body per call (writes); the function lets each request differ. */
   body?: () => string;
+  /** A path (with query) per call, on the URL's origin: every request may ask for something new. */
+  path?: () => string;
 };
 
 const run = (target: Target, connections: number, seconds: number): Promise<autocannon.Result> =>
@@ -32,11 +34,15 @@ const run = (target: Target, connections: number, seconds: number): Promise<auto
         headers: target.headers,
         connections,
         duration: seconds,
-        ...(target.body
+        ...(target.body || target.path
           ? {
               requests: [
                 {
-                  setupRequest: (request: autocannon.Request) => ({ ...request, body: target.body!() }),
+                  setupRequest: (request: autocannon.Request) => ({
+                    ...request,
+                    ...(target.body ? { body: target.body() } : {}),
+                    ...(target.path ? { path: target.path() } : {}),
+                  }),
                 },
               ],
             }

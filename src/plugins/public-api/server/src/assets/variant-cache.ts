@@ -135,14 +135,16 @@ export const createVariantCache = <Format extends string>({ dir, maxBytes, warn 
   };
 
   /**
-   * Produces a variant; the requests waiting for it are answered as soon as it exists, while it is being
-   * written. It stays in flight until written, so no request computes it again meanwhile.
+   * Produces a variant; the requests waiting for it are answered as soon as it exists, and it is written
+   * after their answers are on their way (the write starts on the next turn of the event loop). It stays
+   * in flight until written, so no request computes it again meanwhile.
    */
   const compute = (key: string, produce: () => Promise<{ format: Format; buffer: Buffer }>) => {
     const flight = produce().then(
       (produced) => {
         stats.computed += 1;
-        const writing = store(key, produced.format, produced.buffer)
+        const writing = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => store(key, produced.format, produced.buffer))
           .catch((error: Error) => warn(`could not store variant ${key}: ${error.message}`))
           .finally(() => {
             inFlight.delete(key);
