@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { createStrapi } from '@strapi/strapi';
 import dotenv from 'dotenv';
 import { ensureEnvFile } from '../scripts/lib/env-file';
 import { seedBulkEvents, seedDemo } from '../src/seed';
@@ -37,15 +36,7 @@ export const benchEnvironment = (database: string): BenchEnv => {
 };
 
 /** Boots Strapi in this process on the run's database (see `benchEnvironment`), runs `work`, stops it. */
-export const withStrapi = async <T>(work: (strapi: Core.Strapi) => Promise<T>): Promise<T> => {
-  const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
-  await strapi.load();
-  try {
-    return await work(strapi);
-  } finally {
-    await strapi.destroy();
-  }
-};
+export { withStrapi } from '../scripts/lib/strapi';
 
 export type BenchCredentials = { apiKey: string; readToken: string; fullToken: string };
 
