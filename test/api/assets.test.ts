@@ -13,6 +13,7 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { asBytes, diskPathOf, jsonOf, pathOf, solidImage, storeFile } from '../helpers/assets';
 import { usingPostgres } from '../helpers/database';
 import { TEST_ENV } from '../helpers/env';
+import { minimalPdf } from '../helpers/files';
 import { publish, uploadImage } from '../helpers/fixtures';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { createKey } from '../helpers/keys';
@@ -55,21 +56,23 @@ const buildingWith = async (slug: string, fileIds: number[], extra: Record<strin
 };
 
 /** Replaces a file's bytes as the media library's "Replace" does (the upload plugin's replace); returns them. */
-const replaceFile = async (id: number, name: string, width: number, height: number): Promise<Buffer> => {
+const replaceWith = async (id: number, name: string, bytes: Buffer, mimetype: string): Promise<Buffer> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-replace-'));
   const filepath = path.join(dir, name);
-  const bytes = await solidImage(width, height);
   fs.writeFileSync(filepath, bytes);
   try {
     await app.strapi
       .plugin('upload')
       .service('upload')
-      .replace(id, { data: { fileInfo: {} }, file: { filepath, originalFilename: name, mimetype: 'image/png', size: bytes.length } });
+      .replace(id, { data: { fileInfo: {} }, file: { filepath, originalFilename: name, mimetype, size: bytes.length } });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return fs.readFileSync(diskPathOf(app.strapi, await app.strapi.db.query('plugin::upload.file').findOne({ where: { id } })));
 };
+
+const replaceFile = async (id: number, name: string, width: number, height: number): Promise<Buffer> =>
+  replaceWith(id, name, await solidImage(width, height), 'image/png');
 
 const productWithManual = async (slug: string, fileId: number): Promise<AssetObject> => {
   await publish(app.strapi, 'api::product.product', { name: slug, slug, sku: slug.toUpperCase(), price: 1, manual: fileId });
@@ -175,6 +178,23 @@ describe('originals', () => {
     const newVariant = await get(`${pathOf(after.url)}?w=8`);
     expect(newVariant.headers.etag).not.toBe(oldVariant.headers.etag);
     expect((await sharp(newVariant.body).metadata()).height).toBe(16);
+  });
+
+  test('an image replaced by a PDF: the new URL serves the PDF and refuses transforms (400), the old one is gone', async () => {
+    const image = await uploadImage(app.strapi, 'becomes-pdf.png', 16, 16);
+    const before = await productWithManual('becomes-pdf', image.id);
+    expect((await get(`${pathOf(before.url)}?w=8`)).status).toBe(200);
+    const bytes = await replaceWith(image.id, 'becomes-pdf.pdf', minimalPdf('Replaced'), 'application/pdf');
+    const res = await app.http().get('/api/v2/products/becomes-pdf').set('Authorization', key.auth);
+    const after = res.body.data.attributes.manual as AssetObject;
+    expect(after.mimeType).toBe('application/pdf');
+    expectError(await get(pathOf(before.url)), 404, 'asset_not_found');
+    expectError(await get(`${pathOf(before.url)}?w=8`), 404, 'asset_not_found');
+    const served = await get(pathOf(after.url));
+    expect([served.status, served.headers['content-type']]).toEqual([200, 'application/pdf']);
+    expect(served.body.equals(bytes)).toBe(true);
+    const [refused] = expectError(await get(`${pathOf(after.url)}?w=8`), 400, 'not_an_image');
+    expect(refused.source).toEqual({ parameter: 'w' });
   });
 
   test('replacing a file with the very same bytes keeps its URL; editing its name or alt text keeps the token', async () => {
