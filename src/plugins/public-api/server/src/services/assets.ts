@@ -64,7 +64,7 @@ const LOOKUP_MAX_ENTRIES = 10_000;
 const unrelatedToAssets = (uid: string) =>
   uid === 'plugin::public-api.api-key' || uid === 'plugin::public-api.idempotency-record' || uid.startsWith('admin::') || uid.startsWith('strapi::');
 
-const WRITES = new Set(['afterCreate', 'afterCreateMany', 'afterUpdate', 'afterUpdateMany', 'afterDelete', 'afterDeleteMany']);
+const WRITES = ['afterCreate', 'afterCreateMany', 'afterUpdate', 'afterUpdateMany', 'afterDelete', 'afterDeleteMany'] as const;
 
 type Transactor = { executionPromise?: Promise<unknown> };
 
@@ -180,14 +180,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Forgets resolved URLs whenever content is written (bootstrap). */
     watchContent(): void {
-      strapi.db.lifecycles.subscribe(async (event: { action?: string; model?: { uid?: string } }) => {
-        if (!WRITES.has(event.action ?? '') || unrelatedToAssets(event.model?.uid ?? '')) return;
+      const forget = async (event: { model?: { uid?: string } }) => {
+        if (unrelatedToAssets(event.model?.uid ?? '')) return;
         lookups.invalidate();
         // A lookup made before the write commits reads the old state: forget again when it ends.
         if (!strapi.db.inTransaction()) return;
         const transactor = (await strapi.db.transaction()).get() as Transactor;
         transactor.executionPromise?.then(lookups.invalidate, lookups.invalidate);
-      });
+      };
+      // An object subscriber with write actions only: Strapi does not call it for reads.
+      strapi.db.lifecycles.subscribe(Object.fromEntries(WRITES.map((action) => [action, forget])) as never);
     },
 
     /** The absolute path of a file's bytes on this server (local provider), or null. */
