@@ -9,9 +9,22 @@ import { expectValidJsonApi } from '../helpers/jsonapi';
 
 let app: TestApp;
 let auth: string;
+/** What the console transport was given to write: the logger's own level rules applied. */
+type LogEntry = Record<symbol, string> & { message?: unknown };
+let logged: LogEntry[];
+/** The uncoloured level of a log entry (the format colours `level`). */
+const LEVEL = Symbol.for('level');
 
 beforeAll(async () => {
-  app = await checkResponses(await bootApp());
+  // The default log level (LOG_LEVEL unset), as operators run it.
+  app = await checkResponses(await bootApp({ LOG_LEVEL: '' }));
+  logged = [];
+  for (const transport of app.strapi.log.transports) {
+    jest.spyOn(transport, 'log' as never).mockImplementation(((info: LogEntry, done?: () => void) => {
+      logged.push(info);
+      done?.();
+    }) as never);
+  }
   auth = (await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } })).auth;
 });
 afterAll(async () => {
@@ -83,8 +96,14 @@ test('a crash inside a handler is a 500 with no internals', async () => {
     throw new Error('SELECT * FROM secret_table at /srv/app/internal/path.ts:42');
   };
   try {
+    logged.length = 0;
     const res = await app.http().get('/api/v2/').set('Authorization', auth);
     expectError(res, 500, 'internal_error');
+    // Logged with its stack at the default level, as the body promises; never sent.
+    const errors = logged.filter((entry) => entry[LEVEL] === 'error');
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0]!.message)).toContain('SELECT * FROM secret_table at /srv/app/internal/path.ts:42');
+    expect(String(errors[0]!.message)).toMatch(/\n\s+at /);
     expect(res.text).not.toMatch(/secret_table|internal\/path|SELECT|at \//);
     expect(res.body.errors).toEqual([
       {
