@@ -108,8 +108,8 @@ describe('originals', () => {
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(Buffer.compare(res.body, onDisk)).toBe(0);
-    // The same bytes the asset object announces.
-    expect(asset!.size).toBe(Math.round(stored.size * 1000));
+    // The same bytes the asset object announces: exact, though Strapi keeps kilobytes with two decimals.
+    expect(asset!.size).toBe(onDisk.length);
   });
 
   test('an Authorization header, an Accept that excludes JSON:API and a foreign Origin change nothing', async () => {
@@ -173,6 +173,7 @@ describe('originals', () => {
     const fresh = await get(pathOf(after.url));
     expect(fresh.status).toBe(200);
     expect(fresh.body.equals(bytes)).toBe(true);
+    expect(after.size).toBe(bytes.length);
     expect(fresh.headers.etag).not.toBe(original.headers.etag);
     // Variants are of the new bytes, never the old image's cached ones.
     const newVariant = await get(`${pathOf(after.url)}?w=8`);
@@ -193,6 +194,7 @@ describe('originals', () => {
     const served = await get(pathOf(after.url));
     expect([served.status, served.headers['content-type']]).toEqual([200, 'application/pdf']);
     expect(served.body.equals(bytes)).toBe(true);
+    expect(after.size).toBe(bytes.length);
     const [refused] = expectError(await get(`${pathOf(after.url)}?w=8`), 400, 'not_an_image');
     expect(refused.source).toEqual({ parameter: 'w' });
   });
@@ -218,6 +220,29 @@ describe('originals', () => {
 });
 
 describe('names and sizes', () => {
+  test.each([1, 5283, 5289, 999_999])('a file of %i bytes announces exactly that size', async (length) => {
+    // Kilobytes with two decimals cannot tell these apart from their neighbours; the API speaks bytes.
+    const file = await storeFile(app.strapi, { name: `exact-${length}.bin`, bytes: randomBytes(length), mime: 'application/octet-stream' });
+    const asset = await productWithManual(`exact-${length}`, file.id);
+    expect(asset.size).toBe(length);
+    expect((await get(pathOf(asset.url))).headers['content-length']).toBe(String(length));
+  });
+
+  test('files written before sizes were recorded are measured at start', async () => {
+    const file = await storeFile(app.strapi, { name: 'older.bin', bytes: randomBytes(5283), mime: 'application/octet-stream' });
+    // As a database from before: no recorded size, and Strapi's kilobytes with two decimals.
+    await app.strapi.db.connection('public_api_file_versions').where({ file_id: file.id }).update({ bytes: null });
+    await app.strapi.db.connection('files').where({ id: file.id }).update({ size: 5.28 });
+    const before = await productWithManual('older', file.id);
+    expect(before.size).toBe(5280);
+    const versions = app.strapi.plugin('public-api').service('file-versions') as { backfillSizes: () => Promise<number> };
+    expect(await versions.backfillSizes()).toBeGreaterThanOrEqual(1);
+    const res = await app.http().get('/api/v2/products/older').set('Authorization', key.auth);
+    expect(res.body.data.attributes.manual.size).toBe(5283);
+    // A second run finds nothing left to measure.
+    expect(await versions.backfillSizes()).toBe(0);
+  });
+
   test('a name with spaces, accents and URL delimiters round-trips through its URL', async () => {
     const name = "Fête d'été #1 ?&=%+.png";
     const file = await storeFile(app.strapi, { name, bytes: await solidImage(8, 8), mime: 'image/png' });

@@ -25,7 +25,8 @@ export const storeFile = async (
   fs.writeFileSync(path.join(strapi.dirs.static.public, url), bytes);
   const documentId = randomBytes(12).toString('hex').slice(0, 24);
   return (await strapi.db.query('plugin::upload.file').create({
-    data: { documentId, name, hash, ext, mime, size: bytes.length / 1000, url, provider: 'local', width, height },
+    // Kilobytes with two decimals, as Strapi's upload service stores them.
+    data: { documentId, name, hash, ext, mime, size: Math.round(bytes.length / 10) / 100, url, provider: 'local', width, height },
   })) as StoredFile;
 };
 

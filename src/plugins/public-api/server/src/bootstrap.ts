@@ -10,7 +10,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('indexes').ensure(await resources.all());
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
-  // A replaced upload file gets a new content version, hence new asset URLs.
+  // Upload files' exact sizes; a replaced file gets a new content version, hence new asset URLs.
   getService('file-versions').watch();
   // What an asset URL names is kept briefly; content writes forget it.
   getService('assets').watchContent();

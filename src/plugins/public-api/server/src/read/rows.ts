@@ -31,7 +31,10 @@ export type FileRow = {
   version: string | null;
   ext: string | null;
   mime: string;
+  /** Strapi's size in kilobytes, rounded to two decimals. */
   size: number;
+  /** The exact size in bytes the plugin recorded (services/file-versions), null if it could not. */
+  bytes: number | null;
   url: string;
   updatedAt: unknown;
 };

@@ -49,8 +49,12 @@ export type Asset = {
 export const assetUrl = (baseUrl: string, key: AssetKey, file: FileIdentity & Pick<FileRow, 'name'>): string =>
   `${baseUrl}/assets/${assetToken(key, file)}/${encodeURIComponent(file.name)}`;
 
-/** Strapi keeps sizes in kilobytes (bytes / 1000, two decimals); the API speaks bytes. */
-export const bytesOf = (kilobytes: number): number => Math.round(kilobytes * 1000);
+/**
+ * The API speaks bytes. The exact count is the plugin's record; Strapi's own `size` (kilobytes, two
+ * decimals, so within 5 bytes) is the fallback for a file the plugin could not measure (a remote provider's
+ * file written before the plugin recorded sizes).
+ */
+export const bytesOf = (file: Pick<FileRow, 'size' | 'bytes'>): number => file.bytes ?? Math.round(file.size * 1000);
 
 const isImage = (mime: string) => mime.startsWith('image/');
 
@@ -59,7 +63,7 @@ export const assetObject = (baseUrl: string, key: AssetKey, file: FileRow): Asse
   url: assetUrl(baseUrl, key, file),
   fileName: file.name,
   mimeType: file.mime,
-  size: bytesOf(file.size),
+  size: bytesOf(file),
   width: isImage(file.mime) ? file.width : null,
   height: isImage(file.mime) ? file.height : null,
   alt: file.alternativeText,

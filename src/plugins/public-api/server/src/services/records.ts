@@ -334,6 +334,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           ext: 'f.ext',
           mime: 'f.mime',
           size: 'f.size',
+          bytes: 'v.bytes',
           url: 'f.url',
           updatedAt: 'f.updated_at',
         })
@@ -358,6 +359,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           ext: (raw.ext as string | null) ?? null,
           mime: String(raw.mime),
           size: Number(raw.size),
+          bytes: raw.bytes == null ? null : Number(raw.bytes),
           url: String(raw.url),
           updatedAt: raw.updatedAt,
         });
