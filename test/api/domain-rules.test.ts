@@ -61,7 +61,8 @@ const expectAdminViolation = (res: { status: number; body: { error?: unknown } }
     status: 400,
     name: 'ValidationError',
     message,
-    details: { errors: [{ path: [path], message, name: 'ValidationError' }] },
+    // `unquoted` rides along when the message quotes a value (what the Public Data API may send instead).
+    details: { errors: [expect.objectContaining({ path: [path], message, name: 'ValidationError' })] },
   });
 };
 
@@ -73,7 +74,7 @@ const expectViolation = async (write: Promise<unknown>, path: string) => {
   );
   expect(error).toBeInstanceOf(errors.ValidationError);
   expect((error as errors.ValidationError).details).toEqual({
-    errors: [{ path: [path], message: expect.any(String), name: 'ValidationError' }],
+    errors: [expect.objectContaining({ path: [path], message: expect.any(String), name: 'ValidationError' })],
   });
 };
 
@@ -142,7 +143,7 @@ describe('through the admin content-manager API', () => {
     const first = await admin.create(PRODUCT, { name: 'Festival Tote Bag', sku: 'MRC-TOTE-01', price: 14.5, currency: 'EUR' });
     expect(first.status).toBe(201);
     const copy = await admin.create(PRODUCT, { name: 'Tote Bag (blue)', sku: 'MRC-TOTE-01', price: 14.5, currency: 'EUR' });
-    expectAdminViolation(copy, 'sku', "The SKU 'MRC-TOTE-01' is already used by another product.");
+    expectAdminViolation(copy, 'sku', 'This SKU is already used by another product (MRC-TOTE-01).');
     expectAdminViolation(
       await admin.create(PRODUCT, { name: 'Free Sticker', sku: 'MRC-STICK-01', price: -1, currency: 'EUR' }),
       'price',

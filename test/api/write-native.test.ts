@@ -461,8 +461,44 @@ describe("the content type's validation and the domain rules: 422 with pointers,
       ['/data/attributes/salaryMax', 'validation_failed', 'The maximum salary cannot be below the minimum salary (10).'],
     ]);
     expect(await refused('/api/v2/products', resourceDocument('products', { name: 'Copy', sku: 'PASS-1', price: 1 }))).toEqual([
-      ['/data/attributes/sku', 'validation_failed', "The SKU 'PASS-1' is already used by another product."],
+      ['/data/attributes/sku', 'validation_failed', 'This SKU is already used by another product (PASS-1).'],
     ]);
+  });
+
+  test('a domain rule quotes a stored value only to a key that may read its field', async () => {
+    await publish(s, 'api::job.job', { title: 'Quoted', slug: 'quoted-job', department: 'design', salaryMin: 47110, salaryMax: 50000 });
+    await publish(s, 'api::event.event', { title: 'Quoted', slug: 'quoted-event', category: 'talk', startsAt: '2027-03-14T19:47:11.000Z' });
+    const grant = (read: string[], write: string[]) => ({ actions: [...(read.length ? ['read' as const] : []), 'update' as const], read, write });
+    const blind = await createKey(s, {
+      resources: {
+        'native:jobs': grant([], ['salaryMax']),
+        'native:events': grant([], ['endsAt']),
+        'native:festivals': grant([], ['endsOn']),
+      },
+    });
+    const seeing = await createKey(s, {
+      resources: {
+        'native:jobs': grant(['salaryMin'], ['salaryMax']),
+        'native:events': grant(['startsAt'], ['endsAt']),
+        'native:festivals': grant(['startsOn'], ['endsOn']),
+      },
+    });
+    const cases = [
+      ['/api/v2/jobs/quoted-job', resourceDocument('jobs', { salaryMax: 100 }), '47110', 'The maximum salary cannot be below the minimum salary.'],
+      ['/api/v2/events/quoted-event', resourceDocument('events', { endsAt: '2027-03-14T10:00:00Z' }), '2027-03-14T19:47:11', 'An event must end after it starts.'],
+      ['/api/v2/festivals/summer-fest', resourceDocument('festivals', { endsOn: '2027-05-01' }), '2027-06-01', 'A festival cannot end before its first day.'],
+    ] as const;
+    for (const [path, body, stored, message] of cases) {
+      const before = await tableSnapshot(s, ALL_UIDS);
+      const refused = await api.patch(path, blind.auth, body);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors.map((error: { detail: string }) => error.detail)).toEqual([message]);
+      expect(refused.text).not.toContain(stored);
+      const told = await api.patch(path, seeing.auth, body);
+      expect(told.status).toBe(422);
+      expect(told.body.errors[0].detail).toContain(stored);
+      expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
+    }
   });
 
   test('a field this key cannot see is never named', async () => {

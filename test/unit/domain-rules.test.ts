@@ -16,14 +16,14 @@ describe('event schedule', () => {
   test('an end at or before the start is reported on endsAt', () => {
     for (const endsAt of ['2025-03-14T19:00:00Z', '2025-03-14T18:59:59Z']) {
       expect(checkEventSchedule({ startsAt: '2025-03-14T19:00:00Z', endsAt })).toEqual([
-        { path: ['endsAt'], message: 'An event must end after it starts (2025-03-14T19:00:00.000Z).' },
+        { path: ['endsAt'], message: 'An event must end after it starts.', quote: { field: 'startsAt', value: '2025-03-14T19:00:00.000Z' } },
       ]);
     }
   });
   test('moving only the start past the end is reported on startsAt, the field the writer sent', () => {
     const record = { startsAt: '2025-03-15T10:00:00Z', endsAt: '2025-03-14T21:00:00Z' };
     expect(checkEventSchedule(record, changed('startsAt'))).toEqual([
-      { path: ['startsAt'], message: 'An event must start before it ends (2025-03-14T21:00:00.000Z).' },
+      { path: ['startsAt'], message: 'An event must start before it ends.', quote: { field: 'endsAt', value: '2025-03-14T21:00:00.000Z' } },
     ]);
     expect(checkEventSchedule(record, changed('startsAt', 'endsAt'))[0].path).toEqual(['endsAt']);
   });
@@ -39,10 +39,10 @@ describe('festival dates', () => {
   });
   test('ending before the first day is refused', () => {
     expect(checkFestivalDates({ startsOn: '2025-07-04', endsOn: '2025-07-03' })).toEqual([
-      { path: ['endsOn'], message: 'A festival cannot end before its first day (2025-07-04).' },
+      { path: ['endsOn'], message: 'A festival cannot end before its first day.', quote: { field: 'startsOn', value: '2025-07-04' } },
     ]);
     expect(checkFestivalDates({ startsOn: '2025-07-04', endsOn: '2025-07-03' }, changed('startsOn'))).toEqual([
-      { path: ['startsOn'], message: 'A festival cannot start after its last day (2025-07-03).' },
+      { path: ['startsOn'], message: 'A festival cannot start after its last day.', quote: { field: 'endsOn', value: '2025-07-03' } },
     ]);
   });
   test('compares calendar days, not strings that merely look alike', () => {
@@ -59,10 +59,10 @@ describe('salary range', () => {
   });
   test('a minimum above the maximum is refused, on the field that was sent', () => {
     expect(checkSalaryRange({ salaryMin: 70000, salaryMax: 60000 })).toEqual([
-      { path: ['salaryMax'], message: 'The maximum salary cannot be below the minimum salary (70000).' },
+      { path: ['salaryMax'], message: 'The maximum salary cannot be below the minimum salary.', quote: { field: 'salaryMin', value: '70000' } },
     ]);
     expect(checkSalaryRange({ salaryMin: '70000', salaryMax: 60000 }, changed('salaryMin'))).toEqual([
-      { path: ['salaryMin'], message: 'The minimum salary cannot exceed the maximum salary (60000).' },
+      { path: ['salaryMin'], message: 'The minimum salary cannot exceed the maximum salary.', quote: { field: 'salaryMax', value: '60000' } },
     ]);
   });
 });
@@ -100,7 +100,7 @@ describe('unique SKU', () => {
 
   test('the pure check refuses a SKU held by another document', () => {
     expect(checkUniqueSku('TKT-1', [])).toEqual([]);
-    expect(checkUniqueSku('TKT-1', ['abc'])).toEqual([{ path: ['sku'], message: "The SKU 'TKT-1' is already used by another product." }]);
+    expect(checkUniqueSku('TKT-1', ['abc'])).toEqual([{ path: ['sku'], message: 'This SKU is already used by another product.', quote: { field: 'sku', value: 'TKT-1' } }]);
   });
 
   test('asks for other documents only, so a document never conflicts with its own locales', async () => {

@@ -260,7 +260,7 @@ describe('attribute values', () => {
 });
 
 describe("Strapi's refusals", () => {
-  const scope = { visible: new Set(['title', 'slug', 'endsAt']) };
+  const scope = { visible: new Set(['title', 'slug', 'endsAt']), readable: new Set(['title', 'slug', 'endsAt']) };
   const validation = (details: { path: string[]; message: string }[], message = 'x') =>
     new errors.ValidationError(message, { errors: details.map((detail) => ({ ...detail, name: 'ValidationError' })) });
 

@@ -14,11 +14,9 @@ export const checkEventSchedule = (
   const endsAt = instantOf(event.endsAt);
   if (startsAt === null || endsAt === null || endsAt > startsAt) return [];
   const field = blamedField('startsAt', 'endsAt', changed);
-  const message =
-    field === 'startsAt'
-      ? `An event must start before it ends (${new Date(endsAt).toISOString()}).`
-      : `An event must end after it starts (${new Date(startsAt).toISOString()}).`;
-  return [{ path: [field], message }];
+  return field === 'startsAt'
+    ? [{ path: [field], message: 'An event must start before it ends.', quote: { field: 'endsAt', value: new Date(endsAt).toISOString() } }]
+    : [{ path: [field], message: 'An event must end after it starts.', quote: { field: 'startsAt', value: new Date(startsAt).toISOString() } }];
 };
 
 export const eventScheduleRule: DomainRule = {

@@ -14,11 +14,9 @@ export const checkFestivalDates = (
   const endsOn = calendarDayOf(festival.endsOn);
   if (startsOn === null || endsOn === null || endsOn >= startsOn) return [];
   const field = blamedField('startsOn', 'endsOn', changed);
-  const message =
-    field === 'startsOn'
-      ? `A festival cannot start after its last day (${endsOn}).`
-      : `A festival cannot end before its first day (${startsOn}).`;
-  return [{ path: [field], message }];
+  return field === 'startsOn'
+    ? [{ path: [field], message: 'A festival cannot start after its last day.', quote: { field: 'endsOn', value: endsOn } }]
+    : [{ path: [field], message: 'A festival cannot end before its first day.', quote: { field: 'startsOn', value: startsOn } }];
 };
 
 export const festivalDatesRule: DomainRule = {

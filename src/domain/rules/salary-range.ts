@@ -14,11 +14,9 @@ export const checkSalaryRange = (
   const salaryMax = amountOf(job.salaryMax);
   if (salaryMin === null || salaryMax === null || salaryMin <= salaryMax) return [];
   const field = blamedField('salaryMin', 'salaryMax', changed);
-  const message =
-    field === 'salaryMin'
-      ? `The minimum salary cannot exceed the maximum salary (${salaryMax}).`
-      : `The maximum salary cannot be below the minimum salary (${salaryMin}).`;
-  return [{ path: [field], message }];
+  return field === 'salaryMin'
+    ? [{ path: [field], message: 'The minimum salary cannot exceed the maximum salary.', quote: { field: 'salaryMax', value: String(salaryMax) } }]
+    : [{ path: [field], message: 'The maximum salary cannot be below the minimum salary.', quote: { field: 'salaryMin', value: String(salaryMin) } }];
 };
 
 export const salaryRangeRule: DomainRule = {

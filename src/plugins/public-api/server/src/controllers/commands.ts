@@ -186,7 +186,8 @@ const prepareCommand = async (request: ApiRequest, scratch: Scratch): Promise<Ex
     explain: (error) =>
       error instanceof CommandViolations
         ? apiErrors(422, orderedProblems(violationProblems(error.violations)))
-        : apiErrorOfWrite(error, { visible }),
+        // A command's attributes are the caller's own: it may see what it sent.
+        : apiErrorOfWrite(error, { visible, readable: visible }),
     execute: async () => {
       assertDocumentTarget(object, { type: command.name, id: null });
       const files = judgeFiles(command, body.files);

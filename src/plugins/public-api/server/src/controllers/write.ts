@@ -21,7 +21,7 @@ import type { WriteTarget } from '../services/writes';
 import { recordDocument } from '../serialize/document';
 import { assertDocumentTarget, parseResourceDocument } from '../write/document';
 import { planAttributes } from '../write/attributes';
-import { apiErrorOfWrite } from '../write/violations';
+import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
 import { loadContext } from './read';
 import { resourcePath } from './resource-index';
 import { getService } from '../utils/get-service';
@@ -110,7 +110,10 @@ const load = async (request: ApiRequest, access: ResourceAccess, target: WriteTa
   return data!;
 };
 
-const visibleFields = (projection: Projection) => ({ visible: new Set(projection.fields.map((field) => field.key)) });
+const visibleFields = (projection: Projection): ViolationScope => ({
+  visible: new Set(projection.fields.map((field) => field.key)),
+  readable: new Set(projection.readable.map((field) => field.key)),
+});
 
 const recordResponse = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, status: 200 | 201): Promise<ApiResponse> => {
   const data = await load(request, access, target, documentId);

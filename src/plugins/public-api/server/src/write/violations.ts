@@ -15,7 +15,8 @@ import { MAX_REPORTED_PROBLEMS } from './attributes';
 /** Strapi's message for a unique attribute (and uid) whose value another published record holds. */
 export const UNIQUE_MESSAGE = 'This attribute must be unique';
 
-type Detail = { path?: unknown; message?: unknown };
+/** One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations). */
+type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknown; field?: unknown } };
 
 type StrapiValidationError = Error & { name: 'ValidationError'; details?: { errors?: Detail[] } };
 
@@ -34,11 +35,24 @@ const databaseCode = (error: unknown): string | null => {
 export type ViolationScope = {
   /** Fields of the resource the key may read or write: the only names an answer may carry. */
   visible: ReadonlySet<string>;
+  /** Fields the key may read: the only fields whose stored values an answer may quote. */
+  readable: ReadonlySet<string>;
+};
+
+/** The message to send: a domain rule's quoted value only to a key that may read its field. */
+const messageOf = (detail: Detail, scope: ViolationScope): string | null => {
+  const { unquoted } = detail;
+  if (unquoted && typeof unquoted.message === 'string') {
+    return typeof unquoted.field === 'string' && scope.readable.has(unquoted.field) && typeof detail.message === 'string'
+      ? detail.message
+      : unquoted.message;
+  }
+  return typeof detail.message === 'string' && detail.message !== '' ? detail.message : null;
 };
 
 const problemOf = (detail: Detail, scope: ViolationScope): { problem: ErrorObject; unique: boolean } => {
   const path = Array.isArray(detail.path) ? detail.path.map(String) : [];
-  const message = typeof detail.message === 'string' && detail.message !== '' ? detail.message : 'This value is not accepted.';
+  const message = messageOf(detail, scope) ?? 'This value is not accepted.';
   const field = path[0];
   const unique = message === UNIQUE_MESSAGE;
   if (field === undefined || !scope.visible.has(field)) {
