@@ -216,7 +216,7 @@ describe('job-application', () => {
     expectErrors(await api.post(path, all.auth, '{"data":'), 400, [{ meta: { reason: 'body_malformed' } }]);
     expectErrors(await api.post(path, all.auth, { data: [] }), 400, [{ source: { pointer: '/data' } }]);
     expectErrors(await api.post(path, all.auth, { data: { type: 'newsletter-signup', attributes: VALID } }), 409, [{ source: { pointer: '/data/type' }, meta: { reason: 'type_mismatch' } }]);
-    expectErrors(await api.post(path, all.auth, { data: { type: 'job-application', id: 'x', attributes: VALID } }), 409, [{ source: { pointer: '/data/id' } }]);
+    expectErrors(await api.post(path, all.auth, { data: { type: 'job-application', id: 'x', attributes: VALID } }), 403, [{ source: { pointer: '/data/id' }, meta: { reason: 'client_id_not_supported' } }]);
     expectErrors(await api.post(`${path}?locale=en`, all.auth, application(VALID)), 400, [{ source: { parameter: 'locale' } }]);
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });

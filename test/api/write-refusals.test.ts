@@ -143,13 +143,14 @@ describe('bodies', () => {
     expectError(res, 400, { meta: { reason: 'body_not_allowed' } });
   });
 
-  test('type and id that do not match the path are 409', async () => {
+  test('type and id that do not match the path are 409; a POST that brings its own id is 403 (JSON:API)', async () => {
     expectError(await api.post('/api/v2/events', editor.auth, resourceDocument('jobs', VALID_EVENT)), 409, {
       code: 'conflict',
       source: { pointer: '/data/type' },
       meta: { reason: 'type_mismatch' },
     });
-    expectError(await api.post('/api/v2/events', editor.auth, resourceDocument('events', VALID_EVENT, 'my-own-id')), 409, {
+    expectError(await api.post('/api/v2/events', editor.auth, resourceDocument('events', VALID_EVENT, 'my-own-id')), 403, {
+      code: 'forbidden',
       source: { pointer: '/data/id' },
       meta: { reason: 'client_id_not_supported' },
     });

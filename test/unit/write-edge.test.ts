@@ -108,7 +108,7 @@ describe('the request document', () => {
     expect(error.errors.map((e) => e.source)).toContainEqual({ pointer: at });
   });
 
-  test('type and id must match the path: 409', () => {
+  test('type and id must match the path: 409; a new record with its own id: 403', () => {
     const doc = { type: 'events', id: null, attributes: {} };
     expect(statusOf(() => assertDocumentTarget(doc, { type: 'events', id: null }))).toBe('ok');
     expect(errorOf(() => assertDocumentTarget(doc, { type: 'jobs', id: null })).errors[0]).toMatchObject({
@@ -116,7 +116,11 @@ describe('the request document', () => {
       source: { pointer: '/data/type' },
       meta: { reason: 'type_mismatch' },
     });
-    expect(errorOf(() => assertDocumentTarget({ ...doc, id: 'x' }, { type: 'events', id: null })).errors[0]!.meta).toEqual({ reason: 'client_id_not_supported' });
+    expect(errorOf(() => assertDocumentTarget({ ...doc, id: 'x' }, { type: 'events', id: null })).errors[0]).toMatchObject({
+      status: '403',
+      code: 'forbidden',
+      meta: { reason: 'client_id_not_supported' },
+    });
     expect(errorOf(() => assertDocumentTarget({ ...doc, id: 'x' }, { type: 'events', id: 'y' })).errors[0]).toMatchObject({
       status: '409',
       source: { pointer: '/data/id' },

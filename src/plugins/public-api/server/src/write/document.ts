@@ -63,8 +63,9 @@ export const parseResourceDocument = (body: unknown): ResourceObject => {
 };
 
 /**
- * `type` names the resource of the path; `id` names the record of the path (PATCH), and a new record
- * cannot bring its own id (POST): 409 otherwise.
+ * `type` names the resource of the path and `id` the record of the path (PATCH): 409 otherwise. A new
+ * record cannot bring its own id (POST): 403, as JSON:API answers a client-generated id a server does
+ * not support.
  */
 export const assertDocumentTarget = (object: ResourceObject, expected: { type: string; id: string | null }): void => {
   if (object.type !== expected.type) {
@@ -75,7 +76,7 @@ export const assertDocumentTarget = (object: ResourceObject, expected: { type: s
   }
   if (object.id === null) return;
   if (expected.id === null) {
-    throw apiError(409, 'Records get their id from the server; leave `data.id` out when creating one.', {
+    throw apiError(403, 'Records get their id from the server; leave `data.id` out when creating one.', {
       source: { pointer: pointer('data', 'id') },
       reason: 'client_id_not_supported',
     });
