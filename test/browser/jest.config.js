@@ -1,8 +1,7 @@
 /**
  * Browser tests: the real admin panel (built by `npm run build`) served by the application and driven
  * by playwright-core in Debian's chromium. A project of its own, because it needs the built admin and
- * a browser: `npx jest -c test/browser/jest.config.js`, or list this file in the root config's
- * `projects` to run it with `npm test`.
+ * a browser; the root config lists it, so `npm test` runs it, and `npm run test:browser` runs it alone.
  */
 const path = require('node:path');
 
