@@ -196,6 +196,7 @@ describe.each(LOCALES)('in %s', (locale) => {
 
   test('a relation filter matches exactly the records that reference the value, and nothing for what the key cannot see there', async () => {
     const knex = app.strapi.db.connection;
+    let hiddenChecked = 0;
     for (const resource of resources.filter((candidate) => candidate.mode === 'collection')) {
       const { records, fields } = await listing(resource, locale);
       for (const field of relationFields(fields)) {
@@ -225,7 +226,7 @@ describe.each(LOCALES)('in %s', (locale) => {
         const model = app.strapi.db.metadata.get(target.uid as never) as unknown as { tableName: string };
         const rows = (await knex(model.tableName).select('document_id', 'slug')) as { document_id: string; slug: string | null }[];
         const hidden = [...new Set(rows.flatMap((row) => [row.document_id, ...(row.slug ? [row.slug] : [])]))].filter((value) => !seen.has(value));
-        expect(hidden.length).toBeGreaterThan(0);
+        hiddenChecked += hidden.length;
         // One by one for a few of each kind (named in a failure), then all of them in `in` lists.
         const sample = [...hidden.filter((value) => rows.some((row) => row.document_id === value)).slice(0, 6), ...hidden.filter((value) => !rows.some((row) => row.document_id === value)).slice(0, 6)];
         for (const value of sample) {
@@ -244,6 +245,8 @@ describe.each(LOCALES)('in %s', (locale) => {
         await flush();
       }
     }
+    // Other websites' pages, drafts, the other language's slugs: not under every field (all festivals are published).
+    expect(hiddenChecked).toBeGreaterThan(100);
   });
 });
 
