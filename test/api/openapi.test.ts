@@ -212,7 +212,7 @@ describe('documents of differently granted keys', () => {
     const all = methods(documents.all!);
     expect(all).toMatchObject({ '/events': ['get', 'post'], '/events/{record}': ['get', 'patch', 'delete'], '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'] });
     expect(documents.all!.paths['/events/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
-    expect(documents.all!.paths['/cms/site-a/pages/{record}']['x-service']).toEqual({ identifier: ['slug'] });
+    expect(documents.all!.paths['/cms/site-a/pages/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
     expect(documents.all!.components.parameters.Locale!.schema).toEqual({ type: 'string', enum: ['de', 'en'] });
   });
 

@@ -89,7 +89,7 @@ test('website resources are scoped by the relation to the website, which is not 
     (reason) => skipped.push(reason)
   );
   expect(resources.map((r) => [r.id, r.mode, r.scopeAttribute, r.fields.map((f) => f.key), r.identifiers])).toEqual([
-    ['cms:site/pages', 'collection', 'website', ['title', 'slug'], ['slug']],
+    ['cms:site/pages', 'collection', 'website', ['title', 'slug'], ['slug', 'id']],
     ['cms:site/home', 'singleton', undefined, ['headline'], ['id']],
   ]);
   expect(skipped).toEqual(["Website 'site' publishes 'gone' from api::gone.gone, which does not exist."]);

@@ -2,7 +2,7 @@
  * The read endpoints: collection pages, single records and singletons, native and CMS alike.
  */
 import { deriveCursorKey, decodeCursor, encodeCursor, queryFingerprint, type CursorKey } from '../query/cursor';
-import { includeTree, queryVocabulary, defaultSort, type Projection } from '../grants/projection';
+import { includeTree, queryVocabulary, defaultSort, takesLocale, type Projection } from '../grants/projection';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
@@ -27,11 +27,13 @@ const derivedKeys = () => {
   return keys;
 };
 
-export const loadContext = (request: ApiRequest, access: ResourceAccess): LoadContext => {
+/** `language`: the locale of the localized records the read reaches (see `LoadContext`). */
+export const loadContext = (request: ApiRequest, access: ResourceAccess, language: string): LoadContext => {
   const { asset } = derivedKeys();
   const toAsset = (file: Parameters<typeof assetObject>[2]) => assetObject(request.baseUrl, asset, file);
   return {
     source: getService('records'),
+    language,
     projectionOf: access.projectionOf,
     asset: toAsset,
     richtext: (raw) => readRichtext(raw, request.baseUrl, asset),
@@ -39,8 +41,14 @@ export const loadContext = (request: ApiRequest, access: ResourceAccess): LoadCo
   };
 };
 
-const localesFor = async (projection: Projection) =>
-  projection.resource.localized ? getService('locales').get() : null;
+/**
+ * The locales a read checks `locale` against (null: the resource ignores it), and the language it reads
+ * localized records in: the requested locale, else the default.
+ */
+const localesFor = async (projection: Projection) => {
+  const locales = await getService('locales').get();
+  return { codes: takesLocale(projection) ? locales.codes : null, defaultLocale: locales.defaultLocale };
+};
 
 /** The value of one sort key on a row, as the cursor carries it. */
 const positionValue = (access: ResourceAccess, row: RecordRow, key: string): ScalarValue => {
@@ -53,10 +61,12 @@ const positionValue = (access: ResourceAccess, row: RecordRow, key: string): Sca
 const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
   const { projection, resource } = { projection: access.projection, resource: access.resource };
   const locales = await localesFor(projection);
-  const vocabulary = queryVocabulary(projection, locales?.codes ?? null, includeTree(projection, access.projectionOf));
+  const vocabulary = queryVocabulary(projection, locales.codes, includeTree(projection, access.projectionOf));
   const parsed = parseCollectionQuery(request.query, vocabulary);
-  const locale = resource.localized ? (parsed.locale ?? locales!.defaultLocale) : null;
-  const fingerprint = queryFingerprint({ sort: parsed.sort, filters: parsed.filters, locale });
+  const language = parsed.locale ?? locales.defaultLocale;
+  const locale = resource.localized ? language : null;
+  // The cursor is bound to the language wherever it matters (relation filters match in it).
+  const fingerprint = queryFingerprint({ sort: parsed.sort, filters: parsed.filters, locale: takesLocale(projection) ? language : null });
   const { cursor: cursorKey } = derivedKeys();
   const now = Date.now();
 
@@ -74,12 +84,13 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
 
   const page = await getService('records').page(projection, {
     locale,
+    language,
     sort: parsed.sort,
     filters: parsed.filters,
     after,
     limit: parsed.limit,
   });
-  const data = await loadRecords(loadContext(request, access), projection, page.rows, parsed.include);
+  const data = await loadRecords(loadContext(request, access, language), projection, page.rows, parsed.include);
 
   const last = page.rows.at(-1);
   let nextCursor: string | null = null;
@@ -122,10 +133,11 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const { projection, resource } = access;
   const locales = await localesFor(projection);
   const parsed = parseRecordQuery(request.query, {
-    locales: locales?.codes ?? null,
+    locales: locales.codes,
     include: includeTree(projection, access.projectionOf),
   });
-  const locale = resource.localized ? (parsed.locale ?? locales!.defaultLocale) : null;
+  const language = parsed.locale ?? locales.defaultLocale;
+  const locale = resource.localized ? language : null;
   const records = getService('records');
   const row =
     identifier === null
@@ -136,7 +148,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
       reason: 'record_not_found',
     });
   }
-  const [data] = await loadRecords(loadContext(request, access), projection, [row], parsed.include);
+  const [data] = await loadRecords(loadContext(request, access, language), projection, [row], parsed.include);
   return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: projection.fields, data: data! }) };
 };
 

@@ -7,7 +7,7 @@
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
  */
-import { defaultSort, type Projection } from '../grants/projection';
+import { defaultSort, takesLocale, type Projection } from '../grants/projection';
 import { assertNoBody, readJsonBody } from '../http/body';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
@@ -53,18 +53,21 @@ const nativeAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete
 const cmsAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete', options: AccessOptions = {}) =>
   getService('access').cms(request.key, request.params.website!, request.params.collection!, action, options);
 
-const hasLocalizedTargets = (projection: Projection): boolean => [...projection.targets.values()].some((target) => target.localized);
-
-/** The write's locale: the `locale` parameter, else the default, for localized resources; null otherwise. */
+/**
+ * The write's locale (the `locale` parameter, else the default) for localized resources, null otherwise;
+ * and the language of the localized records its references name, which is the same locale, also for
+ * resources that are not localized (as reads show their references).
+ */
 const writeTarget = async (request: ApiRequest, access: ResourceAccess): Promise<WriteTarget> => {
   const { resource } = access;
-  const locales = resource.localized || hasLocalizedTargets(access.projection) ? await getService('locales').get() : null;
-  const { locale } = parseWriteQuery(request.query, { locales: resource.localized ? locales!.codes : null });
+  const locales = await getService('locales').get();
+  const { locale } = parseWriteQuery(request.query, { locales: takesLocale(access.projection) ? locales.codes : null });
+  const language = locale ?? locales.defaultLocale;
   return {
     key: request.key,
     projection: access.projection,
-    locale: resource.localized ? (locale ?? locales!.defaultLocale) : null,
-    defaultLocale: locales?.defaultLocale ?? null,
+    locale: resource.localized ? language : null,
+    language,
   };
 };
 
@@ -99,14 +102,14 @@ const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: strin
         ? record.meta.slug
         : record.id;
   const path = identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`;
-  return resource.localized && request.query.has('locale') ? `${path}?locale=${encodeURIComponent(target.locale!)}` : path;
+  return takesLocale(target.projection) && request.query.has('locale') ? `${path}?locale=${encodeURIComponent(target.language)}` : path;
 };
 
 /** The record as a read shows it to this key, read inside the write's transaction; null when it is not (or no longer) visible. */
 const load = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string) => {
   const row = await getService('records').byDocumentId(access.projection, documentId, { locale: target.locale });
   if (!row) return null;
-  const [data] = await loadRecords(loadContext(request, access), access.projection, [row], []);
+  const [data] = await loadRecords(loadContext(request, access, target.language), access.projection, [row], []);
   return data!;
 };
 

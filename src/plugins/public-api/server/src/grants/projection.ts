@@ -102,6 +102,14 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
   return { resource, grant, readable, writable, targets, fields };
 };
 
+/**
+ * Whether `locale` means something on this resource for this key: it is localized, or one of its visible
+ * relations leads to a localized resource (whose records it then shows in that locale). Only such
+ * resources check the parameter and describe it; the others accept and ignore it.
+ */
+export const takesLocale = (projection: Projection): boolean =>
+  projection.resource.localized || [...projection.targets.values()].some((target) => target.localized);
+
 /** The system sort keys a resource really has (`sort` and `slug` only where the schema has them). */
 export const systemSortKeys = (resource: Resource): string[] =>
   SYSTEM_SORT_KEYS.filter(
@@ -153,7 +161,7 @@ export const queryVocabulary = (
     sortable,
     filterable,
     include,
-    locales: projection.resource.localized ? locales : null,
+    locales: takesLocale(projection) ? locales : null,
     defaultSort: defaultSort(projection.resource),
   };
 };

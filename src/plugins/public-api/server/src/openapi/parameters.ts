@@ -2,7 +2,7 @@
  * Query parameters of reads, cut to what this key may use on one resource (contract sections 5 and 6):
  * `sort` keys, `include` paths, `filter` fields and operators, and `locale` codes as enums.
  */
-import { includeTree, queryVocabulary } from '../grants/projection';
+import { includeTree, queryVocabulary, takesLocale } from '../grants/projection';
 import { MAX_CURSOR_LENGTH } from '../query/cursor';
 import { MAX_FILTERS, operatorApplies } from '../query/filters';
 import { MAX_INCLUDE_DEPTH, MAX_INCLUDE_PATHS, expandablePaths } from '../query/include';
@@ -42,7 +42,8 @@ export const localeParameter = (context: DocumentContext): Ref =>
   context.components.parameter('Locale', () => ({
     name: 'locale',
     in: 'query',
-    description: 'The language of localized fields (read, or written); the default locale when absent. A record missing in the locale is not found.',
+    description:
+      'The language of localized fields (read, or written), and of the localized records relations lead to; the default locale when absent. A localized record missing in the locale is not found.',
     schema: context.locales.length ? { type: 'string', enum: [...context.locales] } : { type: 'string' },
   }));
 
@@ -151,7 +152,7 @@ export const collectionParameters = (context: DocumentContext, resource: Resourc
     limit(context),
     cursor(context),
     sort(vocabulary),
-    ...(resource.localized ? [localeParameter(context)] : []),
+    ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
     ...[include(vocabulary), filter(vocabulary)].filter((parameter): parameter is ParameterObject => parameter !== null),
   ];
 };
@@ -160,5 +161,5 @@ export const collectionParameters = (context: DocumentContext, resource: Resourc
 export const recordParameters = (context: DocumentContext, resource: Resource): (ParameterObject | Ref)[] => {
   const vocabulary = vocabularyOf(context, resource);
   const included = include(vocabulary);
-  return [...(resource.localized ? [localeParameter(context)] : []), ...(included ? [included] : [])];
+  return [...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []), ...(included ? [included] : [])];
 };

@@ -7,6 +7,7 @@
  * handlers as they land without touching the rest of the builder. Request schemas say what is
  * accepted, including the shapes reads send (a reference or asset object read can be written back).
  */
+import { takesLocale } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import type { Field, Resource } from '../registry/types';
@@ -250,7 +251,7 @@ export const writeOperations = (context: DocumentContext, resource: Resource, ta
   const name = context.nameOf(resource);
   const actions = context.projectionOf(resource).grant.actions;
   // Written into the components only when an operation takes them; `locale` picks the version written.
-  const locale = (): (ParameterObject | Ref)[] => (resource.localized ? [localeParameter(context)] : []);
+  const locale = (): (ParameterObject | Ref)[] => (takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []);
   const idempotent = (): (ParameterObject | Ref)[] => [idempotencyKey(components), ...locale()];
   const result: WriteOperations = { resource: {}, record: {} };
 

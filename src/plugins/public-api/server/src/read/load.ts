@@ -15,15 +15,22 @@ import type { RichtextDoc } from '../serialize/richtext';
 import { imageIdsOf, type CurrentImageFile } from '../serialize/richtext-read';
 
 export type RecordSource = {
-  relations: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<TargetRef>>;
+  /** References per owner row, in `language` where the target is localized, each target document once. */
+  relations: (projection: Projection, rowIds: number[], fields: string[], language: string | null) => Promise<Related<TargetRef>>;
   media: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<FileRow>>;
-  byRowIds: (projection: Projection, rowIds: number[]) => Promise<RecordRow[]>;
+  byRowIds: (projection: Projection, rowIds: number[], language: string | null) => Promise<RecordRow[]>;
   /** The files images embedded in richtext name, as they are now, by documentId. */
   imageFiles: (documentIds: string[]) => Promise<Map<string, CurrentImageFile>>;
 };
 
 export type LoadContext = {
   source: RecordSource;
+  /**
+   * The locale of every localized record the read reaches: the request's `locale`, else the default.
+   * One for the whole read, so that a record that is not localized (a building) shows its localized
+   * targets (events) in the language asked for, at every level of `include`.
+   */
+  language: string | null;
   projectionOf: (resource: Projection['resource']) => Projection;
   asset: (file: FileRow) => Asset;
   /** The stored blocks value (JSON text or parsed) -> the richtext document, its images as stored. */
@@ -55,7 +62,7 @@ export const loadRecords = async (
     }
   }
   const [references, files, imageFiles] = (await readAll<unknown>([
-    () => context.source.relations(projection, rows, relationFields),
+    () => context.source.relations(projection, rows.map((row) => row.rowId), relationFields, context.language),
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
   ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
@@ -69,7 +76,7 @@ export const loadRecords = async (
       const targetProjection = context.projectionOf(target);
       const ids = new Set<number>();
       for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of refs) ids.add(ref.rowId);
-      const targetRows = await context.source.byRowIds(targetProjection, [...ids]);
+      const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language);
       const records = await loadRecords(context, targetProjection, targetRows, spec.include);
       expanded.set(spec.field, new Map(targetRows.map((row, index) => [row.rowId, records[index]!])));
     })

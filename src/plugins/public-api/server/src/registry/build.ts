@@ -145,7 +145,9 @@ export const buildWebsiteResources = (
       kind: schema.kind,
       localized: isLocalized(schema),
       draftAndPublish: schema.options?.draftAndPublish === true,
-      identifiers: slugAttribute ? ['slug'] : ['id'],
+      // Every listed record is addressable: the slug where there is one, and always the id, which a record
+      // published without a slug (or before its website's slug is settled) still has.
+      identifiers: slugAttribute ? ['slug', 'id'] : ['id'],
       deleteMode: 'remove',
       scopeAttribute,
       slugAttribute,

@@ -10,7 +10,7 @@ import { connectionOf, databaseClient, readAll } from '../database/connection';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
-import { createReadModels, columnOf, type ReadModel } from '../read/model';
+import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
 import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
@@ -24,6 +24,8 @@ export type Scope = {
 };
 
 export type PageQuery = Scope & {
+  /** The locale of the localized records relations lead to (relation filters match in it). */
+  language: string | null;
   sort: SortTerm[];
   filters: FilterCondition[];
   /** Rows after this position (values of the total sort, id last), or null for the first page. */
@@ -114,22 +116,37 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
   };
 
-  /** The ids of `resource` rows whose relation `field` points at targets with these ids or slugs. */
-  const relationOwners = (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined) =>
+  /**
+   * The links of a relation field that lead to a record the key could see through this resource: the
+   * target's published row, of its website when it is scoped, and in `language` when it is localized.
+   * Strapi keeps a link per version (each locale, draft and published), so without the locale a
+   * localized target would be reached once per language; with it, once. References, `include` and
+   * relation filters all read links through here, so they agree on which targets exist.
+   */
+  const visibleLinks = (join: RelationModel, target: Resource, language: string | null) => {
+    const targetModel = models(join.targetUid);
+    if (target.localized && !language) throw new Error(`Links to ${target.uid} need the language to read them in.`);
+    const builder = knex()(`${join.table} as j`).join(targetModel.table, qualified(targetModel, 'id'), `j.${join.targetColumn}`);
+    applyVisibility(builder, target, targetModel, { locale: target.localized ? language : null });
+    return { builder, targetModel };
+  };
+
+  /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
+  const relationOwners = (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined, language: string | null) =>
     (field: string, refs: string[] | null): Knex.QueryBuilder => {
       const join = model.relations[field];
       const target = targetOf(field);
       if (!join || !target) throw new Error(`No relation '${field}' on ${resource.uid}.`);
-      const targetModel = models(join.targetUid);
-      const targets = knex()(targetModel.table).select(`${targetModel.table}.id`).whereNotNull(`${targetModel.table}.published_at`);
+      const { builder, targetModel } = visibleLinks(join, target, language);
+      builder.select(`j.${join.ownerColumn}`);
       if (refs) {
         const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
-        targets.where((inner) => {
-          inner.whereIn(`${targetModel.table}.document_id`, refs);
-          if (slugColumn) inner.orWhereIn(`${targetModel.table}.${slugColumn}`, refs);
+        builder.where((inner) => {
+          inner.whereIn(qualified(targetModel, 'document_id'), refs);
+          if (slugColumn) inner.orWhereIn(qualified(targetModel, slugColumn), refs);
         });
       }
-      return knex()(join.table).select(join.ownerColumn).whereIn(join.targetColumn, targets);
+      return builder;
     };
 
   const baseQuery = (projection: Projection, scope: Scope) => {
@@ -165,7 +182,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       const read = async (segment: Segment & { limit: number }): Promise<RawRow[]> => {
         const { builder } = baseQuery(projection, query);
-        const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field));
+        const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language);
         for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
         if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
         if (segment.after) applyCondition(builder, keysetAfter(segment.sort, segment.after), segment.keys);
@@ -237,48 +254,49 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Rows by row id (for expanding relations), in no particular order. */
-    async byRowIds(projection: Projection, rowIds: number[]): Promise<RecordRow[]> {
+    async byRowIds(projection: Projection, rowIds: number[], language: string | null): Promise<RecordRow[]> {
       if (rowIds.length === 0) return [];
       const model = models(projection.resource.uid);
       const builder = knex()(model.table).select(selectColumns(projection, model));
-      // Visibility again: a reference never leads to a draft or to another website's record.
-      applyVisibility(builder, projection.resource, model, { locale: null });
+      // Visibility again: a reference never leads to a draft, to another website's record or to another language.
+      applyVisibility(builder, projection.resource, model, { locale: projection.resource.localized ? language : null });
       builder.whereIn(qualified(model, 'id'), rowIds);
       return ((await builder) as RawRow[]).map((raw) => toRecordRow(projection, raw));
     },
 
-    /** References of every visible relation field: one query per field, published targets only. */
-    async relations(projection: Projection, rows: RecordRow[], fields: string[]): Promise<Related<TargetRef>> {
+    /**
+     * References of every visible relation field: one query per field, whatever the number of owners.
+     * Each target document appears once per owner (see `visibleLinks`), in the relation's order.
+     */
+    async relations(projection: Projection, rowIds: number[], fields: string[], language: string | null): Promise<Related<TargetRef>> {
       const result: Related<TargetRef> = new Map();
-      if (rows.length === 0) return result;
+      if (rowIds.length === 0) return result;
       const model = models(projection.resource.uid);
-      const ids = rows.map((row) => row.rowId);
       await readAll(
         fields.map((field) => async () => {
           const join = model.relations[field];
           const target = projection.targets.get(field);
           if (!join || !target) return;
-          const targetModel = models(join.targetUid);
+          const { builder, targetModel } = visibleLinks(join, target, language);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
-          const t = targetModel.table;
-          const builder = knex()(`${join.table} as j`)
-            .join(`${t}`, `${t}.id`, `j.${join.targetColumn}`)
-            .select({ owner: `j.${join.ownerColumn}`, rowId: `${t}.id`, documentId: `${t}.document_id` })
-            .whereIn(`j.${join.ownerColumn}`, ids)
-            .whereNotNull(`${t}.published_at`);
-          if (slugColumn) builder.select({ slug: `${t}.${slugColumn}` });
-          if (target.scopeAttribute && target.website) {
-            const scopeJoin = targetModel.relations[target.scopeAttribute]!;
-            builder.whereIn(`${t}.id`, knex()(scopeJoin.table).select(scopeJoin.ownerColumn).where(scopeJoin.targetColumn, target.website.id));
-          }
+          builder
+            .select({ owner: `j.${join.ownerColumn}`, rowId: qualified(targetModel, 'id'), documentId: qualified(targetModel, 'document_id') })
+            .whereIn(`j.${join.ownerColumn}`, rowIds);
+          if (slugColumn) builder.select({ slug: qualified(targetModel, slugColumn) });
           builder.orderBy(`j.${join.ownerColumn}`);
           if (join.orderColumn) builder.orderBy(`j.${join.orderColumn}`);
           builder.orderBy('j.id');
           const byOwner = new Map<number, TargetRef[]>();
+          const seen = new Set<string>();
           for (const raw of (await builder) as RawRow[]) {
             const owner = Number(raw.owner);
+            const documentId = String(raw.documentId);
+            // A reference names a document once, even where the table holds a link twice.
+            const pair = `${owner}:${documentId}`;
+            if (seen.has(pair)) continue;
+            seen.add(pair);
             const list = byOwner.get(owner) ?? [];
-            list.push({ rowId: Number(raw.rowId), documentId: String(raw.documentId), slug: raw.slug == null ? null : String(raw.slug) });
+            list.push({ rowId: Number(raw.rowId), documentId, slug: raw.slug == null ? null : String(raw.slug) });
             byOwner.set(owner, list);
           }
           result.set(field, byOwner);

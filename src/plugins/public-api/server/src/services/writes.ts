@@ -36,8 +36,11 @@ export type WriteTarget = {
   projection: Projection;
   /** The locale of the write for localized resources; null for the others. */
   locale: string | null;
-  /** The default locale, for references from resources that are not localized to ones that are. */
-  defaultLocale: string | null;
+  /**
+   * The locale of the localized records references name: the write's locale, also for resources that
+   * are not localized (the `locale` parameter, else the default), as reads show their references.
+   */
+  language: string;
 };
 
 type FileRow = {
@@ -73,19 +76,46 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
   const query = (uid: string) => strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]);
 
-  /** The locale of a reference's target: the write's own when both sides are localized (Strapi's rule). */
-  const targetLocale = (target: WriteTarget, resource: Resource): string | null => {
-    if (!resource.localized) return null;
-    return target.projection.resource.localized ? target.locale : target.defaultLocale;
-  };
+  /** The locale of a reference's target: the write's language (Strapi's rule when both sides are localized). */
+  const targetLocale = (target: WriteTarget, resource: Resource): string | null => (resource.localized ? target.language : null);
 
   // -------------------------------------------------------------------------------------------------------
   // References
   // -------------------------------------------------------------------------------------------------------
 
-  /** Relation fields -> `{ set: [...] }` of target documents, or a 422 per reference that names none. */
-  const resolveRelations = async (target: WriteTarget, planned: PlannedField[], problems: ErrorObject[]) => {
+  /**
+   * The value Strapi is given for a relation field: the links reads show (`current`, on updates) are
+   * disconnected and the list is connected in its order, or nothing at all when the list is the one
+   * reads show. Not a `set`: Strapi links every version of a record on its own (each language, draft
+   * and published), and a `set` would also drop the links reads do not show, those of other languages
+   * (a building relates to each language version of an event separately) and those to another website's
+   * records, which this key must not be able to touch.
+   */
+  const relationValue = (field: PlannedField, targets: string[], current: string[] | null, locale: string | null): unknown => {
+    if (current && current.length === targets.length && current.every((documentId, index) => documentId === targets[index])) return undefined;
+    const ref = (documentId: string) => (locale ? { documentId, locale } : { documentId });
+    const many = field.field.type === 'relations';
+    return {
+      disconnect: (current ?? []).map(ref),
+      connect: targets.map((documentId) => (many ? { ...ref(documentId), position: { end: true } } : ref(documentId))),
+    };
+  };
+
+  /** What reads show now of the relation fields written, by field: target documentIds in order. */
+  const currentReferences = async (target: WriteTarget, planned: PlannedField[], rowId: number): Promise<Map<string, string[]>> => {
+    const fields = planned.filter((entry) => entry.planned.kind === 'relation').map((entry) => entry.field.key);
+    if (fields.length === 0) return new Map();
+    const related = await getService('records').relations(target.projection, [rowId], fields, target.language);
+    return new Map(fields.map((field) => [field, (related.get(field)?.get(rowId) ?? []).map((ref) => ref.documentId)]));
+  };
+
+  /**
+   * Relation fields -> Strapi's value for each (see `relationValue`), or a 422 per reference that names
+   * no target. `rowId`: the record's published row, on updates.
+   */
+  const resolveRelations = async (target: WriteTarget, planned: PlannedField[], problems: ErrorObject[], rowId: number | null) => {
     const data: Record<string, unknown> = {};
+    const current = rowId === null ? null : await currentReferences(target, planned, rowId);
     const byTarget = new Map<Resource, { field: PlannedField; refs: RelationRef[] }[]>();
     for (const entry of planned) {
       if (entry.planned.kind !== 'relation') continue;
@@ -111,7 +141,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const bySlug = new Map(found.filter((row) => row.slug !== null).map((row) => [row.slug!, row]));
       const byId = new Map(found.map((row) => [row.documentId, row]));
       for (const { field, refs } of entries) {
-        const set: { documentId: string; locale?: string }[] = [];
+        const targets: string[] = [];
         for (const ref of refs) {
           const row =
             ref.by === 'slug' ? bySlug.get(ref.value) : ref.by === 'id' ? byId.get(ref.value) : (bySlug.get(ref.value) ?? byId.get(ref.value));
@@ -124,13 +154,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             );
             continue;
           }
-          if (set.some((item) => item.documentId === row.documentId)) {
+          if (targets.includes(row.documentId)) {
             problems.push(errorObject(422, `This ${resource.slug} record is already referenced above.`, { source: { pointer: ref.pointer }, reason: 'target_repeated' }));
             continue;
           }
-          set.push(locale ? { documentId: row.documentId, locale } : { documentId: row.documentId });
+          targets.push(row.documentId);
         }
-        data[field.field.key] = { set };
+        const value = relationValue(field, targets, current?.get(field.field.key) ?? null, locale);
+        if (value !== undefined) data[field.field.key] = value;
       }
     }
     return data;
@@ -214,10 +245,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** The plan -> Strapi data, every reference resolved; 422 with every problem otherwise. */
-  const dataOf = async (target: WriteTarget, plan: AttributePlan): Promise<Record<string, unknown>> => {
+  const dataOf = async (target: WriteTarget, plan: AttributePlan, rowId: number | null): Promise<Record<string, unknown>> => {
     const problems: ErrorObject[] = [];
     // One after the other: inside a transaction there is one connection.
-    const relations = await resolveRelations(target, plan.fields, problems);
+    const relations = await resolveRelations(target, plan.fields, problems, rowId);
     const files = await loadFiles(plan.fields);
     const data: Record<string, unknown> = { ...relations };
     for (const entry of plan.fields) {
@@ -353,7 +384,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(target: WriteTarget, plan: AttributePlan): Promise<string> {
       if (plan.problems.length) throw unprocessable(plan.problems);
       const resource = target.projection.resource;
-      const data = await dataOf(target, plan);
+      const data = await dataOf(target, plan, null);
       await applySlug(target, data, null);
       // The website of the path, always: the scope is not a field, so no request can name another.
       if (resource.scopeAttribute && resource.website) data[resource.scopeAttribute] = resource.website.documentId;
@@ -371,9 +402,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         : undefined;
       const versions = await versionsOf(resource, documentId, target.locale, targetField ? [targetField] : []);
       if (!versions.published) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
-      assertNoPendingChanges(resource, versions);
-      const data = await dataOf(target, plan);
+      const data = await dataOf(target, plan, versions.published.id);
       await applySlug(target, data, { documentId, values: versions.draft ?? versions.published });
+      // Only references were sent, each list as reads show it: nothing is written or published, not even a date.
+      if (Object.keys(data).length === 0) return;
+      assertNoPendingChanges(resource, versions);
       const updated = await documents(resource.uid).update({ documentId, data, status: 'published', ...localeParam(target) });
       if (!updated) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
     },
