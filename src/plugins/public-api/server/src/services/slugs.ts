@@ -37,6 +37,10 @@ type Row = Record<string, unknown>;
 
 const isWebsite = (id: number | null): id is number => id !== null;
 
+/** The website row id of a populated to-one relation, or null when the record has none. */
+const websiteIdOf = (value: unknown): number | null =>
+  value && typeof value === 'object' && 'id' in value ? Number((value as { id: unknown }).id) : null;
+
 /** Rows linked to one of these websites (null: to none). */
 const websitesWhere = (attribute: string, websites: readonly (number | null)[]): Row => {
   const ids = [...new Set(websites.filter(isWebsite))];
@@ -177,6 +181,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
   return service;
 };
-
-const websiteIdOf = (value: unknown): number | null =>
-  value && typeof value === 'object' && 'id' in value ? Number((value as { id: unknown }).id) : null;
