@@ -14,8 +14,8 @@ export const slugify = (text: string): string =>
     .replace(/^-+|-+$/g, '');
 
 /**
- * Hands out slugs unique within one content type (and locale): the second "About us" becomes
- * `about-us-1`, as Strapi's uid service would suggest.
+ * Hands out slugs unique within one registry: one per content type (and locale), or per website for
+ * website-scoped types. The second "About us" of a registry becomes `about-us-1`, as Strapi would suggest.
  */
 export const createSlugRegistry = () => {
   const taken = new Set<string>();

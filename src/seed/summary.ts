@@ -10,15 +10,15 @@ const pad = (text: string, width: number) => text.padEnd(width);
 
 export const describeDemoSeed = (result: DemoSeedResult, census: readonly CensusLine[]): string[] => {
   const writes = Object.entries(result.writes) as Array<[string, WriteCounts]>;
-  const total = writes.reduce((sum, [, counts]) => sum + counts.created + counts.localized + counts.published + counts.revised, 0);
+  const total = writes.reduce((sum, [, counts]) => sum + counts.created + counts.localized + counts.published + counts.revised + counts.renamed, 0);
   const lines = [
     total === 0 && result.files.uploaded === 0
       ? `Demo content already complete: nothing written (${(result.durationMs / 1000).toFixed(1)} s).`
       : `Demo content written in ${(result.durationMs / 1000).toFixed(1)} s: ${result.files.uploaded} files uploaded, ${result.files.reused} reused.`,
   ];
   for (const [contentType, counts] of writes) {
-    if (counts.created + counts.localized + counts.published + counts.revised === 0) continue;
-    lines.push(`  ${pad(contentType, 28)} created ${counts.created}, localizations ${counts.localized}, published ${counts.published}, draft edits ${counts.revised}`);
+    if (counts.created + counts.localized + counts.published + counts.revised + counts.renamed === 0) continue;
+    lines.push(`  ${pad(contentType, 28)} created ${counts.created}, localizations ${counts.localized}, published ${counts.published}, draft edits ${counts.revised}, renamed ${counts.renamed}`);
   }
   lines.push('In the database now:');
   for (const line of census) {

@@ -22,7 +22,7 @@ import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
  * The content fingerprint of the demo plan. Equal on SQLite and PostgreSQL and on every run; it
  * changes only when the plan itself is edited, and then this constant is updated with it.
  */
-const DEMO_FINGERPRINT = '6b087f7a3c90373c7ed51307920a040813ad2434015d92760deae84a5f820305';
+const DEMO_FINGERPRINT = '995d8f44ba80f319fb21aa9650c373fdf1992c41b57f60d5ed21e429f1fb1298';
 
 let app: TestApp;
 let strapi: Core.Strapi;
@@ -88,7 +88,7 @@ describe('the demo seed', () => {
     process.stdout.write(`demo seed: ${Date.now() - started} ms on ${process.env.TEST_DATABASE ?? 'sqlite'}\n`);
     expect(first.localesCreated).toEqual(['de']);
     expect(first.files).toEqual({ uploaded: 16, reused: 0 });
-    expect(first.writes[UID.event]).toEqual({ created: 200, localized: 200, published: 388, revised: 14 });
+    expect(first.writes[UID.event]).toEqual({ created: 200, localized: 200, published: 388, revised: 14, renamed: 0 });
     expect(await takeCensus(strapi)).toEqual(EXPECTED_CENSUS);
 
     const before = await snapshot();
@@ -152,6 +152,44 @@ describe('the demo seed', () => {
       ['Culture Hub', 'culture-hub', 'image/png'],
     ]);
   });
+});
+
+describe('website pages', () => {
+  const CULTURE_HUB_SLUGS = ['about-us', 'accessibility', 'contact', 'education', 'legal-notice', 'membership', 'press', 'privacy-policy'];
+  const CITY_GUIDE_SLUGS = ['about-us', 'accessibility', 'contact', 'getting-around', 'legal-notice', 'neighbourhoods', 'privacy-policy', 'where-to-eat'];
+
+  /** Every page row's slug, by website, drafts included. */
+  const slugsBySite = async () => {
+    const rows = (await strapi.db.query(UID.page).findMany({ select: ['slug'], populate: { website: { select: ['slug'] } } })) as Row[];
+    const of = (site: string) => [...new Set(rows.filter((row) => (row.website as Row | null)?.slug === site).map((row) => row.slug))].sort();
+    return { 'city-guide': of('city-guide'), 'culture-hub': of('culture-hub') };
+  };
+
+  test("have natural slugs on each website: both have about-us and contact, whatever the other has", async () => {
+    expect(await slugsBySite()).toEqual({ 'city-guide': CITY_GUIDE_SLUGS, 'culture-hub': CULTURE_HUB_SLUGS });
+  });
+
+  test('a database seeded when slugs were unique across websites is found again, and its pages get their natural slugs', async () => {
+    const before = await snapshot();
+    // What the seed wrote then: the culture hub's pages that share a title with City Guide's took `-1`.
+    const site = (await strapi.db.query(UID.website).findOne({ where: { slug: 'culture-hub' }, select: ['id'] })) as Row;
+    for (const slug of ['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']) {
+      const rows = (await strapi.db.query(UID.page).findMany({ where: { slug, website: { id: site.id } }, select: ['id'] })) as Row[];
+      expect(rows.length).toBeGreaterThan(0);
+      await strapi.db.query(UID.page).updateMany({ where: { id: { $in: rows.map((row) => row.id) } }, data: { slug: `${slug}-1` } });
+    }
+    expect((await slugsBySite())['culture-hub']).toEqual(['about-us-1', 'accessibility-1', 'contact-1', 'education', 'legal-notice-1', 'membership', 'press', 'privacy-policy-1']);
+
+    const rerun = await seedDemo(strapi, { log });
+    // The five pages are renamed, every version of each; nothing is created, published or edited.
+    expect(rerun.writes[UID.page]).toEqual({ created: 0, localized: 0, published: 0, revised: 0, renamed: 5 });
+    for (const [contentType, counts] of Object.entries(rerun.writes)) {
+      if (contentType !== UID.page) expect([contentType, counts]).toEqual([contentType, { created: 0, localized: 0, published: 0, revised: 0, renamed: 0 }]);
+    }
+    expect(await slugsBySite()).toEqual({ 'city-guide': CITY_GUIDE_SLUGS, 'culture-hub': CULTURE_HUB_SLUGS });
+    expect(await snapshot()).toEqual(before);
+    expect(isUnchanged(await seedDemo(strapi, { log }))).toBe(true);
+  }, 120_000);
 });
 
 describe('bulk benchmark events', () => {

@@ -127,20 +127,30 @@ describe('collections', () => {
     }
   });
 
-  test("slugs are unique per content type, as Strapi keeps them: another website's slug is taken too", async () => {
+  test("slugs are unique per website: another website's slug is free, a generated one is natural, a duplicate here is 409", async () => {
     const generated = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'Contact' }));
     expect(generated.status).toBe(201);
-    expect(generated.body.data.meta.slug).toBe('contact-1');
-    const duplicate = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'Contact', slug: 'about-a' }));
+    expect(generated.body.data.meta.slug).toBe('contact');
+    const sameAsSiteA = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'About', slug: 'about-a' }));
+    expect(sameAsSiteA.status).toBe(201);
+    expect(sameAsSiteA.body.data.meta.slug).toBe('about-a');
+    const before = await tableSnapshot(s, UIDS);
+    const duplicate = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'Contact', slug: 'about-b' }));
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.errors[0]).toMatchObject({ source: { pointer: '/data/attributes/slug' }, meta: { reason: 'duplicate_slug' } });
-    // The answer does not say where the slug is used.
-    expect(duplicate.text).not.toMatch(/site-a/);
+    expect(duplicate.body.errors).toEqual([
+      expect.objectContaining({ detail: "Another pages record already uses the slug 'about-b'.", source: { pointer: '/data/attributes/slug' }, meta: { reason: 'duplicate_slug' } }),
+    ]);
+    expect(await tableSnapshot(s, UIDS)).toEqual(before);
+    // Site A's 'about-a' and 'contact' say nothing about site B's, which use the same slugs.
+    expect((await api.get('/api/v2/cms/site-a/pages/about-a', key.auth)).body.data.id).toBe(ids.aboutA);
+    expect((await api.get('/api/v2/cms/site-b/pages/about-a', key.auth)).body.data.id).toBe(sameAsSiteA.body.data.id);
+    expect((await api.get('/api/v2/cms/site-a/pages/contact', key.auth)).body.data.id).toBe(ids.contact);
+    expect((await api.get('/api/v2/cms/site-b/pages/contact', key.auth)).body.data.id).toBe(generated.body.data.id);
   });
 
   test('DELETE removes the record of this website only', async () => {
-    expect((await api.del('/api/v2/cms/site-b/pages/contact-1', key.auth)).status).toBe(204);
-    expect((await api.get('/api/v2/cms/site-b/pages/contact-1', key.auth)).status).toBe(404);
+    expect((await api.del('/api/v2/cms/site-b/pages/contact', key.auth)).status).toBe(204);
+    expect((await api.get('/api/v2/cms/site-b/pages/contact', key.auth)).status).toBe(404);
     expect((await api.get('/api/v2/cms/site-a/pages/contact', key.auth)).status).toBe(200);
   });
 });

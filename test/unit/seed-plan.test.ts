@@ -12,6 +12,7 @@ import { validatePublications } from '../../src/plugins/public-api/server/src/re
 import type { ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import { SEED_EPOCH } from '../../src/seed/epoch';
 import { buildDemoPlan } from '../../src/seed/plan';
+import { slugify } from '../../src/seed/slugs';
 import { UID, type PlannedDocument, type SeededContentType } from '../../src/seed/plan/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -85,14 +86,42 @@ test('the plan keeps the domain rules, so the seed never trips over them', () =>
   for (const sku of skus) expect(sku).toMatch(/^[A-Z0-9][A-Z0-9-]*$/);
 });
 
-test('slugs are valid uids and unique per content type, across locales', () => {
-  for (const uid of Object.values(UID)) {
-    const slugs = of(uid).flatMap((document) => document.versions.map((version) => version.data.slug)).filter((slug) => slug !== undefined);
-    expect(new Set(slugs).size).toBe(slugs.length);
+/** The scope a slug is unique in: the website for website-scoped content types, else the content type. */
+const slugScopeOf = (document: PlannedDocument): string => {
+  const website = first(document).website as { key: string } | undefined;
+  return website ? `${document.contentType}@${website.key}` : document.contentType;
+};
+
+test('slugs are valid and unique in their scope (the website, or the content type), across locales', () => {
+  const byScope = new Map<string, unknown[]>();
+  for (const document of plan.documents) {
+    const slugs = document.versions.map((version) => version.data.slug).filter((slug) => slug !== undefined);
+    byScope.set(slugScopeOf(document), [...(byScope.get(slugScopeOf(document)) ?? []), ...slugs]);
+  }
+  for (const [scope, slugs] of byScope) {
+    expect([scope, new Set(slugs).size]).toEqual([scope, slugs.length]);
     for (const slug of slugs) expect(slug).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
   }
   const keys = plan.documents.map((document) => `${document.contentType}|${document.key}`);
   expect(new Set(keys).size).toBe(keys.length);
+});
+
+test("a website's pages have natural slugs, whatever the other website has; their former slugs find older databases' pages", () => {
+  const pages = of(UID.page);
+  const slugsOf = (website: string) => pages.filter((page) => slugScopeOf(page) === `${UID.page}@${website}`).map((page) => first(page).slug);
+  // Every slug is the title's own, with no suffix: no two pages of one site share a title.
+  for (const page of pages) expect(first(page).slug).toBe(slugify(first(page).title as string));
+  expect(slugsOf('culture-hub')).toEqual(expect.arrayContaining(['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']));
+  expect(slugsOf('city-guide')).toEqual(expect.arrayContaining(['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']));
+  // The slugs an older plan gave the second site, when slugs were unique per content type.
+  expect(pages.filter((page) => page.identity?.formerly).map((page) => [page.key, page.identity!.formerly])).toEqual([
+    ['culture-hub/about-us', 'about-us-1'],
+    ['culture-hub/contact', 'contact-1'],
+    ['culture-hub/accessibility', 'accessibility-1'],
+    ['culture-hub/privacy-policy', 'privacy-policy-1'],
+    ['culture-hub/legal-notice', 'legal-notice-1'],
+  ]);
+  for (const page of pages) expect(page.identity).toMatchObject({ field: 'slug', value: first(page).slug, website: slugScopeOf(page).split('@')[1] });
 });
 
 test('references point at documents written earlier and at planned files', () => {
@@ -126,21 +155,24 @@ test('both websites publish pages and settings, one also the homepage, and the v
   ]);
 });
 
-test('each website has eight pages, some with the same title under distinct slugs, and one settings record', () => {
-  const pages = of(UID.page).map(first);
-  const bySite = (slug: string) => pages.filter((page) => (page.website as { key: string }).key === slug);
-  expect(bySite('city-guide')).toHaveLength(8);
-  expect(bySite('culture-hub')).toHaveLength(8);
-  const aboutUs = pages.filter((page) => page.title === 'About us');
-  expect(aboutUs.map((page) => page.slug)).toEqual(['about-us', 'about-us-1']);
+test('each website has eight pages, some with the same title and slug, and one settings record', () => {
+  const pages = of(UID.page);
+  const siteOf = (page: PlannedDocument) => (first(page).website as { key: string }).key;
+  expect(pages.filter((page) => siteOf(page) === 'city-guide')).toHaveLength(8);
+  expect(pages.filter((page) => siteOf(page) === 'culture-hub')).toHaveLength(8);
+  const aboutUs = pages.filter((page) => first(page).title === 'About us');
+  expect(aboutUs.map((page) => [page.key, first(page).slug])).toEqual([
+    ['city-guide/about-us', 'about-us'],
+    ['culture-hub/about-us', 'about-us'],
+  ]);
   expect(of(UID.setting).map((setting) => (first(setting).website as { key: string }).key)).toEqual(['city-guide', 'culture-hub']);
   // Related pages stay within the site, except one link across, which the API must never serve.
-  const siteOf = new Map(pages.map((page) => [page.slug, (page.website as { key: string }).key]));
+  const siteByKey = new Map(pages.map((page) => [page.key, siteOf(page)]));
   const crossLinks = pages.flatMap((page) =>
-    (page.relatedPages as Array<{ key: string }>).filter((target) => siteOf.get(target.key) !== siteOf.get(page.slug)).map((target) => `${page.slug} -> ${target.key}`)
+    (first(page).relatedPages as Array<{ key: string }>).filter((target) => siteByKey.get(target.key) !== siteOf(page)).map((target) => `${page.key} -> ${target.key}`)
   );
-  expect(crossLinks).toEqual(['contact-1 -> getting-around']);
-  expect(pages.filter((page) => (page.relatedPages as unknown[]).length > 0).length).toBeGreaterThan(8);
+  expect(crossLinks).toEqual(['culture-hub/contact -> city-guide/getting-around']);
+  expect(pages.filter((page) => (first(page).relatedPages as unknown[]).length > 0).length).toBeGreaterThan(8);
 });
 
 test('visibility cases exist: drafts never published, and published records with later draft edits', () => {

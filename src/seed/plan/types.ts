@@ -32,12 +32,21 @@ export type SeedData = Record<string, unknown>;
 
 export type PlannedVersion = { locale: Locale | null; data: SeedData };
 
+export type DocumentIdentity = {
+  field: string;
+  value: string;
+  /** For a value unique within one website only: the website (by slug) whose document it names. */
+  website?: string;
+  /** The value an earlier plan gave the document: a rerun finds it by that too, and renames it. */
+  formerly?: string;
+};
+
 export type PlannedDocument = {
   contentType: SeededContentType;
   /** Unique per content type in the plan; what references name. */
   key: string;
   /** How a rerun finds the document again (slug, or another unique value); null for a single type. */
-  identity: { field: string; value: string } | null;
+  identity: DocumentIdentity | null;
   /** The first version creates the document; the others add its localizations. */
   versions: PlannedVersion[];
   /** Published (every version) or left a draft that was never published. */

@@ -163,25 +163,30 @@ export const planWebsites = (): PlannedDocument[] =>
   }));
 
 /**
- * Pages of both websites. The uid is unique per content type, so the culture hub's "About us" is
- * `about-us-1`. Related pages link to earlier pages of the same site, and one culture hub page links
- * to a City Guide page, which the API must never serve through the culture hub.
+ * Pages of both websites. A slug is unique per website (contract section 1), so both sites have
+ * `about-us`; a page's plan key is `<website>/<slug>`. Related pages link to earlier pages of the same
+ * site, and one culture hub page links to a City Guide page, which the API must never serve through the
+ * culture hub.
  */
 export const planPages = (): PlannedDocument[] => {
   const random = createRandom(seedOf('pages'));
-  const slugFor = createSlugRegistry();
+  // Before slugs were per website, the second site's pages took the next free slug (`about-us-1`):
+  // a database seeded then is found by those, and its pages get their natural slugs back.
+  const formerSlugFor = createSlugRegistry();
   const earlier: Array<{ slug: string; website: string }> = [];
-  return WEBSITES.flatMap((website) =>
-    website.pages.map((page, index): PlannedDocument => {
+  return WEBSITES.flatMap((website) => {
+    const slugFor = createSlugRegistry();
+    return website.pages.map((page, index): PlannedDocument => {
       const slug = slugFor(page.title);
+      const formerSlug = formerSlugFor(page.title);
       const sameSite = earlier.filter((other) => other.website === website.slug).map((other) => other.slug);
-      const related = random.sample(sameSite, random.int(0, 2));
-      if (website.slug === 'culture-hub' && page.title === 'Contact') related.push('getting-around');
+      const related = random.sample(sameSite, random.int(0, 2)).map((target) => pageKey(website.slug, target));
+      if (website.slug === 'culture-hub' && page.title === 'Contact') related.push(pageKey('city-guide', 'getting-around'));
       earlier.push({ slug, website: website.slug });
       return {
         contentType: UID.page,
-        key: slug,
-        identity: { field: 'slug', value: slug },
+        key: pageKey(website.slug, slug),
+        identity: { field: 'slug', value: slug, website: website.slug, ...(formerSlug !== slug ? { formerly: formerSlug } : {}) },
         versions: [
           {
             locale: null,
@@ -203,9 +208,12 @@ export const planPages = (): PlannedDocument[] => {
         // ...and its contact page has an unpublished edit.
         draftChanges: page.title === 'Contact' ? [{ locale: null, data: { summary: `${page.summary} New opening hours from March.` } }] : [],
       };
-    })
-  );
+    });
+  });
 };
+
+/** A page's plan key: its slug is unique within its website only. */
+export const pageKey = (website: string, slug: string): string => `${website}/${slug}`;
 
 /** One settings record per website; a rerun finds it by its site name. */
 export const planSettings = (): PlannedDocument[] =>

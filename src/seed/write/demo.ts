@@ -22,7 +22,7 @@ export type DemoSeedResult = {
 export const isUnchanged = (result: DemoSeedResult): boolean =>
   result.localesCreated.length === 0 &&
   result.files.uploaded === 0 &&
-  Object.values(result.writes).every((counts) => counts && counts.created + counts.localized + counts.published + counts.revised === 0);
+  Object.values(result.writes).every((counts) => counts && counts.created + counts.localized + counts.published + counts.revised + counts.renamed === 0);
 
 export const seedDemo = async (strapi: Core.Strapi, { log }: { log: SeedLog }): Promise<DemoSeedResult> => {
   const started = Date.now();
@@ -47,7 +47,7 @@ export const seedDemo = async (strapi: Core.Strapi, { log }: { log: SeedLog }): 
       state = await loadStoredDocuments(strapi, contentType, plan.documents.filter((document) => document.contentType === contentType));
       stored.set(contentType, state);
     }
-    const counts = (writes[contentType] ??= { created: 0, localized: 0, published: 0, revised: 0 });
+    const counts = (writes[contentType] ??= { created: 0, localized: 0, published: 0, revised: 0, renamed: 0 });
     documentIds.set(documentKey(contentType, planned.key), await ensureDocument(strapi, planned, state, resolve, counts));
   }
   return { localesCreated, files: { uploaded: files.uploaded, reused: files.reused }, writes, durationMs: Date.now() - started };

@@ -12,14 +12,15 @@
 import type { Core, UID as StrapiUID } from '@strapi/strapi';
 import type { PlannedDocument, PlannedVersion, SeededContentType } from '../plan/types';
 
-export type WriteCounts = { created: number; localized: number; published: number; revised: number };
+export type WriteCounts = { created: number; localized: number; published: number; revised: number; renamed: number };
 
 type Row = Record<string, unknown>;
 
 /** One stored row of a document: its locale, whether it is the published version, the values draft edits compare. */
 type StoredRow = { locale: string | null; published: boolean; values: Row };
 
-export type StoredDocuments = ReadonlyMap<string, { documentId: string; rows: StoredRow[] }>;
+/** A planned document as stored: its id, the identity value it holds (null for a single type), its rows. */
+export type StoredDocuments = ReadonlyMap<string, { documentId: string; identity: string | null; rows: StoredRow[] }>;
 
 /** `$in` lists stay well below both databases' limits on bound parameters. */
 const IN_CHUNK = 500;
@@ -34,32 +35,44 @@ export const loadStoredDocuments = async (
   planned: readonly PlannedDocument[]
 ): Promise<StoredDocuments> => {
   const query = strapi.db.query(contentType);
-  const found = new Map<string, string>();
+  const found = new Map<string, { documentId: string; identity: string | null }>();
   const singleType = planned.find((document) => document.identity === null);
   if (singleType) {
     const row = (await query.findOne({ select: ['documentId'] })) as Row | null;
-    if (row) found.set(singleType.key, String(row.documentId));
+    if (row) found.set(singleType.key, { documentId: String(row.documentId), identity: null });
   }
   const byField = new Map<string, PlannedDocument[]>();
   for (const document of planned) if (document.identity) byField.set(document.identity.field, [...(byField.get(document.identity.field) ?? []), document]);
   for (const [field, documents] of byField) {
+    // Values unique within a website only are matched with the website's slug.
+    const scoped = documents.some((document) => document.identity?.website !== undefined);
     for (const batch of chunks(documents)) {
+      const values = batch.flatMap((document) => [document.identity!.value, ...(document.identity!.formerly ? [document.identity!.formerly] : [])]);
       const rows = (await query.findMany({
         select: ['documentId', field, 'locale'],
-        where: { [field]: { $in: batch.map((document) => document.identity?.value) } },
+        where: { [field]: { $in: values } },
+        ...(scoped ? { populate: { website: { select: ['slug'] } } } : {}),
         orderBy: { id: 'asc' },
       })) as Row[];
       for (const document of batch) {
+        const { value, website, formerly } = document.identity!;
         const locale = document.versions[0].locale;
-        const row = rows.find((candidate) => candidate[field] === document.identity?.value && (locale === null || candidate.locale === locale));
-        if (row) found.set(document.key, String(row.documentId));
+        const holding = (held: string) =>
+          rows.find(
+            (candidate) =>
+              candidate[field] === held &&
+              (locale === null || candidate.locale === locale) &&
+              (website === undefined || (candidate.website as Row | null)?.slug === website)
+          );
+        const row = holding(value) ?? (formerly ? holding(formerly) : undefined);
+        if (row) found.set(document.key, { documentId: String(row.documentId), identity: String(row[field]) });
       }
     }
   }
 
   const compared = [...new Set(planned.flatMap((document) => document.draftChanges.flatMap((change) => Object.keys(change.data))))];
   const rowsByDocument = new Map<string, StoredRow[]>();
-  for (const batch of chunks([...found.values()])) {
+  for (const batch of chunks([...found.values()].map(({ documentId }) => documentId))) {
     const rows = (await query.findMany({ select: ['documentId', 'locale', 'publishedAt', ...compared], where: { documentId: { $in: batch } } })) as Row[];
     for (const row of rows) {
       const documentId = String(row.documentId);
@@ -69,7 +82,7 @@ export const loadStoredDocuments = async (
       ]);
     }
   }
-  return new Map([...found].map(([key, documentId]) => [key, { documentId, rows: rowsByDocument.get(documentId) ?? [] }]));
+  return new Map([...found].map(([key, { documentId, identity }]) => [key, { documentId, identity, rows: rowsByDocument.get(documentId) ?? [] }]));
 };
 
 const sameValue = (stored: unknown, planned: unknown): boolean =>
@@ -93,6 +106,14 @@ export const ensureDocument = async (
     rows.some((row) => row.published === published && (!localized || row.locale === locale));
 
   let documentId = existing?.documentId ?? null;
+  if (documentId && plan.identity && existing!.identity !== plan.identity.value) {
+    // Found by its former identity (a slug from before slugs were per website): every version, draft and
+    // published, takes the planned one. The value is free in its website, or the document would have been
+    // found by it. Straight in the table: through the document service the draft would have to be
+    // published, and its unpublished edits with it.
+    await strapi.db.query(plan.contentType).updateMany({ where: { documentId }, data: { [plan.identity.field]: plan.identity.value } });
+    counts.renamed += 1;
+  }
   if (!documentId) {
     const created = await documents.create({ data: resolve(first.data), ...localeOf(first) });
     documentId = created.documentId;

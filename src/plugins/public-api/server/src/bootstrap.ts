@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { registerRbacActions } from './rbac';
+import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -14,5 +15,12 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('file-versions').watch();
   // What an asset URL names is kept briefly; content writes forget it.
   getService('assets').watchContent();
+  // A uid is unique across websites (Strapi's rule): a write through one website would learn of another's.
+  for (const attribute of uidSlugsAcrossWebsites(Object.values(strapi.contentTypes as unknown as Record<string, SlugSchema>))) {
+    strapi.log.warn(
+      `[public-api] ${attribute} is a uid on a website-scoped content type: Strapi keeps it unique across websites. ` +
+        "Declare it as a string with pluginOptions['public-api'].slug to keep it unique per website (docs/api.md, Slugs)."
+    );
+  }
   await registerRbacActions(strapi);
 };

@@ -50,11 +50,11 @@ export const readAll = async <T>(tasks: readonly (() => Promise<T>)[]): Promise<
  * Holds a lock named `name` until the current transaction ends, so that writes that check before they
  * write (a free slug, an address not yet subscribed) cannot both pass the check on two connections or
  * instances. PostgreSQL: a transaction-level advisory lock. SQLite runs one write transaction at a time
- * already. Call it inside `inTransaction`.
+ * already. Call it inside `inTransaction`, or pass the transaction Strapi opened (`strapi.db.transaction`).
  */
-export const lockUntilCommit = async (strapi: Core.Strapi, name: string): Promise<void> => {
+export const lockUntilCommit = async (strapi: Core.Strapi, name: string, connection: Knex = connectionOf(strapi)): Promise<void> => {
   if (databaseClient(strapi) !== 'postgres') return;
-  await connectionOf(strapi).raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+  await connection.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
 };
 
 /**

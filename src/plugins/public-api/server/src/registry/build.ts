@@ -2,7 +2,7 @@
  * Builds resources from content type schemas and website publications. Pure: Strapi is read by the
  * registry service and handed in as plain data.
  */
-import { RESERVED_FIELD_NAMES, WEBSITE_UID, humanize, toField } from './fields';
+import { RESERVED_FIELD_NAMES, WEBSITE_UID, humanize, isPluginSlug, toField, websiteScopeAttributeOf } from './fields';
 import {
   cmsResourceId,
   nativeResourceId,
@@ -58,13 +58,7 @@ export const assertNoReservedFieldNames = (schema: ContentTypeSchema): void => {
 
 const isLocalized = (schema: ContentTypeSchema) => schema.pluginOptions?.i18n?.localized === true;
 
-const websiteScopeAttribute = (schema: ContentTypeSchema): string | undefined =>
-  Object.entries(schema.attributes).find(
-    ([, attribute]) =>
-      attribute.type === 'relation' &&
-      attribute.target === WEBSITE_UID &&
-      (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne')
-  )?.[0];
+const websiteScopeAttribute = (schema: ContentTypeSchema): string | undefined => websiteScopeAttributeOf(schema.attributes);
 
 const fieldsOf = (schema: ContentTypeSchema, labels: Record<string, string>, scopeAttribute?: string): Field[] => {
   const localized = isLocalized(schema);
@@ -79,7 +73,8 @@ const fieldsOf = (schema: ContentTypeSchema, labels: Record<string, string>, sco
 
 const systemAttributes = (schema: ContentTypeSchema) => {
   const entries = Object.entries(schema.attributes);
-  const slugAttribute = schema.attributes.slug?.type === 'uid' ? 'slug' : entries.find(([, a]) => a.type === 'uid')?.[0];
+  const isSlug = (attribute: StrapiAttribute) => attribute.type === 'uid' || isPluginSlug(attribute);
+  const slugAttribute = schema.attributes.slug && isSlug(schema.attributes.slug) ? 'slug' : entries.find(([, a]) => isSlug(a))?.[0];
   const sortAttribute = schema.attributes.sort?.type === 'integer' ? 'sort' : undefined;
   return { slugAttribute, sortAttribute };
 };

@@ -6,6 +6,27 @@ import type { Field, FieldType, StrapiAttribute } from './types';
 export const TAGS_CUSTOM_FIELD = 'plugin::public-api.tags';
 export const WEBSITE_UID = 'plugin::public-api.website';
 
+/**
+ * A string attribute declared as the record slug with `pluginOptions['public-api'].slug`: the slug of a
+ * website-scoped content type. Strapi keeps a `uid` unique per content type, so across websites; this
+ * one the plugin keeps unique per website (`slugs/`), whoever writes.
+ */
+export const isPluginSlug = (attribute: StrapiAttribute): boolean =>
+  attribute.type === 'string' && typeof attribute.pluginOptions?.['public-api']?.slug === 'object';
+
+/** The field a slug is made from when a write leaves it empty: a uid's `targetField`, or the plugin slug's. */
+export const slugTargetFieldOf = (attribute: StrapiAttribute): string | undefined =>
+  attribute.type === 'uid' ? attribute.targetField : attribute.pluginOptions?.['public-api']?.slug?.targetField;
+
+/** The to-one relation that links a content type's records to a website: what scopes them. */
+export const websiteScopeAttributeOf = (attributes: Record<string, StrapiAttribute>): string | undefined =>
+  Object.entries(attributes).find(
+    ([, attribute]) =>
+      attribute.type === 'relation' &&
+      attribute.target === WEBSITE_UID &&
+      (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne')
+  )?.[0];
+
 /** Attributes that are system values or Strapi internals, never fields. */
 const SYSTEM_ATTRIBUTES = new Set([
   'id',

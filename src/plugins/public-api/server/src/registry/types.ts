@@ -56,7 +56,7 @@ export type StrapiAttribute = {
   maxLength?: number;
   regex?: string;
   default?: unknown;
-  pluginOptions?: { i18n?: { localized?: boolean } };
+  pluginOptions?: { i18n?: { localized?: boolean }; 'public-api'?: { slug?: { targetField?: string } } };
 };
 
 export type Field = {
@@ -99,7 +99,7 @@ export type Resource = {
   deleteMode: DeleteMode;
   /** The relation attribute that links records to a website; set for website-scoped CMS resources. */
   scopeAttribute?: string;
-  /** Name of the uid attribute that is the record slug, if any. */
+  /** Name of the attribute that is the record slug (a uid, or a string declared as the plugin's slug), if any. */
   slugAttribute?: string;
   /** Name of the integer attribute that is the record's system sort value, if any. */
   sortAttribute?: string;

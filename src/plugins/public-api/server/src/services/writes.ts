@@ -12,9 +12,7 @@
  * resolved every reference; Strapi then applies the content type's validation and the domain rules
  * exactly as for the admin.
  */
-import slugify from '@sindresorhus/slugify';
 import type { Core } from '@strapi/strapi';
-import { lockUntilCommit } from '../database/connection';
 import { allows, type Projection } from '../grants/projection';
 import { apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
 import type { ApiKey } from '../keys/types';
@@ -24,11 +22,9 @@ import { docToBlocks, imageAttrsOf, type BlocksImageFile, type ImageLookup } fro
 import { MAX_REPORTED_PROBLEMS, type AttributePlan, type AssetRef, type PlannedField, type RelationRef } from '../write/attributes';
 import { attributePointer } from '../write/pointer';
 import { getService } from '../utils/get-service';
+import type { SlugScope } from './slugs';
 
 const FILE_UID = 'plugin::upload.file';
-
-/** How many slug candidates (`x`, `x-1`, ...) one query checks. */
-const SLUG_CANDIDATES_PER_QUERY = 20;
 
 /** Who writes what where: the resource as the key sees it, and the locale the write is in. */
 export type WriteTarget = {
@@ -274,54 +270,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   // -------------------------------------------------------------------------------------------------------
 
   /**
-   * Writes that set a slug take a lock per content type, so that two instances cannot both find a slug
-   * free and both take it (Strapi checks uniqueness, but no index enforces it). SQLite runs one write
-   * at a time anyway.
+   * Which records a slug of this write must differ from: those of the locale and, for a website-scoped
+   * resource, of the path's website only (contract section 1), so that no answer says anything about
+   * another website's records.
    */
-  const lockSlugs = (resource: Resource) => lockUntilCommit(strapi, `public-api:slug:${resource.uid}`);
-
-  /** Whether another document holds this slug in a published version of the locale (what Strapi forbids). */
-  const slugTaken = async (resource: Resource, slug: string, locale: string | null, exceptDocumentId: string | null) => {
-    const where: Record<string, unknown> = { [resource.slugAttribute!]: slug, publishedAt: { $notNull: true } };
-    if (locale) where.locale = locale;
-    if (exceptDocumentId) where.documentId = { $ne: exceptDocumentId };
-    return (await query(resource.uid).findOne({ where, select: ['id'] })) !== null;
-  };
-
-  /**
-   * A slug from the uid's target field, as the admin makes one: the content manager's rule (the target
-   * value, else the field's default, else the model's name, slugified with the same library and the
-   * field's options; then `-1`, `-2`...), past drafts and published versions of the locale.
-   *
-   * The content manager's own `generateUIDField` is not used: it loads every document whose slug starts
-   * with the candidate (`LIKE 'x%'`, which no index serves on SQLite, a scan of the whole table), which
-   * made a create cost a table scan. Here candidates are checked by exact value, twenty per indexed query.
-   */
-  const generateSlug = async (resource: Resource, source: unknown, locale: string | null, documentId: string | null) => {
-    const attribute = resource.slugAttribute!;
-    const model = strapi.contentTypes[resource.uid as keyof typeof strapi.contentTypes] as unknown as {
-      modelName: string;
-      attributes: Record<string, { targetField?: string; default?: unknown; options?: slugify.Options }>;
+  const slugScope = (target: WriteTarget, exceptDocumentId: string | null): SlugScope => {
+    const resource = target.projection.resource;
+    return {
+      locale: target.locale,
+      exceptDocumentId,
+      ...(resource.scopeAttribute && resource.website ? { website: { attribute: resource.scopeAttribute, id: resource.website.id } } : {}),
     };
-    const { targetField, default: fallback, options } = model.attributes[attribute] ?? {};
-    const slugOf = (value: unknown) => (typeof value === 'string' ? slugify(value, options) : '');
-    const fromDefault = () => slugOf(typeof fallback === 'function' ? (fallback as () => unknown)() : fallback || model.modelName);
-    // A target value with nothing to slugify ('!!!') gives '': then the default, as for no value.
-    const base = (targetField && typeof source === 'string' && source !== '' ? slugOf(source) : '') || fromDefault();
-    for (let first = 0; ; first += SLUG_CANDIDATES_PER_QUERY) {
-      const candidates = Array.from({ length: SLUG_CANDIDATES_PER_QUERY }, (_, index) => (first + index === 0 ? base : `${base}-${first + index}`));
-      const where: Record<string, unknown> = { [attribute]: { $in: candidates } };
-      if (locale) where.locale = locale;
-      if (documentId) where.documentId = { $ne: documentId };
-      const taken = new Set(((await query(resource.uid).findMany({ where, select: [attribute] })) as Record<string, unknown>[]).map((row) => row[attribute]));
-      const free = candidates.find((candidate) => !taken.has(candidate));
-      if (free) return free;
-    }
   };
 
   /**
    * Sets `data[slug]`: generated when the write leaves it out (create) or sends null, refused with 409
-   * when another record holds the one sent.
+   * when another record of the scope publishes the one sent. Under the content type's slug lock, which
+   * the document service middleware takes too, so that two writers cannot both take one slug.
    */
   const applySlug = async (
     target: WriteTarget,
@@ -333,11 +298,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!attribute) return;
     const sent = Object.prototype.hasOwnProperty.call(data, attribute);
     if (current && !sent) return;
-    await lockSlugs(resource);
-    const documentId = current?.documentId ?? null;
+    const slugs = getService('slugs');
+    await slugs.lock(resource.uid);
+    const scope = slugScope(target, current?.documentId ?? null);
     const slug = data[attribute];
     if (typeof slug === 'string' && slug !== '') {
-      if (await slugTaken(resource, slug, target.locale, documentId)) {
+      if (await slugs.taken(resource.uid, attribute, slug, scope)) {
         throw apiError(409, `Another ${resource.slug} record already uses the slug ${echo(slug)}.`, {
           source: { pointer: attributePointer(attribute) },
           reason: 'duplicate_slug',
@@ -345,9 +311,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       return;
     }
-    const targetField = resource.fields.find((field) => field.key === attribute)?.attribute.targetField;
+    const targetField = slugs.sourceFieldOf(resource.uid, attribute);
     const source = targetField ? (Object.prototype.hasOwnProperty.call(data, targetField) ? data[targetField] : current?.values[targetField]) : undefined;
-    data[attribute] = await generateSlug(resource, source, target.locale, documentId);
+    data[attribute] = await slugs.generate(resource.uid, attribute, source, scope);
   };
 
   // -------------------------------------------------------------------------------------------------------
@@ -397,9 +363,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (plan.problems.length) throw unprocessable(plan.problems);
       if (plan.fields.length === 0) return;
       const resource = target.projection.resource;
-      const targetField = resource.slugAttribute
-        ? resource.fields.find((field) => field.key === resource.slugAttribute)?.attribute.targetField
-        : undefined;
+      const targetField = resource.slugAttribute ? getService('slugs').sourceFieldOf(resource.uid, resource.slugAttribute) : undefined;
       const versions = await versionsOf(resource, documentId, target.locale, targetField ? [targetField] : []);
       if (!versions.published) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
       const data = await dataOf(target, plan, versions.published.id);

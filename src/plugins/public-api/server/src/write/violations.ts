@@ -11,8 +11,9 @@
 import { ApiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
 import { attributePointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
+import { SLUG_TAKEN_MESSAGES } from '../slugs/versions';
 
-/** Strapi's message for a unique attribute (and uid) whose value another published record holds. */
+/** Strapi's message for a unique attribute (and uid) whose value another published record holds; the plugin's slug rule has its own (`slugs/`). */
 export const UNIQUE_MESSAGE = 'This attribute must be unique';
 
 /** One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations). */
@@ -54,7 +55,7 @@ const problemOf = (detail: Detail, scope: ViolationScope): { problem: ErrorObjec
   const path = Array.isArray(detail.path) ? detail.path.map(String) : [];
   const message = messageOf(detail, scope) ?? 'This value is not accepted.';
   const field = path[0];
-  const unique = message === UNIQUE_MESSAGE;
+  const unique = message === UNIQUE_MESSAGE || (Object.values(SLUG_TAKEN_MESSAGES) as string[]).includes(message);
   if (field === undefined || !scope.visible.has(field)) {
     return {
       unique,
