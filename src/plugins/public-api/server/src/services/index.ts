@@ -10,6 +10,7 @@ import locales from './locales';
 import openapi from './openapi';
 import records from './records';
 import resources from './resources';
+import uploads from './uploads';
 import websites from './websites';
 import writes from './writes';
 
@@ -26,6 +27,7 @@ export default {
   openapi,
   records,
   resources,
+  uploads,
   websites,
   writes,
 };
