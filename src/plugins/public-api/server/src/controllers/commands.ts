@@ -11,6 +11,9 @@
  * Bodies: JSON (`application/json` or JSON:API) for every command; multipart/form-data for commands that
  * take files, with the JSON document in a `data` part (a field, or a file part) and each file in the part
  * named after it (`cv`). File kinds are sniffed from the bytes; an empty file part counts as not sent.
+ * A multipart body is admitted under the bound on uploads in flight (503 over it) before it is read, and
+ * received into the request's private workspace (services/uploads.ts), which goes once the transaction
+ * has ended.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
