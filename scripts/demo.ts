@@ -12,6 +12,7 @@ import type { Core } from '@strapi/strapi';
 import dotenv from 'dotenv';
 import { adminBuildIsCurrent, markAdminBuild } from './lib/admin-build';
 import { ensureEnvFile } from './lib/env-file';
+import { checkPort, explainListenErrors } from './lib/port';
 import { APP_ROOT } from './lib/strapi';
 
 const DEMO_KEY_NAME = 'Demo key (every resource, every action)';
@@ -23,6 +24,15 @@ type KeysService = {
 };
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+// Synchronous on files and pipes, so it is out before an exit that follows at once.
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The port and host Strapi will listen on (config/server.ts), as far as the environment says them. */
+const listenTarget = (): { port: number; host: string } | null => {
+  const port = Number(process.env.PORT ?? 1337);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return null;
+  return { port, host: process.env.HOST || '0.0.0.0' };
+};
 
 const ensureAdminBuild = () => {
   if (adminBuildIsCurrent(APP_ROOT)) {
@@ -102,6 +112,15 @@ const banner = (url: string, key: string, email: string, password: string, admin
 };
 
 export const main = async (): Promise<number> => {
+  // A PORT or HOST in an existing .env counts; variables already set win (dotenv never overrides them).
+  dotenv.config({ path: path.join(APP_ROOT, '.env') });
+  // Before a minute of building and seeding, not after.
+  const target = listenTarget();
+  const problem = target && (await checkPort(target.port, target.host));
+  if (problem) {
+    complain(problem);
+    return 1;
+  }
   if (ensureEnvFile(APP_ROOT)) say('Wrote .env with fresh random secrets.');
   // Strapi read .env when it was first loaded; read it again now that it surely exists.
   dotenv.config({ path: path.join(APP_ROOT, '.env') });
@@ -120,8 +139,10 @@ export const main = async (): Promise<number> => {
   const adminState = await ensureAdminUser(strapi, email, password);
   const key = await ensureDemoKey(strapi);
 
-  await strapi.listen();
   const port = strapi.config.get('server.port') as number;
+  // Taken meanwhile: say so before Strapi exits (its own message is lost in the exit).
+  explainListenErrors(strapi.server.httpServer, port, complain);
+  await strapi.listen();
   const configured = strapi.config.get('server.url') as string | undefined;
   const url = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/$/, '') : `http://localhost:${port}`;
   say(banner(url, key, email, password, adminState));

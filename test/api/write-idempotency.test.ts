@@ -8,7 +8,8 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey, keysService } from '../helpers/keys';
 import { listenOnce, resourceDocument, writer } from '../helpers/writes';
-import { grantsFingerprint, requestFingerprint, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/http/idempotency';
+import { grantsFingerprint, requestFingerprint, IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/http/idempotency';
+import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS } from '../../src/plugins/public-api/server/src/http/idempotency-claim';
 
 const EVENT = 'api::event.event';
 const TABLE = 'public_api_idempotency_records';
@@ -25,6 +26,8 @@ const GRANTS = {
 type IdempotencyService = {
   claim: (request: Record<string, unknown>, now?: number) => Promise<{ kind: string; claim?: { scope: string; token: string } }>;
   release: (claim: { scope: string; token: string }) => Promise<void>;
+  hold: (claim: { scope: string; token: string }) => () => void;
+  renewLeases: () => Promise<number>;
   purgeExpired: (now?: number) => Promise<number>;
 };
 
@@ -273,6 +276,69 @@ describe('claims', () => {
     expect(res.status).toBe(201);
     expect((await post(body, 'key-abandoned')).headers['idempotent-replayed']).toBe('true');
   });
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const leaseOf = async (idempotencyKey: string) => Number((await table().where({ idempotency_key: idempotencyKey }).first()).lease_expires_at);
+
+  test('a running request keeps its claim past the lease it started with: its heartbeat renews it', async () => {
+    const body = event('Kept alive');
+    // Claimed a lease ago, a moment before the lease runs out.
+    const held = await claimFor(body, 'key-alive', Date.now() - IDEMPOTENCY_LEASE_MS + 300);
+    const release = idempotency().hold(held.claim!);
+    try {
+      const before = await leaseOf('key-alive');
+      expect(await idempotency().renewLeases()).toBe(1);
+      expect(await leaseOf('key-alive')).toBeGreaterThan(before);
+      await sleep(400);
+      // Past the first lease: the owner is alive, so the retry is still 409.
+      const res = await post(body, 'key-alive');
+      expect(res.status).toBe(409);
+      expect(res.body.errors[0].meta).toEqual({ reason: 'idempotency_in_progress' });
+    } finally {
+      release();
+    }
+    // Once the request has ended, its claim is renewed no more.
+    expect(await idempotency().renewLeases()).toBe(0);
+    await idempotency().release(held.claim!);
+  });
+
+  test('the same claim, not held by a running request (its process died), is taken over once the lease ran out', async () => {
+    const body = event('Died');
+    await claimFor(body, 'key-died', Date.now() - IDEMPOTENCY_LEASE_MS + 300);
+    expect((await post(body, 'key-died')).status).toBe(409);
+    await sleep(400);
+    const res = await post(body, 'key-died');
+    expect(res.status).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countEvents('Died')).toBe(1);
+  });
+
+  test('of many retries at once after the lease ran out, exactly one takes the claim over', async () => {
+    const body = event('Taken once');
+    await claimFor(body, 'key-taken-once', Date.now() - IDEMPOTENCY_LEASE_MS - 1000);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(body, 'key-taken-once')));
+    const originals = answers.filter((res) => res.status === 201 && res.headers['idempotent-replayed'] === undefined);
+    expect(originals).toHaveLength(1);
+    for (const res of answers.filter((answer) => answer !== originals[0])) {
+      expect([201, 409]).toContain(res.status);
+      if (res.status === 201) expect(res.text).toBe(originals[0]!.text);
+      else expect(res.body.errors[0].meta).toEqual({ reason: 'idempotency_in_progress' });
+    }
+    expect(await countEvents('Taken once')).toBe(1);
+  });
+
+  test('the heartbeat renews the leases of running requests by itself', async () => {
+    const held = await claimFor(event('Heartbeat'), 'key-heartbeat');
+    const before = await leaseOf('key-heartbeat');
+    const release = idempotency().hold(held.claim!);
+    try {
+      await sleep(IDEMPOTENCY_HEARTBEAT_MS + 1000);
+      expect(await leaseOf('key-heartbeat')).toBeGreaterThan(before);
+    } finally {
+      release();
+      await idempotency().release(held.claim!);
+    }
+  }, 30_000);
 
   test('a request that loses its claim while running keeps nothing of its write', async () => {
     const writes = s.plugin('public-api').service('writes') as { create: (...args: unknown[]) => Promise<string> };

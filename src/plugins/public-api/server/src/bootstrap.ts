@@ -11,6 +11,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('indexes').ensure(await resources.all());
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
+  // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.
+  await getService('uploads').start();
   // Upload files' exact sizes; a replaced file gets a new content version, hence new asset URLs.
   getService('file-versions').watch();
   // What an asset URL names is kept briefly; content writes forget it.

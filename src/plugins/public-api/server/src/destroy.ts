@@ -5,6 +5,7 @@ import { getService } from './utils/get-service';
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('idempotency').stopCleanup();
   await getService('file-versions').stop();
+  await getService('uploads').stop();
   await getService('last-used').flush();
   await getService('assets').settled();
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.

@@ -5,9 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { onRollback } from '../database/connection';
-import { FILE_KINDS } from '../http/sniff';
-import { CommandViolations, defineCommand, type CommandViolation, type ReceivedFile } from './types';
+import { CommandViolations, defineCommand, type CommandViolation } from './types';
 
 const JOB = 'api::job.job';
 const APPLICATION = 'api::job-application.job-application';
@@ -43,21 +41,8 @@ const jobProblem = async (strapi: Core.Strapi, identifier: string): Promise<{ jo
 
 const jobIdentifier = z.string().trim().min(1).max(255);
 
-/** The upload file row of a CV, as the upload provider needs it to delete the bytes. */
-type StoredCv = { id: number; url: string; hash: string; ext: string; provider: string };
-
-const uploadCv = async (strapi: Core.Strapi, cv: ReceivedFile, applicant: string) => {
-  const { extension, mimeType } = FILE_KINDS[cv.kind];
-  const name = `CV ${applicant}`.slice(0, 200).replace(/[\\/]/g, '-');
-  const [file] = (await strapi
-    .plugin('upload')
-    .service('upload')
-    .upload({
-      data: { fileInfo: { name: `${name}.${extension}`, alternativeText: null, caption: null } },
-      files: { filepath: cv.path, originalFilename: `${name}.${extension}`, mimetype: mimeType, size: cv.size },
-    })) as StoredCv[];
-  return file!;
-};
+/** The CV's display name: whose it is (never a path). */
+const cvName = (applicant: string): string => `CV ${applicant}`.slice(0, 200).replace(/[\\/]/g, '-');
 
 export const jobApplication = defineCommand({
   name: 'job-application',
@@ -89,13 +74,11 @@ export const jobApplication = defineCommand({
     const { violation } = await jobProblem(strapi, identifier.data);
     return violation ? [violation] : [];
   },
-  async run(input, { strapi, files }) {
+  async run(input, { strapi, files, store }) {
     const { job, violation } = await jobProblem(strapi, input.job);
     if (violation || !job) throw new CommandViolations(violation ? [violation] : []);
-    const cv = files.cv ? await uploadCv(strapi, files.cv, input.name) : null;
-    // The transaction takes the file's row back, but not its bytes: if it rolls back, now or after this
-    // returns (the Idempotency-Key claim lost), they are deleted too.
-    if (cv) onRollback(async () => (strapi.plugin('upload') as unknown as { provider: { delete: (file: StoredCv) => Promise<unknown> } }).provider.delete(cv));
+    // Its bytes stay exactly when this transaction commits, a crash included (uploads/store.ts).
+    const cv = files.cv ? await store(files.cv, cvName(input.name)) : null;
     await strapi.documents(APPLICATION).create({
       data: {
         name: input.name,

@@ -34,10 +34,18 @@ export type CommandViolation = {
   reason: string;
 };
 
+/** An upload file row made of a received file. */
+export type StoredFile = { id: number; url: string; hash: string; ext: string; provider: string };
+
 export type CommandContext = {
   strapi: Core.Strapi;
   /** The files the request carried, by part name; absent when not sent. */
   files: Partial<Record<string, ReceivedFile>>;
+  /**
+   * Stores a received file through the upload plugin under a display name (without extension), in the
+   * command's transaction: its bytes stay exactly when the transaction commits, even across a crash.
+   */
+  store: (file: ReceivedFile, name: string) => Promise<StoredFile>;
 };
 
 /** What a command answers beside its name: `status`, and anything else it may disclose. */

@@ -7,10 +7,17 @@ export type PluginConfig = {
   assetCacheDir: string;
   /** The most bytes the variant cache keeps on disk; the least recently used variants go first. */
   assetCacheMaxBytes: number;
+  /** Command uploads (multipart bodies) one process receives at once; more get 503 with Retry-After. */
+  uploadsInFlight: number;
+  /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
+  uploadBytesInFlight: number;
 };
 
 export const PLUGIN_ID = 'public-api';
 export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
+export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
+/** Five CVs of the largest size at once (each body is held in memory while it is received). */
+export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 export const API_BASE_PATH = '/api/v2';
 
 export const pluginConfig = (strapi: Core.Strapi): PluginConfig =>
@@ -21,6 +28,8 @@ export default {
     keySecret: '',
     assetCacheDir: '.tmp/asset-cache',
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
+    uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
+    uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -34,6 +43,12 @@ export default {
     const maxBytes = config.assetCacheMaxBytes;
     if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
       throw new Error('PUBLIC_API_ASSET_CACHE_MAX_BYTES must be a positive whole number of bytes.');
+    }
+    for (const name of ['uploadsInFlight', 'uploadBytesInFlight'] as const) {
+      const value = config[name];
+      if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
+        throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
+      }
     }
   },
 };

@@ -11,11 +11,12 @@
  * Bodies: JSON (`application/json` or JSON:API) for every command; multipart/form-data for commands that
  * take files, with the JSON document in a `data` part (a field, or a file part) and each file in the part
  * named after it (`cv`). File kinds are sniffed from the bytes; an empty file part counts as not sent.
+ * A multipart body is admitted under the bound on uploads in flight (503 over it) before it is read, and
+ * received into the request's private workspace (services/uploads.ts), which goes once the transaction
+ * has ended.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
 import { inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
@@ -23,7 +24,7 @@ import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
 import { JSONAPI } from '../http/document';
 import { apiError, apiErrors, type ErrorObject } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
-import { isMultipart, readMultipartBody, type MultipartBody } from '../http/multipart';
+import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
 import { FILE_KINDS, sniffFileKind, type FileKind } from '../http/sniff';
 import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from '../middlewares/idempotency';
@@ -31,6 +32,9 @@ import { parameterError, echo } from '../query/problems';
 import { assertDocumentTarget, parseResourceDocument } from '../write/document';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';
+import type { UploadSession, Workspace } from '../services/uploads';
+import { reservedBytes } from '../uploads/gate';
+import { storeReceivedFile } from '../uploads/store';
 
 const environment = async (): Promise<CommandEnvironment> => ({ locales: (await getService('locales').get()).codes });
 
@@ -88,20 +92,6 @@ type CommandBody = {
   fingerprint: unknown;
 };
 
-/** Temporary files of one request, removed when it is answered. */
-class Scratch {
-  private directory: string | null = null;
-
-  async create(): Promise<string> {
-    this.directory ??= await fs.mkdtemp(path.join(os.tmpdir(), 'pda-command-'));
-    return this.directory;
-  }
-
-  async remove(): Promise<void> {
-    if (this.directory) await fs.rm(this.directory, { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
 const malformed = (detail: string, reason: string) => apiError(400, detail, { reason });
 
 const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
@@ -116,10 +106,16 @@ const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   return parseJsonBytes(await fs.readFile(file.path));
 };
 
-const readMultipartCommand = async (request: ApiRequest, command: CommandDefinition, scratch: Scratch): Promise<CommandBody> => {
+const readMultipartCommand = async (request: ApiRequest, command: CommandDefinition, uploads: UploadSession): Promise<CommandBody & { workspace: Workspace }> => {
   const rules = command.files ?? {};
   const maxFileBytes = Math.max(MAX_BODY_BYTES, ...Object.values(rules).map((rule) => rule.maxBytes));
-  const body = await readMultipartBody(request, { directory: await scratch.create(), maxFileBytes });
+  const limit = multipartBodyLimit(maxFileBytes);
+  const reserved = reservedBytes(request.headers['content-length'], limit);
+  // Declared too large: 413 from the body reader, busy or not.
+  if (reserved === null) await request.readBody(limit);
+  // Room under the bound on uploads in flight (503 without), before a byte of the body is read.
+  const workspace = await uploads.open(reserved ?? limit);
+  const body = await readMultipartBody(request, { directory: workspace.directory, maxFileBytes });
   for (const name of [...Object.keys(body.fields), ...Object.keys(body.files)]) {
     if (name !== 'data' && !(name in rules)) {
       throw malformed(`This command takes no part named ${echo(name)}; send \`data\`${Object.keys(rules).map((file) => ` and \`${file}\``).join('')}.`, 'multipart_part_unknown');
@@ -138,14 +134,19 @@ const readMultipartCommand = async (request: ApiRequest, command: CommandDefinit
     files[name] = { path: part.path, size: part.size, kind: sniffFileKind(await fs.readFile(part.path)) };
     digests[name] = { sha256: part.sha256, size: part.size };
   }
-  return { document, files, fingerprint: { document, files: digests } };
+  return { document, files, fingerprint: { document, files: digests }, workspace };
 };
 
-const readCommandBody = async (request: ApiRequest, command: CommandDefinition, scratch: Scratch): Promise<CommandBody> => {
-  if (command.files && isMultipart(request)) return readMultipartCommand(request, command, scratch);
+const readCommandBody = async (request: ApiRequest, command: CommandDefinition, uploads: UploadSession): Promise<CommandBody & { workspace?: Workspace }> => {
+  if (command.files && isMultipart(request)) return readMultipartCommand(request, command, uploads);
   // Anything but JSON is 415 here, multipart included for commands that take no files.
   const document = await readJsonBody(request);
   return { document, files: {}, fingerprint: document };
+};
+
+/** A command without files stores none; one that does has its workspace. */
+const noFiles = async (): Promise<never> => {
+  throw new Error('This request carried no files to store.');
 };
 
 /** Files of an accepted kind, or a problem pointing at the file's part as an attribute. */
@@ -170,14 +171,15 @@ const resultDocument = (command: CommandDefinition, result: { status: string; at
   data: { type: 'command-results', id: randomUUID(), attributes: { command: command.name, status: result.status, ...result.attributes } },
 });
 
-const prepareCommand = async (request: ApiRequest, scratch: Scratch): Promise<Execution> => {
+const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Promise<Execution> => {
   const command = findCommand(request.params.command!);
   if (!command) throw apiError(404, 'No command exists with this name.', { reason: 'command_not_found' });
   if (!request.key.grants.commands.includes(command.name)) {
     throw apiError(403, 'This key may not run this command.', { reason: 'command_not_granted' });
   }
   assertNoQuery(request);
-  const body = await readCommandBody(request, command, scratch);
+  const body = await readCommandBody(request, command, uploads);
+  const { workspace } = body;
   const object = parseResourceDocument(body.document);
   const env = await environment();
   const visible = new Set(Object.keys(object.attributes));
@@ -191,7 +193,11 @@ const prepareCommand = async (request: ApiRequest, scratch: Scratch): Promise<Ex
     execute: async () => {
       assertDocumentTarget(object, { type: command.name, id: null });
       const files = judgeFiles(command, body.files);
-      const context: CommandContext = { strapi, files: files.accepted };
+      const context: CommandContext = {
+        strapi,
+        files: files.accepted,
+        store: workspace ? (file, name) => storeReceivedFile(strapi, workspace, file, name) : noFiles,
+      };
       const parsed = command.input(env).safeParse(object.attributes);
       const checked = command.check ? await command.check(object.attributes, context) : [];
       const problems = [...(parsed.success ? [] : inputProblems(parsed.error.issues, object.attributes)), ...violationProblems(checked), ...files.problems];
@@ -202,10 +208,11 @@ const prepareCommand = async (request: ApiRequest, scratch: Scratch): Promise<Ex
 };
 
 export const runCommand: Handler = async (request) => {
-  const scratch = new Scratch();
+  const uploads = getService('uploads').session();
   try {
-    return await writeHandler((prepared) => prepareCommand(prepared, scratch), { idempotent: true })(request);
+    return await writeHandler((prepared) => prepareCommand(prepared, uploads), { idempotent: true })(request);
   } finally {
-    await scratch.remove();
+    // After the transaction ended (committed or rolled back): received parts and notes go, room is given back.
+    await uploads.close();
   }
 };

@@ -16,6 +16,7 @@ export const ERROR_STATUSES = {
   422: { code: 'unprocessable_entity', title: 'Unprocessable Entity' },
   429: { code: 'too_many_requests', title: 'Too Many Requests' },
   500: { code: 'internal_error', title: 'Internal Server Error' },
+  503: { code: 'service_unavailable', title: 'Service Unavailable' },
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

@@ -11,13 +11,6 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** How long a stored answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/**
- * How long a claim whose request never finished (its process died) blocks retries before one of them
- * may take it over. Far above any write's duration; a holder that is merely slow and loses its claim
- * rolls its write back (the answer is stored in the write's own transaction, only under its claim).
- */
-export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
-
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 const PRINTABLE = /^[\x20-\x7e]+$/;

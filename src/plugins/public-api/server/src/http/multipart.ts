@@ -46,11 +46,15 @@ const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileByt
 
 const sha256Of = async (path: string): Promise<string> => createHash('sha256').update(await fs.readFile(path)).digest('hex');
 
+/** The most bytes a multipart body whose files are each at most `maxFileBytes` may have. */
+export const multipartBodyLimit = (maxFileBytes: number): number => maxFileBytes + MAX_BODY_BYTES + FRAMING_BYTES;
+
 /**
- * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`.
+ * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`
+ * (a private one: a crash may leave a part there half written).
  */
 export const readMultipartBody = async (request: ApiRequest, options: { directory: string; maxFileBytes: number }): Promise<MultipartBody> => {
-  const bytes = await request.readBody(options.maxFileBytes + MAX_BODY_BYTES + FRAMING_BYTES);
+  const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes));
   const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
   const form = formidable({
     uploadDir: options.directory,

@@ -10,7 +10,8 @@
  *
  * The answer is serialized here once, so a replay sends the stored bytes exactly; it is stored in the
  * write's own transaction, so a kept answer always belongs to a kept write. A refused write rolls back and
- * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh.
+ * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh. While
+ * it runs, its claim's lease is renewed; a claim whose process died is taken over by a retry seconds later.
  */
 import { inTransaction } from '../database/connection';
 import { ApiError, apiError, errorDocument } from '../http/errors';
@@ -127,7 +128,14 @@ export const writeHandler =
           source: { header: 'Idempotency-Key' },
           reason: 'idempotency_in_progress',
         });
-      default:
-        return asResponse(await runExecution(execution, result.claim));
+      default: {
+        // The lease is renewed while the write runs, so that only a request whose process died loses its claim.
+        const release = getService('idempotency').hold(result.claim);
+        try {
+          return asResponse(await runExecution(execution, result.claim));
+        } finally {
+          release();
+        }
+      }
     }
   };

@@ -92,7 +92,8 @@ export const commandPaths = (
       },
       responses: {
         '201': { description: 'The command ran.', content: { [JSONAPI_MEDIA_TYPE]: { schema: resultDocument(components) } } },
-        ...errorResponses(components, [400, 401, 403, 406, 409, 413, 415, 422, 500]),
+        // Commands that take files bound the uploads in flight (503 over the bound).
+        ...errorResponses(components, command.files ? [400, 401, 403, 406, 409, 413, 415, 422, 500, 503] : [400, 401, 403, 406, 409, 413, 415, 422, 500]),
       },
     };
     paths[`/commands/${command.name}`] = { post: operation };

@@ -92,6 +92,7 @@ const RESPONSE_NAMES: Record<ErrorStatus, string> = {
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
   500: 'InternalError',
+  503: 'ServiceUnavailable',
 };
 
 const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -108,6 +109,7 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
   429: 'Too many requests.',
   500: 'The server could not complete the request; it has been logged.',
+  503: 'The server is busy (for commands with files: too many uploads in flight); retry after `Retry-After` seconds.',
 };
 
 /** The error response of a status: the error document, with the headers that status carries. */
@@ -122,6 +124,14 @@ export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
         'WWW-Authenticate': c.header('WWW-Authenticate', () => ({
           description: 'The authentication scheme: `Bearer`.',
           schema: { type: 'string' },
+        })),
+      };
+    }
+    if (status === 503) {
+      response.headers = {
+        'Retry-After': c.header('Retry-After', () => ({
+          description: 'Seconds to wait before retrying.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
         })),
       };
     }

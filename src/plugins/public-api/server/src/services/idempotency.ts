@@ -5,7 +5,10 @@
  *
  *   claim     insert-or-nothing; whoever's token is in the row owns it. Otherwise the row says:
  *             another fingerprint (422), a stored answer (replay, unless the key's grants changed
- *             since: 409), or a request still running (409).
+ *             since: 409), a request still running (409), or a request whose lease ran out (its
+ *             process died): taken over (http/idempotency-claim.ts).
+ *   hold      renews the lease of a running request's claim until it ends: one UPDATE per heartbeat
+ *             for every claim this process holds.
  *   complete  stores the answer under the claim, in the write's own transaction when there is one, so
  *             the answer is kept exactly when the write is.
  *   release   forgets a claim whose request failed (server error, or a refusal that is not kept).
@@ -16,13 +19,17 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { connectionOf } from '../database/connection';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, idempotencyScope } from '../http/idempotency';
+import { IDEMPOTENCY_TTL_MS, idempotencyScope } from '../http/idempotency';
+import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS, decideClaim, leaseFrom, type StoredClaim } from '../http/idempotency-claim';
 import { readModelOf } from '../read/model';
 
 export const IDEMPOTENCY_RECORD_UID = 'plugin::public-api.idempotency-record';
 
 /** How often each instance deletes expired records. */
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Tokens per lease renewal statement: far above what one process runs at once, well below bind limits. */
+const RENEWAL_BATCH = 500;
 
 export type IdempotentRequest = {
   apiKey: number;
@@ -58,6 +65,7 @@ const ATTRIBUTES = [
   'state',
   'token',
   'claimedAt',
+  'leaseExpiresAt',
   'expiresAt',
   'status',
   'headers',
@@ -78,10 +86,24 @@ const parseHeaders = (text: unknown): Record<string, string> => {
   }
 };
 
+const storedClaim = (row: Row, c: Record<Attribute, string>): StoredClaim => ({
+  token: String(row[c.token]),
+  fingerprint: String(row[c.fingerprint]),
+  grantsFingerprint: String(row[c.grantsFingerprint]),
+  state: row[c.state] === 'complete' ? 'complete' : 'pending',
+  expiresAt: Number(row[c.expiresAt]),
+  claimedAt: Number(row[c.claimedAt]),
+  leaseExpiresAt: row[c.leaseExpiresAt] === null || row[c.leaseExpiresAt] === undefined ? null : Number(row[c.leaseExpiresAt]),
+});
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   let columns: Record<Attribute, string> | null = null;
   let table = '';
   let timer: NodeJS.Timeout | null = null;
+  /** Tokens of the claims this process's running requests hold, renewed by the heartbeat. */
+  const held = new Set<string>();
+  let heartbeat: NodeJS.Timeout | null = null;
+  let renewing: Promise<number> | null = null;
 
   const model = () => {
     if (!columns) {
@@ -115,6 +137,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         [c.state]: 'pending',
         [c.token]: token,
         [c.claimedAt]: now,
+        [c.leaseExpiresAt]: leaseFrom(now),
         [c.expiresAt]: now + IDEMPOTENCY_TTL_MS,
         [c.createdAt]: at,
         [c.updatedAt]: at,
@@ -135,42 +158,104 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await insertClaim(scope, token, request, now);
         const row = await find(scope);
         if (!row) continue;
-        if (row[c.token] === token) return { kind: 'claimed', claim: { scope, token } };
-        if (Number(row[c.expiresAt]) <= now) {
-          await pool()(table).where(c.scope, scope).andWhere(c.token, row[c.token] as string).andWhere(c.expiresAt, '<=', now).delete();
-          continue;
+        const stored = storedClaim(row, c);
+        switch (decideClaim(stored, { token, fingerprint: request.fingerprint, grantsFingerprint: request.grantsFingerprint }, now)) {
+          case 'own':
+            return { kind: 'claimed', claim: { scope, token } };
+          case 'expired':
+            await pool()(table).where(c.scope, scope).andWhere(c.token, stored.token).andWhere(c.expiresAt, '<=', now).delete();
+            continue;
+          case 'mismatch':
+            return { kind: 'mismatch' };
+          case 'grants-changed':
+            return { kind: 'grants-changed' };
+          case 'replay':
+            return {
+              kind: 'replay',
+              response: {
+                status: Number(row[c.status]),
+                headers: parseHeaders(row[c.headers]),
+                body: typeof row[c.body] === 'string' ? (row[c.body] as string) : null,
+              },
+            };
+          case 'take-over': {
+            // One statement that names the old token and requires its lease to have run out: of several
+            // retries at once exactly one takes the claim, and never from an owner that renewed meanwhile.
+            const taken = await pool()(table)
+              .where(c.scope, scope)
+              .andWhere(c.token, stored.token)
+              .andWhere(c.state, 'pending')
+              .andWhere((expired) =>
+                expired
+                  .where(c.leaseExpiresAt, '<=', now)
+                  .orWhere((legacy) => legacy.whereNull(c.leaseExpiresAt).andWhere(c.claimedAt, '<=', now - IDEMPOTENCY_LEASE_MS))
+              )
+              .update({
+                [c.token]: token,
+                [c.grantsFingerprint]: request.grantsFingerprint,
+                [c.claimedAt]: now,
+                [c.leaseExpiresAt]: leaseFrom(now),
+                [c.expiresAt]: now + IDEMPOTENCY_TTL_MS,
+                [c.updatedAt]: new Date(now),
+              });
+            if (Number(taken) === 1) return { kind: 'claimed', claim: { scope, token } };
+            continue;
+          }
+          default:
+            return { kind: 'in-flight' };
         }
-        if (row[c.fingerprint] !== request.fingerprint) return { kind: 'mismatch' };
-        if (row[c.state] === 'complete') {
-          if (row[c.grantsFingerprint] !== request.grantsFingerprint) return { kind: 'grants-changed' };
-          return {
-            kind: 'replay',
-            response: {
-              status: Number(row[c.status]),
-              headers: parseHeaders(row[c.headers]),
-              body: typeof row[c.body] === 'string' ? (row[c.body] as string) : null,
-            },
-          };
-        }
-        if (Number(row[c.claimedAt]) + IDEMPOTENCY_LEASE_MS <= now) {
-          // The request that claimed it stopped without an answer (its process died): take it over.
-          const taken = await pool()(table)
-            .where(c.scope, scope)
-            .andWhere(c.token, row[c.token] as string)
-            .andWhere(c.state, 'pending')
-            .update({
-              [c.token]: token,
-              [c.grantsFingerprint]: request.grantsFingerprint,
-              [c.claimedAt]: now,
-              [c.expiresAt]: now + IDEMPOTENCY_TTL_MS,
-              [c.updatedAt]: new Date(now),
-            });
-          if (Number(taken) === 1) return { kind: 'claimed', claim: { scope, token } };
-          continue;
-        }
-        return { kind: 'in-flight' };
       }
       return { kind: 'in-flight' };
+    },
+
+    /**
+     * Keeps the claim's lease alive while its request runs; call the returned function when it ends
+     * (answered, failed or not). Until then retries get 409, however long the request takes.
+     */
+    hold(claim: Claim): () => void {
+      held.add(claim.token);
+      if (!heartbeat) {
+        heartbeat = setInterval(() => {
+          this.renewLeases().catch((error: unknown) => strapi.log.warn(`[public-api] renewing Idempotency-Key leases failed: ${(error as Error).message}`));
+        }, IDEMPOTENCY_HEARTBEAT_MS);
+        heartbeat.unref();
+      }
+      return () => {
+        held.delete(claim.token);
+        if (held.size === 0 && heartbeat) {
+          clearInterval(heartbeat);
+          heartbeat = null;
+        }
+      };
+    },
+
+    /**
+     * Renews the lease of every claim this process holds (the heartbeat). A renewal still waiting for a
+     * connection is not doubled. Returns how many rows it renewed.
+     */
+    async renewLeases(): Promise<number> {
+      if (renewing) return 0;
+      const run = async () => {
+        const { table, c } = model();
+        const tokens = [...held];
+        let renewed = 0;
+        for (let at = 0; at < tokens.length; at += RENEWAL_BATCH) {
+          // The pool, never a request's transaction: the renewal must be visible to other instances now.
+          renewed += Number(
+            await pool()(table)
+              .whereIn(c.token, tokens.slice(at, at + RENEWAL_BATCH))
+              .andWhere(c.state, 'pending')
+              .update({ [c.leaseExpiresAt]: leaseFrom(Date.now()) })
+          );
+        }
+        return renewed;
+      };
+      renewing = run();
+      try {
+        return await renewing;
+      } finally {
+        renewing = null;
+      }
     },
 
     /**
@@ -218,6 +303,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     stopCleanup() {
       if (timer) clearInterval(timer);
       timer = null;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
     },
   };
 };

@@ -11,6 +11,7 @@ import openapi from './openapi';
 import records from './records';
 import resources from './resources';
 import slugs from './slugs';
+import uploads from './uploads';
 import websites from './websites';
 import writes from './writes';
 
@@ -28,6 +29,7 @@ export default {
   records,
   resources,
   slugs,
+  uploads,
   websites,
   writes,
 };
