@@ -110,6 +110,15 @@ const preflight = async (ctx: Context, allow: string[]) => {
   send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
 };
 
+/**
+ * The request headers, a header sent more than once as the list of its values: Node joins most repeated
+ * headers with ", ", which would turn two Idempotency-Keys into one key that was never sent.
+ */
+const headersAsSent = (ctx: Context): PublicRequest['headers'] => {
+  const repeated = Object.entries(ctx.req.headersDistinct).filter(([, values]) => (values?.length ?? 0) > 1);
+  return repeated.length ? { ...ctx.headers, ...Object.fromEntries(repeated) } : ctx.headers;
+};
+
 const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, string>): PublicRequest => {
   const baseUrl = baseUrlOf(ctx, strapi);
   return {
@@ -117,7 +126,7 @@ const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, str
     path: ctx.path.slice(API_BASE_PATH.length) || '/',
     params,
     query: new URLSearchParams(ctx.querystring),
-    headers: ctx.headers,
+    headers: headersAsSent(ctx),
     baseUrl,
     selfUrl: canonicalUrl(`${baseUrl.slice(0, -API_BASE_PATH.length)}${ctx.originalUrl}`),
     readBody: createBodyReader(ctx.req, ctx.headers),
