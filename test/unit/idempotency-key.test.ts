@@ -12,7 +12,7 @@ import { demoResources } from '../helpers/registry';
 
 const resources = demoResources();
 const document = buildOpenApiDocument({ baseUrl: 'https://api.example.org/api/v2', grants: allGrants(resources, []), resources, locales: ['en'], commands: [] });
-const parameter = document.components.parameters.IdempotencyKey as { name: string; schema: { type: string; pattern: string } };
+const parameter = document.components.parameters.IdempotencyKey as unknown as { name: string; schema: { type: string; pattern: string } };
 // OpenAPI patterns are ECMA-262 regular expressions, unanchored unless they anchor themselves.
 const documented = new RegExp(parameter.schema.pattern, 'u');
 
