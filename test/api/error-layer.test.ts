@@ -65,7 +65,7 @@ describe('Accept negotiation', () => {
     '*/*',
     'application/*',
     'application/json, application/vnd.api+json;q=0.5',
-    'application/vnd.api+json; ext="https://example.com/ext"',
+    'application/vnd.api+json; ext="https://example.com/ext", application/vnd.api+json',
     'application/vnd.api+json; profile="https://example.com/p"',
     'text/html, */*;q=0.1',
   ])('%s is acceptable', async (accept) => {
@@ -81,6 +81,12 @@ describe('Accept negotiation', () => {
       expect(res.body.errors[0].source).toEqual({ header: 'Accept' });
     }
   );
+
+  test('JSON:API asking only for an extension the endpoint does not support is 406 (JSON:API 1.1)', async () => {
+    const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', 'application/vnd.api+json; ext="https://example.com/ext"');
+    expectError(res, 406, 'not_acceptable');
+    expect(res.body.errors[0].meta).toEqual({ reason: 'extension_unsupported' });
+  });
 
   test('JSON:API with a parameter other than ext or profile is 406', async () => {
     const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', 'application/vnd.api+json; charset=utf-8');

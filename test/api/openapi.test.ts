@@ -192,7 +192,8 @@ describe('documents of differently granted keys', () => {
   test('each holds exactly the paths and methods its key may use', () => {
     const methods = (document: OpenApiDocument) =>
       Object.fromEntries(Object.entries(document.paths).map(([p, item]) => [p, Object.keys(item).filter((k) => ['get', 'post', 'patch', 'delete'].includes(k))]));
-    const service = { '/': ['get'], '/schema': ['get'], '/openapi': ['get'], '/openapi.json': ['get'] };
+    // Self-description every key may call: the index, the document, the (maybe empty) list of its commands.
+    const service = { '/': ['get'], '/schema': ['get'], '/openapi': ['get'], '/openapi.json': ['get'], '/commands/schema': ['get'] };
     expect(methods(documents.none!)).toEqual(service);
     expect(methods(documents.narrowRead!)).toEqual({ ...service, '/jobs': ['get'], '/jobs/{record}': ['get'] });
     expect(methods(documents.writeOnly!)).toEqual({

@@ -88,10 +88,10 @@ test('the same input gives the same document, byte for byte', () => {
   expect(JSON.stringify(build(grants))).toBe(JSON.stringify(build(grants)));
 });
 
-test('a key without grants sees the index and the document, and nothing else', async () => {
+test('a key without grants sees the index, the commands list (empty) and the document, and nothing else', async () => {
   const doc = build(grantsOf({ resources: {} }));
   await validate(doc);
-  expect(Object.keys(doc.paths)).toEqual(['/', '/schema', '/openapi', '/openapi.json']);
+  expect(Object.keys(doc.paths)).toEqual(['/', '/schema', '/openapi', '/openapi.json', '/commands/schema']);
   expect(Object.keys(doc.components.schemas).sort()).toEqual(['ErrorDocument', 'ErrorObject', 'JsonApi', 'ResourceIndexDocument']);
   expect(doc.tags.map((tag) => tag.name)).toEqual(['Service']);
 });
@@ -110,6 +110,7 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
     '/schema': ['get'],
     '/openapi': ['get'],
     '/openapi.json': ['get'],
+    '/commands/schema': ['get'],
     '/buildings': ['get'],
     '/buildings/{record}': ['get'],
     '/events': ['get'],

@@ -2,7 +2,7 @@
  * The write endpoints (specification "Writing", contract section 7): POST a record to a collection,
  * PATCH a record or a singleton, DELETE a record; native and CMS alike.
  *
- * Each handler prepares (resource 404, unsupported method 405, grant 403, query 400, body 415/413/400,
+ * Each handler prepares (resource 404, a method the resource's mode lacks 405 (`request.supports`), grant 403, query 400, body 415/413/400,
  * record 404) and returns the write to execute; `middlewares/idempotency.ts` runs it in one transaction,
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
@@ -15,8 +15,7 @@ import { writeHandler, type Execution } from '../middlewares/idempotency';
 import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
 import type { RecordRow } from '../read/rows';
-import type { Resource, ResourceMode } from '../registry/types';
-import type { AccessOptions, ResourceAccess } from '../services/access';
+import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes';
 import { recordDocument } from '../serialize/document';
 import { assertDocumentTarget, parseResourceDocument } from '../write/document';
@@ -30,28 +29,13 @@ import { getService } from '../utils/get-service';
 // Resources, methods, locales, records
 // ---------------------------------------------------------------------------------------------------------
 
-/** What the resource's own path (not a record's) allows: collections are posted to, singletons patched. */
-export const resourcePathAllow = (resource: Resource): string =>
-  resource.mode === 'singleton' ? 'GET, HEAD, PATCH, OPTIONS' : 'GET, HEAD, POST, OPTIONS';
+// Which methods a resource's paths have (405, and 404 below a singleton) is the route table's to say:
+// `request.supports`, asked by the access service before the key's grants (405 before 403).
+const nativeAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete') =>
+  getService('access').native(request.key, request.params.resource!, action, { supports: request.supports });
 
-const methodNotAllowed = (resource: Resource, method: string) =>
-  apiError(405, `${resource.mode === 'singleton' ? 'A singleton' : 'A collection'} does not support ${method} at this path.`, {
-    reason: 'method_not_allowed',
-    headers: { Allow: resourcePathAllow(resource) },
-  });
-
-/** 405 with the resource's own Allow when the method needs the other mode. */
-const requireMode = (mode: ResourceMode, method: string): AccessOptions => ({
-  supports: (resource) => {
-    if (resource.mode !== mode) throw methodNotAllowed(resource, method);
-  },
-});
-
-const nativeAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete', options: AccessOptions = {}) =>
-  getService('access').native(request.key, request.params.resource!, action, options);
-
-const cmsAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete', options: AccessOptions = {}) =>
-  getService('access').cms(request.key, request.params.website!, request.params.collection!, action, options);
+const cmsAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete') =>
+  getService('access').cms(request.key, request.params.website!, request.params.collection!, action, { supports: request.supports });
 
 /**
  * The write's locale (the `locale` parameter, else the default) for localized resources, null otherwise;
@@ -83,12 +67,6 @@ const findSingleton = async (target: WriteTarget): Promise<RecordRow> => {
   const row = await getService('records').singleton(target.projection, { locale: target.locale }, defaultSort(resource));
   if (!row) throw apiError(404, 'This resource has no published record.', { reason: 'record_not_found' });
   return row;
-};
-
-const noRecordsBelow = (access: ResourceAccess) => {
-  if (access.resource.mode === 'singleton') {
-    throw apiError(404, 'A singleton has no records below it.', { reason: 'record_not_found' });
-  }
 };
 
 /** Where a record is read: by slug where the resource takes slugs, else by id; in the write's locale when one was asked for. */
@@ -199,10 +177,7 @@ const IDEMPOTENT = { idempotent: true };
 // The contract gives Idempotency-Key to POST and PATCH; a DELETE is idempotent by itself.
 const PLAIN = { idempotent: false };
 
-export const nativeCreate: Handler = writeHandler(
-  async (request) => prepareCreate(request, nativeAccess(request, 'create', requireMode('collection', 'POST'))),
-  IDEMPOTENT
-);
+export const nativeCreate: Handler = writeHandler(async (request) => prepareCreate(request, nativeAccess(request, 'create')), IDEMPOTENT);
 
 export const nativeUpdate: Handler = writeHandler(
   async (request) => prepareUpdate(request, nativeAccess(request, 'update'), request.params.record!),
@@ -214,32 +189,17 @@ export const nativeDelete: Handler = writeHandler(
   PLAIN
 );
 
-export const cmsCreate: Handler = writeHandler(
-  async (request) => prepareCreate(request, await cmsAccess(request, 'create', requireMode('collection', 'POST'))),
-  IDEMPOTENT
-);
+export const cmsCreate: Handler = writeHandler(async (request) => prepareCreate(request, await cmsAccess(request, 'create')), IDEMPOTENT);
 
 /** PATCH on a singleton's own path updates its one record. */
-export const cmsSingletonUpdate: Handler = writeHandler(
-  async (request) => prepareUpdate(request, await cmsAccess(request, 'update', requireMode('singleton', 'PATCH')), null),
+export const cmsSingletonUpdate: Handler = writeHandler(async (request) => prepareUpdate(request, await cmsAccess(request, 'update'), null), IDEMPOTENT);
+
+export const cmsUpdate: Handler = writeHandler(
+  async (request) => prepareUpdate(request, await cmsAccess(request, 'update'), request.params.record!),
   IDEMPOTENT
 );
 
-/** DELETE on a resource's own path: never supported (a singleton cannot be deleted, a collection only record by record). */
-export const cmsResourceDelete: Handler = async (request) => {
-  const resource = await getService('resources').findCms(request.params.website!, request.params.collection!);
-  if (!resource) throw apiError(404, 'No resource exists at this path.', { reason: 'resource_not_found' });
-  throw methodNotAllowed(resource, 'DELETE');
-};
-
-export const cmsUpdate: Handler = writeHandler(async (request) => {
-  const access = await cmsAccess(request, 'update');
-  noRecordsBelow(access);
-  return prepareUpdate(request, access, request.params.record!);
-}, IDEMPOTENT);
-
-export const cmsDelete: Handler = writeHandler(async (request) => {
-  const access = await cmsAccess(request, 'delete');
-  noRecordsBelow(access);
-  return prepareDelete(request, access, request.params.record!);
-}, PLAIN);
+export const cmsDelete: Handler = writeHandler(
+  async (request) => prepareDelete(request, await cmsAccess(request, 'delete'), request.params.record!),
+  PLAIN
+);

@@ -123,7 +123,7 @@ export const readJsonBody = async (request: ApiRequest): Promise<unknown> => {
   if (!announcesBody(request.headers)) {
     throw apiError(400, `This request needs a JSON body: { "data": { "type", "attributes" } }.`, { reason: 'body_missing' });
   }
-  assertJsonContentType(header(request.headers, 'content-type'));
+  assertJsonContentType(header(request.headers, 'content-type'), request.extensions);
   const bytes = await request.readBody(MAX_BODY_BYTES);
   if (bytes.length === 0) {
     throw apiError(400, `This request needs a JSON body: { "data": { "type", "attributes" } }.`, { reason: 'body_missing' });

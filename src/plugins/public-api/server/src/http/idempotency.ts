@@ -13,24 +13,39 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
+/**
+ * The header's value, as a JSON Schema/ECMAScript pattern the OpenAPI document serves: a quoted key
+ * (`"` + 1 to 255 printable characters + `"`), or a bare one (1 to 255 printable characters that are not
+ * the quoted shape). A bare key may hold `"` (it is printable ASCII): `a"b`, `"abc` and `"` are keys.
+ * `parseIdempotencyKey` accepts exactly the values this matches (a property test holds them together).
+ */
+export const IDEMPOTENCY_KEY_PATTERN =
+  '^(?:"[\\x20-\\x7E]{1,255}"|[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}|[\\x20-\\x7E]{0,254}[\\x20\\x21\\x23-\\x7E]|")$';
+
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
+const invalidKey = () =>
+  apiError(400, `Idempotency-Key must be sent once, as 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes.`, {
+    source: { header: 'Idempotency-Key' },
+    reason: 'idempotency_key_invalid',
+  });
+
 /**
- * The header's value -> the key, or null when the header is absent. 1 to 255 printable ASCII
- * characters, bare or in double quotes (`"abc"` and `abc` are the same key); anything else is 400.
+ * The header's value -> the key, or null when the header is absent. A value that starts and ends with
+ * `"` is quoted: the key is what lies between (`"abc"` and `abc` are the same key; nothing inside is
+ * unescaped). Any other value is the key itself. The key is 1 to 255 printable ASCII characters;
+ * anything else is 400, and so is the header sent twice (the request names two keys: which would count?).
+ * The value is taken as received: HTTP itself strips spaces around it.
  */
 export const parseIdempotencyKey = (raw: string | string[] | undefined): string | null => {
   if (raw === undefined) return null;
-  const invalid = () =>
-    apiError(400, `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes, sent once.`, {
-      source: { header: 'Idempotency-Key' },
-      reason: 'idempotency_key_invalid',
-    });
-  if (Array.isArray(raw)) throw invalid();
-  const trimmed = raw.trim();
-  const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
-  const key = quoted ? trimmed.slice(1, -1) : trimmed;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE.test(key) || key.includes('"')) throw invalid();
+  if (Array.isArray(raw)) {
+    if (raw.length !== 1) throw invalidKey();
+    return parseIdempotencyKey(raw[0]);
+  }
+  const quoted = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"');
+  const key = quoted ? raw.slice(1, -1) : raw;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE.test(key)) throw invalidKey();
   return key;
 };
 

@@ -5,75 +5,150 @@ import { apiError } from './errors';
 
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
-type MediaRange = { type: string; params: Record<string, string>; q: number };
+/**
+ * JSON:API's Atomic Operations extension (contract section 17), the only extension the API will support.
+ * A route that supports it lists it in its `extensions` (routes/content-api.ts); none does yet.
+ */
+export const ATOMIC_EXTENSION = 'https://jsonapi.org/ext/atomic';
 
-const parseParams = (parts: string[]): { params: Record<string, string>; q: number } => {
-  const params: Record<string, string> = {};
-  let q = 1;
-  for (const part of parts) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-    if (name === 'q') {
-      const parsed = Number(value);
-      q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
-    } else if (name) {
-      params[name] = value;
+/** A media type and its parameters (names lower-cased, values unquoted; a repeated name keeps every value). */
+export type MediaType = { type: string; params: Record<string, string[]> };
+/** A media range of an Accept header: a media type with its weight (`q`, not a parameter). */
+export type MediaRange = MediaType & { q: number };
+
+/** Splits at `separator` where it is not inside a quoted string (RFC 9110 5.6.4: `\` escapes there). */
+const splitOutsideQuotes = (text: string, separator: string): string[] => {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quoted && char === '\\' && i + 1 < text.length) {
+      current += char + text[i + 1]!;
+      i += 1;
+      continue;
+    }
+    if (char === '"') quoted = !quoted;
+    if (char === separator && !quoted) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += char;
     }
   }
-  return { params, q };
+  parts.push(current);
+  return parts;
+};
+
+const unquote = (value: string): string =>
+  value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+
+/** One media type (a Content-Type value, or one range of an Accept header). */
+export const parseMediaType = (text: string): MediaType => {
+  const [type = '', ...parts] = splitOutsideQuotes(text, ';');
+  const params: Record<string, string[]> = {};
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const name = (eq === -1 ? part : part.slice(0, eq)).trim().toLowerCase();
+    if (!name) continue;
+    (params[name] ??= []).push(eq === -1 ? '' : unquote(part.slice(eq + 1).trim()));
+  }
+  return { type: type.trim().toLowerCase(), params };
+};
+
+const weightOf = (values: string[] | undefined): number => {
+  if (values === undefined) return 1;
+  const parsed = Number(values[0]);
+  return Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
 };
 
 export const parseMediaRanges = (header: string): MediaRange[] =>
-  header
-    .split(',')
+  splitOutsideQuotes(header, ',')
     .map((range) => range.trim())
     .filter(Boolean)
     .map((range) => {
-      const [type = '', ...rest] = range.split(';');
-      return { type: type.trim().toLowerCase(), ...parseParams(rest) };
+      const { type, params } = parseMediaType(range);
+      const { q, ...rest } = params;
+      return { type, params: rest, q: weightOf(q) };
     });
 
-const onlyJsonApiParams = (params: Record<string, string>): boolean =>
+const onlyJsonApiParams = (params: Record<string, string[]>): boolean =>
   Object.keys(params).every((name) => name === 'ext' || name === 'profile');
 
+/** The extension URIs an `ext` parameter names (a space-separated list, JSON:API 1.1). */
+const extensionsOf = (params: Record<string, string[]>): string[] => (params.ext ?? []).flatMap((value) => value.split(/\s+/)).filter(Boolean);
+
+const unsupportedExtensions = (params: Record<string, string[]>, supported: readonly string[]): string[] =>
+  extensionsOf(params).filter((uri) => !supported.includes(uri));
+
+/** A JSON:API media type this endpoint can honour: no parameter but ext and profile, and only extensions it supports. */
+const usable = (params: Record<string, string[]>, supported: readonly string[]): boolean =>
+  onlyJsonApiParams(params) && unsupportedExtensions(params, supported).length === 0;
+
+const supportedText = (supported: readonly string[]): string =>
+  supported.length ? `supports only the JSON:API extensions ${supported.join(', ')}` : 'supports no JSON:API extension';
+
 /**
- * An Accept header that excludes JSON:API and any wildcard gives 406; so does one whose JSON:API
- * instances all carry parameters other than ext/profile. No Accept header accepts everything.
+ * The Accept header (contract section 12, JSON:API 1.1 "Content Negotiation"). When it names JSON:API,
+ * those instances decide, whatever else it lists (wildcards included): 406 unless one of them, with a
+ * weight above 0, carries no parameter but ext and profile and names only extensions this endpoint
+ * supports (`supported`). When it does not name JSON:API, a wildcard (any type, or any application type) is needed. No Accept
+ * header accepts everything.
  */
-export const assertAcceptable = (accept: string | undefined): void => {
+export const assertAcceptable = (accept: string | undefined, supported: readonly string[] = []): void => {
   if (accept === undefined || accept.trim() === '') return;
-  const ranges = parseMediaRanges(accept).filter((range) => range.q > 0);
-  const wildcard = ranges.some((range) => range.type === '*/*' || range.type === 'application/*');
-  const jsonApi = ranges.filter((range) => range.type === JSONAPI_MEDIA_TYPE);
-  const usableJsonApi = jsonApi.some((range) => onlyJsonApiParams(range.params));
-  if (usableJsonApi || wildcard) return;
-  if (jsonApi.length > 0) {
+  const ranges = parseMediaRanges(accept);
+  const instances = ranges.filter((range) => range.type === JSONAPI_MEDIA_TYPE);
+  if (instances.length === 0) {
+    if (ranges.some((range) => range.q > 0 && (range.type === '*/*' || range.type === 'application/*'))) return;
+    throw apiError(406, `This endpoint answers with ${JSONAPI_MEDIA_TYPE}; the Accept header excludes it.`, {
+      source: { header: 'Accept' },
+      reason: 'not_acceptable',
+    });
+  }
+  const requested = instances.filter((range) => range.q > 0);
+  if (requested.some((range) => usable(range.params, supported))) return;
+  if (requested.length === 0) {
+    throw apiError(406, `This endpoint answers with ${JSONAPI_MEDIA_TYPE}; the Accept header refuses it (q=0).`, {
+      source: { header: 'Accept' },
+      reason: 'not_acceptable',
+    });
+  }
+  if (requested.every((range) => !onlyJsonApiParams(range.params))) {
     throw apiError(406, `The ${JSONAPI_MEDIA_TYPE} media type in Accept may only carry the ext and profile parameters.`, {
       source: { header: 'Accept' },
       reason: 'media_type_parameters',
     });
   }
-  throw apiError(406, `This endpoint answers with ${JSONAPI_MEDIA_TYPE}; the Accept header excludes it.`, {
+  throw apiError(406, `Every ${JSONAPI_MEDIA_TYPE} in Accept asks for an extension this endpoint does not support; it ${supportedText(supported)}.`, {
     source: { header: 'Accept' },
-    reason: 'not_acceptable',
+    reason: 'extension_unsupported',
   });
 };
 
 /**
- * Request bodies are application/json or application/vnd.api+json (the latter with ext/profile only);
- * anything else, or no Content-Type at all on a body, gives 415.
+ * Request bodies are application/json or application/vnd.api+json, the latter with ext/profile only
+ * and only extensions this endpoint supports (`supported`); anything else, or no Content-Type at all
+ * on a body, gives 415.
  */
-export const assertJsonContentType = (contentType: string | undefined): void => {
-  const [range] = parseMediaRanges(contentType ?? '');
-  if (range?.type === 'application/json') return;
-  if (range?.type === JSONAPI_MEDIA_TYPE) {
-    if (onlyJsonApiParams(range.params)) return;
-    throw apiError(415, `The ${JSONAPI_MEDIA_TYPE} media type may only carry the ext and profile parameters.`, {
-      source: { header: 'Content-Type' },
-      reason: 'media_type_parameters',
-    });
+export const assertJsonContentType = (contentType: string | undefined, supported: readonly string[] = []): void => {
+  const { type, params } = parseMediaType(contentType ?? '');
+  if (type === 'application/json') return;
+  if (type === JSONAPI_MEDIA_TYPE) {
+    if (!onlyJsonApiParams(params)) {
+      throw apiError(415, `The ${JSONAPI_MEDIA_TYPE} media type may only carry the ext and profile parameters.`, {
+        source: { header: 'Content-Type' },
+        reason: 'media_type_parameters',
+      });
+    }
+    const unsupported = unsupportedExtensions(params, supported);
+    if (unsupported.length) {
+      throw apiError(415, `This endpoint ${supportedText(supported)}; the request body names ${unsupported.join(', ')}.`, {
+        source: { header: 'Content-Type' },
+        reason: 'extension_unsupported',
+      });
+    }
+    return;
   }
   throw apiError(415, `Request bodies must be application/json or ${JSONAPI_MEDIA_TYPE}.`, {
     source: { header: 'Content-Type' },

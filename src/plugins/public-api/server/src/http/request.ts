@@ -3,6 +3,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { ApiKey } from '../keys/types';
+import type { Resource } from '../registry/types';
 
 /** What every handler is told, with or without a key. */
 export type PublicRequest = {
@@ -26,7 +27,17 @@ export type PublicRequest = {
 };
 
 /** A request that presented a valid API key. */
-export type ApiRequest = PublicRequest & { key: ApiKey };
+export type ApiRequest = PublicRequest & {
+  key: ApiKey;
+  /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
+  extensions: readonly string[];
+  /**
+   * Throws unless the path has this request's method for the resource it names, judged by the resource's
+   * mode from the route table (404 below a singleton, 405 with Allow): handlers call it once they have
+   * found the resource, before the key's grants are looked at.
+   */
+  supports: (resource: Resource) => void;
+};
 
 export type ApiResponse = {
   status: number;

@@ -1,10 +1,16 @@
 /**
  * Path matching for /api/v2, as data: a route is a method, a pattern of segments and a handler name.
- * Unknown paths are 404; a known path with another method is 405 with the methods it allows.
+ * Unknown paths are 404. The methods a path has come from its routes alone, filtered by the mode of the
+ * resource it names where a route serves only some modes: 405's Allow, OPTIONS' Allow and the CORS
+ * preflight's allowed methods all read `allow` (contract section 4).
  */
+import type { ResourceMode } from '../registry/types';
 import { apiError } from './errors';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** The order methods are listed in. */
+const METHOD_ORDER: readonly Method[] = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** What a route answers with: JSON:API documents (the default), or the OpenAPI document. */
 export type RouteMedia = 'jsonapi' | 'openapi';
@@ -14,15 +20,37 @@ export type RouteDefinition<Name extends string> = {
   path: string;
   name: Name;
   media?: RouteMedia;
+  /** The modes of the resource the path names for which this route exists; every mode when absent. */
+  modes?: readonly ResourceMode[];
+  /** The JSON:API extensions (URIs) the route supports in Accept and Content-Type; none when absent. */
+  extensions?: readonly string[];
+};
+
+export type MatchedRoute<Name extends string> = {
+  name: Name;
+  media: RouteMedia;
+  modes: readonly ResourceMode[] | null;
+  extensions: readonly string[];
 };
 
 export type RouteMatch<Name extends string> = {
-  name: Name;
-  media: RouteMedia;
+  /** The route of the request's method (GET for HEAD); null for OPTIONS and for a method no route of the path has. */
+  route: MatchedRoute<Name> | null;
+  /** The handler names of the path's routes (a path is public or not as a whole). */
+  names: Name[];
   params: Record<string, string>;
-  /** The methods the matched path allows, for Allow headers and preflights. */
-  allow: string[];
+  /** Whether the path's methods depend on the mode of the resource it names. */
+  dependsOnMode: boolean;
+  /** The methods of the path for a resource of this mode (null: none named): HEAD with GET, OPTIONS always. */
+  allow: (mode: ResourceMode | null) => Method[];
 };
+
+/** 405 with the methods the path has. */
+export const methodNotAllowed = (method: string, allow: readonly Method[]) =>
+  apiError(405, `This endpoint does not support ${method}.`, {
+    reason: 'method_not_allowed',
+    headers: { Allow: allow.join(', ') },
+  });
 
 type CompiledRoute<Name extends string> = RouteDefinition<Name> & { segments: string[] };
 
@@ -71,7 +99,11 @@ export const createRouter = <Name extends string>(routes: RouteDefinition<Name>[
     .map((route) => ({ ...route, segments: splitPath(route.path) ?? [] }))
     .sort((a, b) => compareSpecificity(specificity(a.segments), specificity(b.segments)));
 
-  /** Matches a path relative to the API base (`/events/abc`). Throws 404/405 ApiErrors. */
+  /**
+   * Matches a path relative to the API base (`/events/abc`). Throws 404 for an unknown path, and 405 for
+   * a method the path has for no resource at all when its methods do not depend on one; where they do,
+   * the caller decides with `allow` once the resource is known.
+   */
   const match = (method: string, relativePath: string): RouteMatch<Name> => {
     const segments = splitPath(relativePath);
     if (segments === null) throw apiError(404, 'No endpoint exists at this path.', { reason: 'unknown_path' });
@@ -82,21 +114,27 @@ export const createRouter = <Name extends string>(routes: RouteDefinition<Name>[
     }
     const best = specificity(candidates[0]!.segments);
     const samePattern = candidates.filter((route) => compareSpecificity(specificity(route.segments), best) === 0);
-    const allow = [...new Set(samePattern.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))];
-    allow.push('OPTIONS');
+    const dependsOnMode = samePattern.some((route) => route.modes !== undefined);
+    const allow = (mode: ResourceMode | null): Method[] => {
+      const methods = new Set<Method>(['OPTIONS']);
+      for (const route of samePattern) {
+        if (route.modes && (mode === null || !route.modes.includes(mode))) continue;
+        methods.add(route.method);
+        if (route.method === 'GET') methods.add('HEAD');
+      }
+      return METHOD_ORDER.filter((candidate) => methods.has(candidate));
+    };
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const route = samePattern.find((candidate) => candidate.method === wanted);
-    if (method === 'OPTIONS') {
-      const first = samePattern[0]!;
-      return { name: first.name, media: first.media ?? 'jsonapi', params: matchSegments(first.segments, segments)!, allow };
-    }
-    if (!route) {
-      throw apiError(405, `This endpoint does not support ${method}.`, {
-        reason: 'method_not_allowed',
-        headers: { Allow: allow.join(', ') },
-      });
-    }
-    return { name: route.name, media: route.media ?? 'jsonapi', params: matchSegments(route.segments, segments)!, allow };
+    const found = method === 'OPTIONS' ? undefined : samePattern.find((candidate) => candidate.method === wanted);
+    if (!found && method !== 'OPTIONS' && !dependsOnMode) throw methodNotAllowed(method, allow(null));
+    const params = matchSegments((found ?? samePattern[0]!).segments, segments)!;
+    return {
+      route: found ? { name: found.name, media: found.media ?? 'jsonapi', modes: found.modes ?? null, extensions: found.extensions ?? [] } : null,
+      names: samePattern.map((route) => route.name),
+      params,
+      dependsOnMode,
+      allow,
+    };
   };
 
   return { match };

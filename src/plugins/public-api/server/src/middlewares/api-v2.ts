@@ -1,8 +1,9 @@
 /**
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
- * One request, in order: route (404/405) -> preflight -> Accept (406) -> key (401) -> origin (403)
- * -> handler. Handlers read the body themselves (`request.readBody`, see http/body.ts): Strapi's body
+ * One request, in order: route (404, and 405 where a path's methods do not depend on a resource) ->
+ * preflight -> Accept (406) -> key (401) -> origin (403) -> handler, which finds the resource (404) and
+ * asks `request.supports` (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves (`request.readBody`, see http/body.ts): Strapi's body
  * parser comes after this middleware and never sees /api/v2. Public routes (assets: the URL is the
  * capability) go from the route straight to their handler: no key, no JSON:API negotiation, no origin
  * rules, and they answer any origin without credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
@@ -17,10 +18,19 @@ import { apiError, errorDocument, errorObject, isApiError, type ApiError } from 
 import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { originAllowed } from '../http/origins';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
-import { createRouter } from '../http/router';
+import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
 import { bearerToken } from '../keys/token';
 import type { ApiKey } from '../keys/types';
-import { contentApiRoutes, handlers, isPublicRoute, publicHandlers } from '../routes/content-api';
+import type { Resource } from '../registry/types';
+import {
+  assertMethodOf,
+  contentApiRoutes,
+  handlerOf,
+  isPublicRoute,
+  locateResource,
+  publicHandlerOf,
+  type RouteName,
+} from '../routes/content-api';
 import { getService } from '../utils/get-service';
 
 const router = createRouter(contentApiRoutes);
@@ -95,10 +105,22 @@ const applyOriginRules = (ctx: Context, key: ApiKey) => {
   ctx.set(corsHeaders(origin));
 };
 
-const preflight = async (ctx: Context, allow: string[]) => {
+/**
+ * The methods a path has, for OPTIONS: a path that names a resource has those of its mode, so the
+ * resource is looked up (404 when it does not exist, or when nothing lies at the path for its mode).
+ */
+const allowedAt = async (match: RouteMatch<RouteName>): Promise<Method[]> => {
+  if (!match.dependsOnMode) return match.allow(null);
+  const resource = await locateResource(match.params);
+  if (!resource) throw apiError(404, 'No resource exists at this path.', { reason: 'resource_not_found' });
+  assertMethodOf(match, 'OPTIONS', resource);
+  return match.allow(resource.mode);
+};
+
+const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
   const origin = ctx.get('Origin');
   if (!origin) {
-    send(ctx, { status: 204, headers: { Allow: allow.join(', ') } });
+    send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
     return;
   }
   if (!(await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
@@ -107,7 +129,17 @@ const preflight = async (ctx: Context, allow: string[]) => {
       reason: 'origin_not_allowed',
     });
   }
+  const allow = await allowedAt(match);
   send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
+};
+
+/**
+ * The request headers, a header sent more than once as the list of its values: Node joins most repeated
+ * headers with ", ", which would turn two Idempotency-Keys into one key that was never sent.
+ */
+const headersAsSent = (ctx: Context): PublicRequest['headers'] => {
+  const repeated = Object.entries(ctx.req.headersDistinct).filter(([, values]) => (values?.length ?? 0) > 1);
+  return repeated.length ? { ...ctx.headers, ...Object.fromEntries(repeated) } : ctx.headers;
 };
 
 const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, string>): PublicRequest => {
@@ -117,7 +149,7 @@ const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, str
     path: ctx.path.slice(API_BASE_PATH.length) || '/',
     params,
     query: new URLSearchParams(ctx.querystring),
-    headers: ctx.headers,
+    headers: headersAsSent(ctx),
     baseUrl,
     selfUrl: canonicalUrl(`${baseUrl.slice(0, -API_BASE_PATH.length)}${ctx.originalUrl}`),
     readBody: createBodyReader(ctx.req, ctx.headers),
@@ -128,22 +160,35 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   const relativePath = ctx.path.slice(API_BASE_PATH.length) || '/';
   const match = router.match(ctx.method, relativePath);
-  if (isPublicRoute(match.name)) {
+  if (match.names.every(isPublicRoute)) {
     ctx.set(PUBLIC_CORS_HEADERS);
-    if (ctx.method === 'OPTIONS') send(ctx, { status: 204, headers: { Allow: match.allow.join(', '), ...publicPreflightHeaders(match.allow) } });
-    else send(ctx, await publicHandlers[match.name](requestOf(ctx, strapi, match.params)));
+    const allow = match.allow(null);
+    // The router answered every method the path lacks, OPTIONS aside.
+    const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
+    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, strapi, match.params)));
+    else send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
     return;
   }
   if (ctx.method === 'OPTIONS') {
-    await preflight(ctx, match.allow);
+    await preflight(ctx, match);
     return;
   }
-  if (match.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
-  else assertAcceptable(ctx.get('Accept') || undefined);
+  if (match.route?.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
+  else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
   const key = await authenticate(ctx);
   applyOriginRules(ctx, key);
-  const request: ApiRequest = { ...requestOf(ctx, strapi, match.params), key };
-  send(ctx, await handlers[match.name](request));
+  const supports = (resource: Resource) => assertMethodOf(match, ctx.method, resource);
+  if (!match.route) {
+    // No route of the path has this method for any mode: 404 or 405 once the resource is known.
+    const resource = await locateResource(match.params);
+    if (!resource) throw apiError(404, 'No resource exists at this path.', { reason: 'resource_not_found' });
+    supports(resource);
+    throw methodNotAllowed(ctx.method, match.allow(resource.mode));
+  }
+  const handler = handlerOf(match.route.name);
+  if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
+  const request: ApiRequest = { ...requestOf(ctx, strapi, match.params), key, extensions: match.route.extensions, supports };
+  send(ctx, await handler(request));
 };
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>

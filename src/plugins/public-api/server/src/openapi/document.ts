@@ -15,7 +15,7 @@ import type { ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { resourcePath } from '../controllers/resource-index';
 import type { Resource } from '../registry/types';
-import { COMMANDS_TAG, commandPaths } from './commands';
+import { COMMANDS_TAG, commandListPath, commandPaths } from './commands';
 import { Components, sorted } from './components';
 import type { DocumentContext } from './context';
 import { allocateNames, resourceTag } from './names';
@@ -227,12 +227,16 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     },
   };
 
-  const tags: TagObject[] = [{ name: SERVICE_TAG, description: 'The resource index and this document.' }];
+  const granted = new Set(grants.commands);
+  const commands = input.commands.filter((command) => granted.has(command.name));
+  const tags: TagObject[] = [{ name: SERVICE_TAG, description: 'The resource index, the list of commands and this document.' }];
+  // Self-description every key may call (specification, "Index and self-description").
   const paths: Record<string, PathItemObject> = {
     '/': { get: indexOperation(components, exposed) },
     '/schema': { get: schemaOperation(components, 'getOpenApiDocument', 'This OpenAPI document') },
     '/openapi': { get: schemaOperation(components, 'getOpenApiDocumentAtOpenapi', 'This OpenAPI document (at /openapi)') },
     '/openapi.json': { get: schemaOperation(components, 'getOpenApiDocumentAtOpenapiJson', 'This OpenAPI document (at /openapi.json)') },
+    '/commands/schema': commandListPath(components, commands, SERVICE_TAG),
   };
   for (const resource of exposed) {
     const tag = resourceTag(resource);
@@ -241,8 +245,6 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     tags.push({ name: tag, description: tagDescription(resource) });
     Object.assign(paths, resourceItems);
   }
-  const granted = new Set(grants.commands);
-  const commands = input.commands.filter((command) => granted.has(command.name));
   if (commands.length) {
     tags.push({ name: COMMANDS_TAG, description: 'Commands this key may run.' });
     Object.assign(paths, commandPaths(components, commands, { locales: input.locales }));

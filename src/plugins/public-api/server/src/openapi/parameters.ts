@@ -96,10 +96,12 @@ const valueSchema = (target: FilterTarget): Schema => {
     case 'date':
       return { type: 'string', format: 'date' };
     case 'datetime':
+      // One format, not `anyOf` two: generators (openapi-typescript) type an `anyOf` of formats as
+      // `unknown`. A bare date is accepted too, and said so.
       return {
         type: 'string',
-        anyOf: [{ format: 'date-time' }, { format: 'date' }],
-        description: 'An RFC 3339 date-time with Z or an offset, or a date (midnight UTC).',
+        format: 'date-time',
+        description: 'An RFC 3339 date-time with Z or an offset; a date (YYYY-MM-DD) is also accepted and means midnight UTC.',
       };
     case 'select':
       return { type: 'string', enum: [...(target.options ?? [])] };

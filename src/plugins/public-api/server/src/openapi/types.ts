@@ -9,7 +9,10 @@ export type Schema = { [keyword: string]: JsonValue | undefined };
 
 export type Ref = { $ref: string };
 
-export type MediaTypeObject = { schema: Schema | Ref };
+/** How one part of a multipart body is sent (OpenAPI's Encoding Object, the member the document uses). */
+export type EncodingObject = { contentType: string };
+
+export type MediaTypeObject = { schema: Schema | Ref; encoding?: Record<string, EncodingObject> };
 
 export type HeaderObject = { description: string; required?: boolean; schema: Schema };
 

@@ -9,6 +9,7 @@
  */
 import { takesLocale } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
+import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import type { Field, Resource } from '../registry/types';
 import type { Components } from './components';
@@ -45,8 +46,8 @@ export const idempotencyKey = (components: Components): Ref =>
     name: 'Idempotency-Key',
     in: 'header',
     description:
-      'A fresh unique value (e.g. a UUID) per logical operation, reused for its retries: a retry with the same request replays the stored response with `Idempotent-Replayed: true`; the same key with a different request is 422; a retry while the first is still running is 409. Kept for 24 hours.',
-    schema: { type: 'string', pattern: '^(?:"[\\x20-\\x7E]{1,255}"|[\\x20-\\x7E]{1,255})$' },
+      'A fresh unique value (e.g. a UUID) per logical operation, reused for its retries: 1 to 255 printable ASCII characters, bare or in double quotes (`"abc"` and `abc` are one key), sent once. A retry with the same request replays the stored response with `Idempotent-Replayed: true`; the same key with a different request is 422; a retry while the first is still running is 409. Kept for 24 hours.',
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
   }));
 
 const replayedHeader = (components: Components): Ref =>

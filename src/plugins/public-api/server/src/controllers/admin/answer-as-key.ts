@@ -8,7 +8,7 @@ import { errorDocument, isApiError } from '../../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../../http/media-types';
 import { createRouter } from '../../http/router';
 import type { ApiKey } from '../../keys/types';
-import { contentApiRoutes, handlers, isPublicRoute } from '../../routes/content-api';
+import { assertMethodOf, contentApiRoutes, handlerOf } from '../../routes/content-api';
 
 const router = createRouter(contentApiRoutes);
 
@@ -17,14 +17,17 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
   try {
     const match = router.match('GET', path);
     // Public routes answer files, not documents: nothing to preview.
-    if (isPublicRoute(match.name)) return null;
-    const response = await handlers[match.name]({
+    const handler = match.route ? handlerOf(match.route.name) : null;
+    if (!handler || !match.route) return null;
+    const response = await handler({
       method: 'GET',
       path,
       params: match.params,
       query: new URLSearchParams(),
       headers: { accept: JSONAPI_MEDIA_TYPE },
       key,
+      extensions: match.route.extensions,
+      supports: (resource) => assertMethodOf(match, 'GET', resource),
       baseUrl,
       selfUrl: `${baseUrl}${path}`,
       // A GET has no body.
