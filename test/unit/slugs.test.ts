@@ -61,7 +61,7 @@ describe('definitions', () => {
       ['api::page.page', { uid: 'api::page.page', kind: 'collectionType' as const, info: { displayName: 'Page', pluralName: 'pages', singularName: 'page' }, attributes: { title: { type: 'string' }, slug: pluginSlug('title'), website: website() } }],
     ]);
     const [resource] = buildWebsiteResources({ id: 1, documentId: 'w1', slug: 'site', name: 'Site', publications: [{ collection: 'pages', contentType: 'api::page.page', mode: 'collection' }] }, schemas);
-    expect(resource).toMatchObject({ slugAttribute: 'slug', scopeAttribute: 'website', identifiers: ['slug'] });
+    expect(resource).toMatchObject({ slugAttribute: 'slug', scopeAttribute: 'website', identifiers: ['slug', 'id'] });
     expect(resource!.fields.find((field) => field.key === 'slug')).toMatchObject({ type: 'string' });
   });
 
