@@ -1,16 +1,18 @@
 /**
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
- * One request, in order: route (404/405) -> preflight -> Accept (406) -> key (401) -> origin (403)
- * -> handler. Handlers read the body themselves (`request.readBody`, see http/body.ts): Strapi's body
- * parser comes after this middleware and never sees /api/v2. Public routes (assets: the URL is the
- * capability) go from the route straight to their handler: no key, no JSON:API negotiation, no origin
- * rules, and they answer any origin without credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
+ * One request, in order: host (400, http/base-url.ts) -> route (404/405) -> preflight -> Accept (406)
+ * -> key (401) -> origin (403) -> handler. Handlers read the body themselves
+ * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never
+ * sees /api/v2. Public routes (assets: the URL is the capability) go from the route straight to their
+ * handler: no key, no JSON:API negotiation, no origin rules, and they answer any origin without
+ * credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
  * document; internals are logged, never sent.
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH } from '../config';
+import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
@@ -29,12 +31,6 @@ const UNAUTHORIZED_DETAIL = 'A valid API key is required: send it as `Authorizat
 const WWW_AUTHENTICATE = 'Bearer realm="public-data-api"';
 
 const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
-
-const baseUrlOf = (ctx: Context, strapi: Core.Strapi): string => {
-  const configured = strapi.config.get('server.url') as string | undefined;
-  const origin = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/+$/, '') : ctx.origin;
-  return `${origin}${API_BASE_PATH}`;
-};
 
 /** The request URL as a valid URI: query characters such as `[` and `]` percent-encoded. */
 export const canonicalUrl = (raw: string): string => {
@@ -110,28 +106,27 @@ const preflight = async (ctx: Context, allow: string[]) => {
   send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
 };
 
-const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, string>): PublicRequest => {
-  const baseUrl = baseUrlOf(ctx, strapi);
-  return {
-    method: ctx.method,
-    path: ctx.path.slice(API_BASE_PATH.length) || '/',
-    params,
-    query: new URLSearchParams(ctx.querystring),
-    headers: ctx.headers,
-    baseUrl,
-    selfUrl: canonicalUrl(`${baseUrl.slice(0, -API_BASE_PATH.length)}${ctx.originalUrl}`),
-    readBody: createBodyReader(ctx.req, ctx.headers),
-  };
-};
+const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget }, params: Record<string, string>): PublicRequest => ({
+  method: ctx.method,
+  path: ctx.path.slice(API_BASE_PATH.length) || '/',
+  params,
+  query: new URLSearchParams(ctx.querystring),
+  headers: ctx.headers,
+  baseUrl: `${links.origin}${API_BASE_PATH}`,
+  selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
+  readBody: createBodyReader(ctx.req, ctx.headers),
+});
 
 const handle = async (ctx: Context, strapi: Core.Strapi) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
+  // A malformed Host is malformed syntax (RFC 9112 3.2): refused before anything else is looked at.
+  const links = requestLinks(strapi.config.get('server.url'), ctx);
   const relativePath = ctx.path.slice(API_BASE_PATH.length) || '/';
   const match = router.match(ctx.method, relativePath);
   if (isPublicRoute(match.name)) {
     ctx.set(PUBLIC_CORS_HEADERS);
     if (ctx.method === 'OPTIONS') send(ctx, { status: 204, headers: { Allow: match.allow.join(', '), ...publicPreflightHeaders(match.allow) } });
-    else send(ctx, await publicHandlers[match.name](requestOf(ctx, strapi, match.params)));
+    else send(ctx, await publicHandlers[match.name](requestOf(ctx, links, match.params)));
     return;
   }
   if (ctx.method === 'OPTIONS') {
@@ -142,7 +137,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   else assertAcceptable(ctx.get('Accept') || undefined);
   const key = await authenticate(ctx);
   applyOriginRules(ctx, key);
-  const request: ApiRequest = { ...requestOf(ctx, strapi, match.params), key };
+  const request: ApiRequest = { ...requestOf(ctx, links, match.params), key };
   send(ctx, await handlers[match.name](request));
 };
 
