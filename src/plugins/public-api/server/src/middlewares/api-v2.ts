@@ -2,12 +2,12 @@
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
  * One request, in order: host (400, http/base-url.ts) -> route (404/405) -> preflight -> Accept (406)
- * -> key (401) -> origin (403) -> handler. Handlers read the body themselves
- * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never
- * sees /api/v2. Public routes (assets: the URL is the capability) go from the route straight to their
- * handler: no key, no JSON:API negotiation, no origin rules, and they answer any origin without
- * credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
- * document; internals are logged, never sent.
+ * -> key (401) -> origin (403) -> path and query text (400, http/storable.ts) -> handler. Handlers
+ * read the body themselves (`request.readBody`, see http/body.ts): Strapi's body parser comes after
+ * this middleware and never sees /api/v2. Public routes (assets: the URL is the capability) go from
+ * the route straight to their handler: no key, no JSON:API negotiation, no origin rules, and they
+ * answer any origin without credentials. Every failure on the way, and anything a handler throws,
+ * leaves as one JSON:API error document; internals are logged, never sent.
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
@@ -20,6 +20,7 @@ import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../h
 import { originAllowed } from '../http/origins';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { createRouter } from '../http/router';
+import { assertStorableRequest } from '../http/storable';
 import { bearerToken } from '../keys/token';
 import type { ApiKey } from '../keys/types';
 import { contentApiRoutes, handlers, isPublicRoute, publicHandlers } from '../routes/content-api';
@@ -138,6 +139,8 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   const key = await authenticate(ctx);
   applyOriginRules(ctx, key);
   const request: ApiRequest = { ...requestOf(ctx, links, match.params), key };
+  // Text no database stores never reaches a handler's lookups (issue 13); assets judge their own names.
+  assertStorableRequest(request.params, request.query);
   send(ctx, await handlers[match.name](request));
 };
 
