@@ -40,10 +40,13 @@ export const sendRequest = (port: number, request: RawRequest): Promise<RawRespo
     req.end(request.body);
   });
 
-/** Bytes on a socket, and everything the server sends back until it closes the connection. */
+/**
+ * Bytes on a socket, and everything the server sends back until it closes the connection (send
+ * `Connection: close`). The socket is not half-closed first: Node aborts a request whose client ended.
+ */
 export const sendBytes = (port: number, bytes: string): Promise<string> =>
   new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes, 'latin1'));
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes, 'latin1'));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
