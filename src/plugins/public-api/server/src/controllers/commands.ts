@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
-import { inputProblems, orderedProblems, violationProblems } from '../commands/input';
+import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
 import { JSONAPI } from '../http/document';
@@ -30,6 +30,7 @@ import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from '../middlewares/idempotency';
 import { parameterError, echo } from '../query/problems';
 import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { unstorableProblems } from '../write/storable';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';
 import type { UploadSession, Workspace } from '../services/uploads';
@@ -199,8 +200,12 @@ const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Prom
         store: workspace ? (file, name) => storeReceivedFile(strapi, workspace, file, name) : noFiles,
       };
       const parsed = command.input(env).safeParse(object.attributes);
+      const schemaProblems = parsed.success ? [] : inputProblems(parsed.error.issues, object.attributes);
+      // Text no database stores reaches no query, not even the command's own check (a job lookup).
+      const unstorable = unstorableProblems(object.attributes, [], MAX_INPUT_PROBLEMS);
+      if (unstorable.length) throw apiErrors(422, orderedProblems([...unstorable, ...schemaProblems]));
       const checked = command.check ? await command.check(object.attributes, context) : [];
-      const problems = [...(parsed.success ? [] : inputProblems(parsed.error.issues, object.attributes)), ...violationProblems(checked), ...files.problems];
+      const problems = [...schemaProblems, ...violationProblems(checked), ...files.problems];
       if (problems.length || !parsed.success) throw apiErrors(422, orderedProblems(problems));
       return { status: 201, body: resultDocument(command, await command.run(parsed.data, context)) };
     },

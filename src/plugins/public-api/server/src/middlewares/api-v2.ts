@@ -1,17 +1,20 @@
 /**
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
- * One request, in order: route (404, and 405 where a path's methods do not depend on a resource) ->
- * preflight -> Accept (406) -> key (401) -> origin (403) -> handler, which finds the resource (404) and
- * asks `request.supports` (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves (`request.readBody`, see http/body.ts): Strapi's body
- * parser comes after this middleware and never sees /api/v2. Public routes (assets: the URL is the
- * capability) go from the route straight to their handler: no key, no JSON:API negotiation, no origin
- * rules, and they answer any origin without credentials. Every failure on the way, and anything a handler throws, leaves as one JSON:API error
- * document; internals are logged, never sent.
+ * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
+ * not depend on a resource) -> preflight -> Accept (406) -> key (401) -> origin (403) -> path and query
+ * text (400, http/storable.ts) -> handler, which finds the resource (404) and asks `request.supports`
+ * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
+ * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never sees
+ * /api/v2. Public routes (assets: the URL is the capability) go from the route straight to their handler:
+ * no key, no JSON:API negotiation, no origin rules, and they answer any origin without credentials. Every
+ * failure on the way, and anything a handler throws, leaves as one JSON:API error document; internals are
+ * logged, never sent.
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH } from '../config';
+import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
@@ -19,6 +22,7 @@ import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../h
 import { originAllowed } from '../http/origins';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
+import { assertStorableRequest } from '../http/storable';
 import { bearerToken } from '../keys/token';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
@@ -39,12 +43,6 @@ const UNAUTHORIZED_DETAIL = 'A valid API key is required: send it as `Authorizat
 const WWW_AUTHENTICATE = 'Bearer realm="public-data-api"';
 
 const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
-
-const baseUrlOf = (ctx: Context, strapi: Core.Strapi): string => {
-  const configured = strapi.config.get('server.url') as string | undefined;
-  const origin = configured && /^https?:\/\//.test(configured) ? configured.replace(/\/+$/, '') : ctx.origin;
-  return `${origin}${API_BASE_PATH}`;
-};
 
 /** The request URL as a valid URI: query characters such as `[` and `]` percent-encoded. */
 export const canonicalUrl = (raw: string): string => {
@@ -142,22 +140,21 @@ const headersAsSent = (ctx: Context): PublicRequest['headers'] => {
   return repeated.length ? { ...ctx.headers, ...Object.fromEntries(repeated) } : ctx.headers;
 };
 
-const requestOf = (ctx: Context, strapi: Core.Strapi, params: Record<string, string>): PublicRequest => {
-  const baseUrl = baseUrlOf(ctx, strapi);
-  return {
-    method: ctx.method,
-    path: ctx.path.slice(API_BASE_PATH.length) || '/',
-    params,
-    query: new URLSearchParams(ctx.querystring),
-    headers: headersAsSent(ctx),
-    baseUrl,
-    selfUrl: canonicalUrl(`${baseUrl.slice(0, -API_BASE_PATH.length)}${ctx.originalUrl}`),
-    readBody: createBodyReader(ctx.req, ctx.headers),
-  };
-};
+const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget }, params: Record<string, string>): PublicRequest => ({
+  method: ctx.method,
+  path: ctx.path.slice(API_BASE_PATH.length) || '/',
+  params,
+  query: new URLSearchParams(ctx.querystring),
+  headers: headersAsSent(ctx),
+  baseUrl: `${links.origin}${API_BASE_PATH}`,
+  selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
+  readBody: createBodyReader(ctx.req, ctx.headers),
+});
 
 const handle = async (ctx: Context, strapi: Core.Strapi) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
+  // A malformed Host is malformed syntax (RFC 9112 3.2): refused before anything else is looked at.
+  const links = requestLinks(strapi.config.get('server.url'), ctx);
   const relativePath = ctx.path.slice(API_BASE_PATH.length) || '/';
   const match = router.match(ctx.method, relativePath);
   if (match.names.every(isPublicRoute)) {
@@ -165,11 +162,13 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
     const allow = match.allow(null);
     // The router answered every method the path lacks, OPTIONS aside.
     const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
-    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, strapi, match.params)));
+    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, links, match.params)));
     else send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
     return;
   }
   if (ctx.method === 'OPTIONS') {
+    // A preflight looks the resource up: text no database stores never reaches that lookup.
+    assertStorableRequest(match.params, new URLSearchParams(ctx.querystring));
     await preflight(ctx, match);
     return;
   }
@@ -177,6 +176,10 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
   const key = await authenticate(ctx);
   applyOriginRules(ctx, key);
+  // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets
+  // judge their own names.
+  const query = new URLSearchParams(ctx.querystring);
+  assertStorableRequest(match.params, query);
   const supports = (resource: Resource) => assertMethodOf(match, ctx.method, resource);
   if (!match.route) {
     // No route of the path has this method for any mode: 404 or 405 once the resource is known.
@@ -187,7 +190,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   }
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
-  const request: ApiRequest = { ...requestOf(ctx, strapi, match.params), key, extensions: match.route.extensions, supports };
+  const request: ApiRequest = { ...requestOf(ctx, links, match.params), key, extensions: match.route.extensions, supports };
   send(ctx, await handler(request));
 };
 

@@ -2,6 +2,8 @@
  * `filter[field]=value` and `filter[field][op]=value` -> typed conditions (contract section 6). Pure.
  */
 import type { Field } from '../registry/types';
+import { DATE_RANGE, parseDate, parseDateTime } from '../values/calendar';
+import { describeColumn, fitsColumn, numberColumnOf } from '../values/numbers';
 import { echo, parameterError } from './problems';
 import {
   FILTER_OPERATORS,
@@ -25,13 +27,14 @@ export const SYSTEM_FILTER_TARGETS: ReadonlyMap<string, FilterTarget> = new Map<
 ]);
 
 /** How a readable field is filtered, or null when its type cannot be (markdown, richtext, media, tags). */
-export const filterTargetOf = (field: Pick<Field, 'type' | 'options'>): FilterTarget | null => {
+export const filterTargetOf = (field: Pick<Field, 'type' | 'options' | 'attribute'>): FilterTarget | null => {
   switch (field.type) {
     case 'select':
       return { type: 'select', options: (field.options ?? []).map((option) => option.value) };
+    case 'number':
+      return { type: 'number', column: numberColumnOf(field.attribute.type) };
     case 'string':
     case 'text':
-    case 'number':
     case 'boolean':
     case 'date':
     case 'datetime':
@@ -79,52 +82,23 @@ const isOperator = (text: string): text is FilterOperator => (FILTER_OPERATORS a
 type Typed = { ok: true; value: FilterValue } | { ok: false; expected: string };
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
-
-const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysInMonth = (year: number, month: number) =>
-  month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
-
-const isCalendarDate = (year: number, month: number, day: number) =>
-  month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-
-/** `YYYY-MM-DD` of a real calendar day. */
-export const parseDate = (text: string): string | null => {
-  const match = DATE.exec(text);
-  if (!match) return null;
-  return isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) ? text : null;
-};
 
 /**
- * An instant as Unix milliseconds: RFC 3339 date-time with `Z` or an offset (a time without one names
- * no instant), or a bare `YYYY-MM-DD`, read as midnight UTC. Fractions beyond milliseconds are cut.
+ * An instant as Unix milliseconds: a date-time with `Z` or an offset, or a bare `YYYY-MM-DD`, read as
+ * midnight UTC. Years 0001 to 9999 only (values/calendar.ts): what both databases store and compare.
  */
-export const parseInstant = (text: string): number | null => {
-  if (parseDate(text) !== null) return Date.parse(`${text}T00:00:00Z`);
-  const match = DATETIME.exec(text);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second = '0', fraction = '', zone, offsetHours, offsetMinutes] = match;
-  if (!isCalendarDate(Number(year), Number(month), Number(day))) return null;
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
-  if (zone !== 'Z' && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return null;
-  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-  // Set fields one by one: Date.UTC would read years 0-99 as 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  date.setUTCHours(Number(hour), Number(minute), Number(second), millis);
-  const offset = zone === 'Z' ? 0 : (zone!.startsWith('-') ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
-  return date.getTime() - offset * 60_000;
-};
+export const parseInstant = (text: string): number | null =>
+  parseDate(text) !== null ? Date.parse(`${text}T00:00:00Z`) : parseDateTime(text);
 
 const typedValue = (target: FilterTarget, text: string): Typed => {
   switch (target.type) {
     case 'number': {
+      // Within what the column holds: PostgreSQL refuses to compare an INTEGER with 1.5 or 2^31.
+      const column = target.column ?? numberColumnOf('float');
       const value = Number(text);
-      return NUMBER.test(text) && Number.isFinite(value)
+      return NUMBER.test(text) && fitsColumn(column, value)
         ? { ok: true, value: value === 0 ? 0 : value }
-        : { ok: false, expected: 'a finite decimal number' };
+        : { ok: false, expected: describeColumn(column) };
     }
     case 'boolean':
       return text === 'true' || text === 'false'
@@ -132,13 +106,13 @@ const typedValue = (target: FilterTarget, text: string): Typed => {
         : { ok: false, expected: "'true' or 'false'" };
     case 'date': {
       const value = parseDate(text);
-      return value !== null ? { ok: true, value } : { ok: false, expected: 'a date YYYY-MM-DD' };
+      return value !== null ? { ok: true, value } : { ok: false, expected: `a date YYYY-MM-DD ${DATE_RANGE}` };
     }
     case 'datetime': {
       const value = parseInstant(text);
       return value !== null
         ? { ok: true, value }
-        : { ok: false, expected: 'an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD' };
+        : { ok: false, expected: `an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD, ${DATE_RANGE}` };
     }
     case 'select': {
       const options = target.options ?? [];

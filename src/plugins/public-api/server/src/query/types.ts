@@ -1,3 +1,5 @@
+import type { NumberColumn } from '../values/numbers';
+
 /**
  * The read path's query vocabulary as plain data: what a key may ask for (QueryVocabulary, computed from
  * its grants and the resource elsewhere) and what it asked for (ParsedQuery). No Strapi, no I/O.
@@ -26,7 +28,12 @@ export type FilterType =
   | 'relations';
 
 /** One key that `filter[...]` accepts: its value type, and for `select` the allowed values. */
-export type FilterTarget = { type: FilterType; options?: readonly string[] };
+export type FilterTarget = {
+  type: FilterType;
+  options?: readonly string[];
+  /** For `number`: what its column holds (values/numbers.ts); any finite number when absent. */
+  column?: NumberColumn;
+};
 
 export const FILTER_OPERATORS = [
   'eq',

@@ -15,14 +15,15 @@ import type { Projection } from '../grants/projection';
 import { errorObject, type ErrorObject } from '../http/errors';
 import { echo } from '../query/problems';
 import type { Field } from '../registry/types';
+import { DATE_RANGE, parseDate, parseDateTime } from '../values/calendar';
+import { describeColumn, fitsColumn, numberColumnOf } from '../values/numbers';
 import { attributePointer } from './pointer';
+import { unstorableProblems } from './storable';
 
 export const MAX_REPORTED_PROBLEMS = 20;
 
 /** Strapi keeps string, email, uid and enumeration values in VARCHAR(255) columns. */
 export const MAX_STRING_LENGTH = 255;
-/** INTEGER columns. */
-export const INTEGER_RANGE = [-2147483648, 2147483647] as const;
 /** DECIMAL(10, 2) columns: eight digits before the point, two after. */
 export const DECIMAL_LIMIT = 1e8;
 export const DECIMAL_PLACES = 2;
@@ -72,31 +73,15 @@ const value = (v: unknown): Verdict => ok({ kind: 'value', value: v });
 // Scalars
 // ---------------------------------------------------------------------------------------------------------
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,3})?)?$/;
 
-const isCalendarDay = (year: number, month: number, day: number): boolean => {
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-};
+/** `YYYY-MM-DD` that names a real day in the range both databases store (values/calendar.ts). */
+export const isDate = (text: string): boolean => parseDate(text) !== null;
 
-/** `YYYY-MM-DD` that names a real day. */
-export const isDate = (text: string): boolean => {
-  const match = DATE.exec(text);
-  return match !== null && isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]));
-};
-
-/** An ISO 8601 date-time with a zone (`Z` or an offset), naming a real instant; normalized to UTC. */
+/** An ISO 8601 date-time with a zone (`Z` or an offset), naming a real instant in the range; normalized to UTC. */
 export const normalizeDatetime = (text: string): string | null => {
-  const match = DATETIME.exec(text);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second, zone, offsetHours, offsetMinutes] = match;
-  if (!isCalendarDay(Number(year), Number(month), Number(day))) return null;
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return null;
-  if (zone !== 'Z' && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return null;
-  const millis = Date.parse(text);
-  return Number.isFinite(millis) ? new Date(millis).toISOString() : null;
+  const millis = parseDateTime(text);
+  return millis === null ? null : new Date(millis).toISOString();
 };
 
 const hasAtMostPlaces = (n: number, places: number): boolean => Number(n.toFixed(places)) === n;
@@ -119,17 +104,9 @@ const numberValue = (field: Field, pointer: string, raw: unknown): Verdict => {
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
     return fail(invalid(pointer, `'${field.key}' takes a number or null, not ${describe(raw)}.`));
   }
+  const column = numberColumnOf(field.attribute.type);
+  if (!fitsColumn(column, raw)) return fail(invalid(pointer, `'${field.key}' takes ${describeColumn(column)}.`));
   switch (field.attribute.type) {
-    case 'integer':
-      if (!Number.isInteger(raw) || raw < INTEGER_RANGE[0] || raw > INTEGER_RANGE[1]) {
-        return fail(invalid(pointer, `'${field.key}' takes a whole number from ${INTEGER_RANGE[0]} to ${INTEGER_RANGE[1]}.`));
-      }
-      break;
-    case 'biginteger':
-      if (!Number.isSafeInteger(raw)) {
-        return fail(invalid(pointer, `'${field.key}' takes a whole number from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}.`));
-      }
-      break;
     case 'decimal':
       if (Math.abs(raw) >= DECIMAL_LIMIT || !hasAtMostPlaces(raw, DECIMAL_PLACES)) {
         return fail(invalid(pointer, `'${field.key}' takes a number below ${DECIMAL_LIMIT} in absolute value, with at most ${DECIMAL_PLACES} decimal places.`));
@@ -153,13 +130,13 @@ const scalar = (field: Field, pointer: string, raw: unknown): Verdict => {
     case 'date':
       return raw === null || (typeof raw === 'string' && isDate(raw))
         ? value(raw)
-        : fail(invalid(pointer, `'${field.key}' takes a date as YYYY-MM-DD, or null.`));
+        : fail(invalid(pointer, `'${field.key}' takes a date as YYYY-MM-DD ${DATE_RANGE}, or null.`));
     case 'datetime': {
       if (raw === null) return value(null);
       const normalized = typeof raw === 'string' ? normalizeDatetime(raw) : null;
       return normalized !== null
         ? value(normalized)
-        : fail(invalid(pointer, `'${field.key}' takes an ISO 8601 date-time with a zone, like 2027-06-01T19:30:00Z, or null.`));
+        : fail(invalid(pointer, `'${field.key}' takes an ISO 8601 date-time with a zone, like 2027-06-01T19:30:00Z, ${DATE_RANGE} in UTC, or null.`));
     }
     case 'select': {
       const options = (field.options ?? []).map((option) => option.value);
@@ -265,6 +242,8 @@ export const notWritable = (name: string): ErrorObject =>
   });
 
 const judge = (projection: Projection, field: Field, pointer: string, raw: unknown): Verdict => {
+  const unstorable = unstorableProblems(raw, [field.key], MAX_REPORTED_PROBLEMS);
+  if (unstorable.length) return fail(...unstorable);
   switch (field.type) {
     case 'tags':
       return tags(field, pointer, raw);
