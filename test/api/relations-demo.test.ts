@@ -103,11 +103,13 @@ beforeAll(async () => {
   await seedDemo(strapi, { log: () => undefined });
   // An editor links a City Guide page to a culture-hub page (the seed has the other way round)...
   await linkPages(strapi, 'neighbourhoods', 'membership');
-  // ...and publishes a page without filling in its slug, as the content manager allows.
+  // ...and a page is published without a slug. Writes now always give pages one (the slug middleware), so
+  // the page is emptied as a row from before that, or of a content type whose slug is optional, would be.
   const cityGuide = await strapi.db.query('plugin::public-api.website').findOne({ where: { slug: 'city-guide' } });
   const page = (await strapi
     .documents('api::page.page' as never)
     .create({ data: { title: 'Opening hours', website: cityGuide!.documentId } as never, status: 'published' })) as unknown as { documentId: string };
+  await strapi.db.query('api::page.page').updateMany({ where: { documentId: page.documentId }, data: { slug: null } });
   slugless.documentId = page.documentId;
 
   key = await createKey(strapi, 'all');
