@@ -2,6 +2,7 @@
  * Contract sections 8 and 12: one error document for everything under /api/v2, negotiation, and no
  * internals in a 500.
  */
+import { winston } from '@strapi/logger';
 import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
@@ -16,15 +17,14 @@ let logged: LogEntry[];
 const LEVEL = Symbol.for('level');
 
 beforeAll(async () => {
-  // The default log level (LOG_LEVEL unset), as operators run it.
-  app = await checkResponses(await bootApp({ LOG_LEVEL: '' }));
+  // The default log level (LOG_LEVEL unset), as operators run it. Every console transport's output is
+  // recorded instead of printed, from the boot on: what passes the logger's level rules reaches `log`.
   logged = [];
-  for (const transport of app.strapi.log.transports) {
-    jest.spyOn(transport, 'log' as never).mockImplementation(((info: LogEntry, done?: () => void) => {
-      logged.push(info);
-      done?.();
-    }) as never);
-  }
+  jest.spyOn(winston.transports.Console.prototype, 'log').mockImplementation(((info: LogEntry, done?: () => void) => {
+    logged.push(info);
+    done?.();
+  }) as never);
+  app = await checkResponses(await bootApp({ LOG_LEVEL: '' }));
   auth = (await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } })).auth;
 });
 afterAll(async () => {
