@@ -9,7 +9,7 @@ const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 const transformIgnorePatterns = ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'];
 
 module.exports = {
-  reporters: ['default', '<rootDir>/test/helpers/failure-details-reporter.js'],
+  reporters: ['default', '<rootDir>/test/helpers/failure-details-reporter.js', '<rootDir>/test/helpers/suite-report-reporter.js'],
   projects: [
     {
       displayName: 'unit',
