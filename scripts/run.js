@@ -8,33 +8,40 @@
  */
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const supportedNode = require('./supported-node');
 
-const root = path.resolve(__dirname, '..');
-const [name, ...args] = process.argv.slice(2);
+// On a machine whose node is not of a supported line, the script runs again on one (scripts/supported-node.js).
+if (!supportedNode.onWantedNode()) supportedNode.runOnSupportedNode(process.execPath, process.argv.slice(1));
+else main();
 
-if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
-  process.stderr.write('usage: node scripts/run.js <script> [args...]\n');
-  process.exit(2);
+function main() {
+  const root = path.resolve(__dirname, '..');
+  const [name, ...args] = process.argv.slice(2);
+
+  if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
+    process.stderr.write('usage: node scripts/run.js <script> [args...]\n');
+    process.exit(2);
+  }
+
+  // The test suite compiles once in its global setup and sets PDA_SKIP_COMPILE for the processes it runs.
+  try {
+    if (!process.env.PDA_SKIP_COMPILE) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  } catch {
+    process.stderr.write('The application does not compile; see the errors above.\n');
+    process.exit(1);
+  }
+
+  const script = require(path.join(root, 'dist', 'scripts', `${name}.js`));
+  Promise.resolve()
+    .then(() => script.main(args))
+    .then(
+      (code) => process.exit(typeof code === 'number' ? code : 0),
+      (error) => {
+        process.stderr.write(`${error && error.message ? error.message : String(error)}\n`);
+        process.exit(1);
+      }
+    );
 }
-
-// The test suite compiles once in its global setup and sets PDA_SKIP_COMPILE for the processes it runs.
-try {
-  if (!process.env.PDA_SKIP_COMPILE) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-} catch {
-  process.stderr.write('The application does not compile; see the errors above.\n');
-  process.exit(1);
-}
-
-const script = require(path.join(root, 'dist', 'scripts', `${name}.js`));
-Promise.resolve()
-  .then(() => script.main(args))
-  .then(
-    (code) => process.exit(typeof code === 'number' ? code : 0),
-    (error) => {
-      process.stderr.write(`${error && error.message ? error.message : String(error)}\n`);
-      process.exit(1);
-    }
-  );

@@ -1,0 +1,44 @@
+// ESLint (flat config): JavaScript's and typescript-eslint's recommended rules over the application, the
+// plugin (server and admin), the scripts, benchmarks and tests; React's hook rules in the admin panel.
+// Formatting is Prettier's job (.prettierrc.json): eslint-config-prettier turns off the rules it owns.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'build/**', '.cache/**', '.strapi/**', '.tmp/**', 'coverage/**', 'public/**', 'types/generated/**', 'bench/.data/**', 'test/.artifacts/**', 'node_modules/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      // `_`-prefixed names are deliberately unused (positional parameters, destructuring that drops a key).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      // The admin routes' request/response types follow Strapi's own contracts: `export declare namespace X { Request; Response }`.
+      '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
+    },
+  },
+  {
+    // CommonJS: Strapi's entry files, jest configs and reporters, the scripts that start before TypeScript.
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['src/plugins/public-api/admin/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['test/**/*.ts'],
+    languageOptions: { globals: { ...globals.jest } },
+    // Tests read response bodies (supertest types them `any`) and reach into documents by path.
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+);
