@@ -293,7 +293,7 @@ const fileRow: fc.Arbitrary<FileRow> = fc.record({
  * written with; `present` leaves that case out.
  */
 const linkedItems = (codec: LinkCodec, target: string, present: boolean): fc.Arbitrary<unknown[]> => {
-  const item =
+  const item: fc.Arbitrary<unknown> =
     codec.storage === 'media'
       ? fileRow.map((file) => assetObject(BASE_URL, ASSET_KEY, file))
       : fc.record({ id: fc.stringMatching(/^[a-z0-9]{24}$/), slug: fc.option(uidText.filter((slug) => slug !== '')), collection: fc.constant(target) });
