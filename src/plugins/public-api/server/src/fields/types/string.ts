@@ -3,10 +3,10 @@
  * text types (text.ts, markdown.ts). Pure.
  */
 import type { Schema } from '../../openapi/types';
-import { toText } from '../../values/database';
-import type { ColumnCodec, WriteContext, WriteSchemaContext, WriteVerdict, ValueSchema } from '../codec';
-import { acceptValue, describe, refuse, violation } from '../judge';
 import type { Field } from '../../registry/types';
+import { toText } from '../../values/database';
+import type { ColumnCodec, SchemaKit, ValueSchema, WriteContext, WriteSchemaContext, WriteVerdict } from '../codec';
+import { acceptValue, describe, refuse, violation } from '../judge';
 
 const STRING_ATTRIBUTES = new Set(['string', 'email', 'uid', 'time']);
 
@@ -34,7 +34,7 @@ export const parseTextWrite = (raw: unknown, field: Field, { pointer }: WriteCon
 };
 
 /** The content type's own rules as JSON Schema: length (within the column), pattern, format. */
-export const textWriteSchema = (field: Field, _kit: unknown, { isSlug }: WriteSchemaContext): ValueSchema => {
+export const textWriteSchema = (field: Field, _kit: SchemaKit, { isSlug }: WriteSchemaContext): ValueSchema => {
   const attribute = field.attribute;
   const schema: Schema = { type: 'string' };
   const column = VARCHAR_ATTRIBUTES.has(attribute.type) ? MAX_STRING_LENGTH : undefined;
