@@ -84,8 +84,8 @@ export const hasSystemKey = (resource: ResourceSystem, key: SystemKeyName): bool
 export const SYSTEM_SORT_KEYS = ['slug', 'sort', 'publishedAt', 'createdAt', 'updatedAt'] as const satisfies readonly SystemKeyName[];
 
 /** The system keys `filter` accepts, with how their values are typed. */
-export const SYSTEM_FILTER_TARGETS: ReadonlyMap<string, FilterTarget> = new Map(
-  Object.entries(SYSTEM_KEYS as Record<string, SystemKey>).flatMap(([key, entry]) => (entry.filter ? [[key, entry.filter] as const] : []))
+export const SYSTEM_FILTER_TARGETS: ReadonlyMap<SystemKeyName, FilterTarget> = new Map(
+  Object.entries(SYSTEM_KEYS as Record<string, SystemKey>).flatMap(([key, entry]) => (entry.filter ? [[key as SystemKeyName, entry.filter] as const] : []))
 );
 
 /** The keys of `meta`, with how each is read out and described. */

@@ -5,7 +5,7 @@
  * Everything that leaves the server is cut from a projection, so a field the key may not read cannot
  * appear in records, expanded relations, field metadata, errors or orderings.
  */
-import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS, hasSystemKey, type SystemKeyName } from '../fields/system-keys';
+import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS, hasSystemKey } from '../fields/system-keys';
 import { codecOf, filterTargetOf, isSortableField, isStoredIn } from '../fields/table';
 import type { FilterTarget, IncludeTree, QueryVocabulary, SortTerm } from '../query/types';
 import type { Field, Resource } from '../registry/types';
@@ -139,7 +139,7 @@ export const queryVocabulary = (
   const sortable = new Set<string>(systemSortKeys(projection.resource));
   const filterable = new Map<string, FilterTarget>();
   for (const [key, target] of SYSTEM_FILTER_TARGETS) {
-    if (hasSystemKey(projection.resource, key as SystemKeyName)) filterable.set(key, target);
+    if (hasSystemKey(projection.resource, key)) filterable.set(key, target);
   }
   for (const field of projection.readable) {
     if (isSortableField(field)) sortable.add(field.key);
