@@ -32,7 +32,7 @@ const isRecord = (value: unknown): value is UnknownRecord =>
 const pointerTo = (base: string, ...keys: (string | number)[]) =>
   keys.reduce<string>((pointer, key) => `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`, base);
 
-
+/** Reads a document node by node, collecting every issue with its pointer. */
 class Reader {
   readonly issues: RichtextIssue[] = [];
 
