@@ -3,10 +3,9 @@
  */
 import fc from 'fast-check';
 import { ApiError, isApiError, type ErrorObject } from '../../src/plugins/public-api/server/src/http/errors';
-import { SYSTEM_FILTER_TARGETS } from '../../src/plugins/public-api/server/src/query/filters';
+import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS } from '../../src/plugins/public-api/server/src/fields/system-keys';
 import {
   DEFAULT_LIMIT,
-  SYSTEM_SORT_KEYS,
   parseCollectionQuery,
   parseRecordQuery,
 } from '../../src/plugins/public-api/server/src/query/parse';

@@ -1,5 +1,6 @@
 import { assertNoReservedFieldNames, buildWebsiteResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
-import { fieldTypeOf, toField } from '../../src/plugins/public-api/server/src/registry/fields';
+import { fieldTypeOf } from '../../src/plugins/public-api/server/src/fields/table';
+import { toField } from '../../src/plugins/public-api/server/src/registry/fields';
 import { validatePublications } from '../../src/plugins/public-api/server/src/registry/publications';
 
 test.each([

@@ -19,7 +19,9 @@ import {
 } from '../../src/plugins/public-api/server/src/http/idempotency';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
-import { isDate, normalizeDatetime, planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';
+import { isDate } from '../../src/plugins/public-api/server/src/fields/types/date';
+import { normalizeDatetime } from '../../src/plugins/public-api/server/src/fields/types/datetime';
+import { planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';
 import { assertDocumentTarget, parseResourceDocument } from '../../src/plugins/public-api/server/src/write/document';
 import { attributePointer, pointer } from '../../src/plugins/public-api/server/src/write/pointer';
 import { UNIQUE_MESSAGE, apiErrorOfWrite } from '../../src/plugins/public-api/server/src/write/violations';

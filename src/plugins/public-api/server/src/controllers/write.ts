@@ -14,7 +14,7 @@ import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { writeHandler, type Execution } from '../middlewares/idempotency';
 import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
-import type { RecordRow } from '../read/rows';
+import type { RecordRow } from '../serialize/rows';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes';
 import { recordDocument } from '../serialize/document';

@@ -5,10 +5,10 @@
  * Everything that leaves the server is cut from a projection, so a field the key may not read cannot
  * appear in records, expanded relations, field metadata, errors or orderings.
  */
-import { SYSTEM_FILTER_TARGETS, filterTargetOf } from '../query/filters';
-import { SYSTEM_SORT_KEYS } from '../query/parse';
+import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS, hasSystemKey } from '../fields/system-keys';
+import { codecOf, filterTargetOf, isSortableField, isStoredIn } from '../fields/table';
 import type { FilterTarget, IncludeTree, QueryVocabulary, SortTerm } from '../query/types';
-import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, SCALAR_FIELD_TYPES, type Field, type Resource } from '../registry/types';
+import type { Field, Resource } from '../registry/types';
 import type { Action, KeyGrants, ResourceGrant } from './types';
 
 export type FieldMeta = {
@@ -42,14 +42,6 @@ export type Projection = {
 
 const NO_GRANT: ResourceGrant = { actions: [], read: [], write: [] };
 
-/** Longest text a sort key may hold: its value travels in the cursor, which must fit in a URL. */
-export const MAX_SORTABLE_TEXT_LENGTH = 255;
-
-/** Scalar fields sort; long free text does not (its values would not fit a cursor). */
-export const isSortableField = (field: Field): boolean =>
-  SCALAR_FIELD_TYPES.has(field.type) &&
-  (field.type !== 'text' || (typeof field.attribute.maxLength === 'number' && field.attribute.maxLength <= MAX_SORTABLE_TEXT_LENGTH));
-
 export const grantOf = (grants: KeyGrants, resourceId: string): ResourceGrant => grants.resources[resourceId] ?? NO_GRANT;
 
 export const allows = (grants: KeyGrants, resourceId: string, action: Action): boolean =>
@@ -66,7 +58,7 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
   const targets = new Map<string, Resource>();
 
   const visible = (field: Field): boolean => {
-    if (!RELATION_FIELD_TYPES.has(field.type)) return true;
+    if (!isStoredIn(field, 'relation')) return true;
     const target = field.target ? resolveTarget(resource, field.target) : null;
     if (!target || !isExposed(grants, target.id)) return false;
     targets.set(field.key, target);
@@ -90,13 +82,13 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
       required: field.required,
       readable: isReadable,
       writable: isWritable,
-      inlineEditable: isWritable && SCALAR_FIELD_TYPES.has(field.type),
+      inlineEditable: isWritable && codecOf(field).scalar,
       sortable: isReadable && isSortableField(field),
       expandable: isReadable && target !== undefined && allows(grants, target.id, 'read'),
       filterable: isReadable && filterTargetOf(field) !== null,
     };
     if (field.options) meta.options = field.options.map((option) => ({ ...option }));
-    if (MEDIA_FIELD_TYPES.has(field.type) && field.allowedTypes) meta.allowedTypes = [...field.allowedTypes];
+    if (isStoredIn(field, 'media') && field.allowedTypes) meta.allowedTypes = [...field.allowedTypes];
     fields.push(meta);
   }
   return { resource, grant, readable, writable, targets, fields };
@@ -111,10 +103,7 @@ export const takesLocale = (projection: Projection): boolean =>
   projection.resource.localized || [...projection.targets.values()].some((target) => target.localized);
 
 /** The system sort keys a resource really has (`sort` and `slug` only where the schema has them). */
-export const systemSortKeys = (resource: Resource): string[] =>
-  SYSTEM_SORT_KEYS.filter(
-    (key) => (key !== 'sort' || resource.sortAttribute !== undefined) && (key !== 'slug' || resource.slugAttribute !== undefined)
-  );
+export const systemSortKeys = (resource: Resource): string[] => SYSTEM_SORT_KEYS.filter((key) => hasSystemKey(resource, key));
 
 export const defaultSort = (resource: Resource): SortTerm[] =>
   resource.sortAttribute ? [{ key: 'sort', direction: 'asc' }] : [];
@@ -150,7 +139,7 @@ export const queryVocabulary = (
   const sortable = new Set<string>(systemSortKeys(projection.resource));
   const filterable = new Map<string, FilterTarget>();
   for (const [key, target] of SYSTEM_FILTER_TARGETS) {
-    if (key !== 'slug' || projection.resource.slugAttribute) filterable.set(key, target);
+    if (hasSystemKey(projection.resource, key)) filterable.set(key, target);
   }
   for (const field of projection.readable) {
     if (isSortableField(field)) sortable.add(field.key);

@@ -11,7 +11,9 @@ import { MULTIPART_MEDIA_TYPE } from '../http/multipart';
 import { FILE_KINDS } from '../http/sniff';
 import type { Components } from './components';
 import { pascal } from './names';
-import { errorResponses, jsonApi, object } from './shared';
+import { jsonApi } from './envelope';
+import { errorResponses } from './errors';
+import { object } from './schema';
 import { REQUEST_MEDIA_TYPES, idempotencyKey } from './writes';
 import type { MediaTypeObject, OperationObject, PathItemObject, Schema } from './types';
 

@@ -21,7 +21,9 @@ import type { DocumentContext } from './context';
 import { allocateNames, resourceTag } from './names';
 import { collectionParameters, recordParameters } from './parameters';
 import { SELF_LINK, collectionDocumentSchema, recordDocumentSchema } from './records';
-import { errorResponses, jsonApi, object } from './shared';
+import { jsonApi } from './envelope';
+import { errorResponses } from './errors';
+import { object } from './schema';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, TagObject } from './types';
 import { writeOperations } from './writes';
 

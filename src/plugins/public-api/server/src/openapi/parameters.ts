@@ -2,6 +2,7 @@
  * Query parameters of reads, cut to what this key may use on one resource (contract sections 5 and 6):
  * `sort` keys, `include` paths, `filter` fields and operators, and `locale` codes as enums.
  */
+import { FILTER_KINDS } from '../fields/filter-kinds';
 import { includeTree, queryVocabulary, takesLocale } from '../grants/projection';
 import { MAX_CURSOR_LENGTH } from '../query/cursor';
 import { MAX_FILTERS, operatorApplies } from '../query/filters';
@@ -10,7 +11,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/parse';
 import { FILTER_OPERATORS, type FilterOperator, type FilterTarget, type QueryVocabulary } from '../query/types';
 import type { Resource } from '../registry/types';
 import type { DocumentContext } from './context';
-import { object } from './shared';
+import { object } from './schema';
 import type { ParameterObject, Ref, Schema } from './types';
 
 /** Above this many include paths the enum gives way to a pattern over the expandable field names. */
@@ -87,32 +88,7 @@ const include = (vocabulary: QueryVocabulary): ParameterObject | null => {
   };
 };
 
-const valueSchema = (target: FilterTarget): Schema => {
-  switch (target.type) {
-    case 'number':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      // One format, not `anyOf` two: generators (openapi-typescript) type an `anyOf` of formats as
-      // `unknown`. A bare date is accepted too, and said so.
-      return {
-        type: 'string',
-        format: 'date-time',
-        description: 'An RFC 3339 date-time with Z or an offset; a date (YYYY-MM-DD) is also accepted and means midnight UTC.',
-      };
-    case 'select':
-      return { type: 'string', enum: [...(target.options ?? [])] };
-    case 'relation':
-    case 'relations':
-      return { type: 'string', minLength: 1, description: 'The id or slug of a related record.' };
-    case 'string':
-    case 'text':
-      return { type: 'string' };
-  }
-};
+const valueSchema = (target: FilterTarget): Schema => FILTER_KINDS[target.type].schema(target);
 
 const operatorSchema = (op: FilterOperator, target: FilterTarget): Schema => {
   switch (op) {

@@ -1,23 +1,23 @@
 /**
  * Per-resource schemas of what reads send: `<Resource>Attributes` (the readable fields, typed as the
  * serializer writes them), `<Resource>Record`, `<Resource>Reference` and the collection and record
- * documents. Field by field this mirrors serialize/record.ts and serialize/values.ts.
+ * documents. Each field's value schema is its type's (fields/table.ts), as its values are.
  */
+import type { SchemaKit, ValueSchema } from '../fields/codec';
+import { codecOf } from '../fields/table';
 import { allows } from '../grants/projection';
 import type { Field, Resource } from '../registry/types';
+import { asset } from './asset';
 import type { DocumentContext } from './context';
-import { asset, fieldMeta, jsonApi, nullable, object, recordMeta, richtextDoc } from './shared';
+import { jsonApi } from './envelope';
+import { assetInput, relationInput } from './inputs';
+import { fieldMeta, recordMeta } from './meta';
+import { richtextDoc, richtextDocInput } from './richtext';
+import { nullable, object } from './schema';
 import type { Ref, Schema } from './types';
 
 /** The request URL, as a valid URI (the middleware percent-encodes the query). */
 export const SELF_LINK: Schema = { type: 'string', format: 'uri', description: 'The request URL.' };
-
-const INTEGER_ATTRIBUTES = new Set(['integer', 'biginteger']);
-
-const described = (schema: Schema | Ref, field: Field): Schema => ({ ...schema, description: field.label });
-
-/** Required scalars are never null in a published record (Strapi checks them on publish). */
-const maybeNull = (schema: Schema | Ref, field: Field): Schema | Ref => (field.required ? schema : nullable(schema));
 
 /** `{ id, slug, collection }` pointing at `target`. */
 export const referenceSchema = (context: DocumentContext, target: Resource): Ref =>
@@ -39,43 +39,27 @@ const relationItem = (context: DocumentContext, target: Resource): Schema | Ref 
     ? { oneOf: [referenceSchema(context, target), recordSchema(context, target)] }
     : referenceSchema(context, target);
 
-export const readFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema => {
-  const { components } = context;
-  switch (field.type) {
-    case 'string':
-    case 'text':
-    case 'markdown':
-      return described(maybeNull({ type: 'string' }, field), field);
-    case 'number':
-      return described(maybeNull({ type: INTEGER_ATTRIBUTES.has(field.attribute.type) ? 'integer' : 'number' }, field), field);
-    case 'boolean':
-      return described(maybeNull({ type: 'boolean' }, field), field);
-    case 'date':
-      return described(maybeNull({ type: 'string', format: 'date' }, field), field);
-    case 'datetime':
-      return described(maybeNull({ type: 'string', format: 'date-time' }, field), field);
-    case 'select':
-      return described(maybeNull({ type: 'string', enum: (field.options ?? []).map((option) => option.value) }, field), field);
-    case 'tags':
-      return described({ type: 'array', items: { type: 'string' } }, field);
-    case 'richtext':
-      return described(maybeNull(richtextDoc(components), field), field);
-    case 'image':
-    case 'file':
-      // A file may be gone or not yet linked whatever the schema says.
-      return described(nullable(asset(components)), field);
-    case 'images':
-    case 'files':
-      return described({ type: 'array', items: asset(components) }, field);
-    case 'relation':
-    case 'relations': {
-      const target = context.projectionOf(resource).targets.get(field.key)!;
-      const item = relationItem(context, target);
-      // A related record may be unpublished or out of scope: a to-one relation is null then.
-      return described(field.type === 'relation' ? nullable(item) : { type: 'array', items: item }, field);
-    }
-  }
+/** The named schemas field types refer to (fields/codec.ts), written into the document on first use. */
+export const schemaKit = (context: DocumentContext, resource: Resource): SchemaKit => ({
+  richtextDoc: () => richtextDoc(context.components),
+  richtextDocInput: () => richtextDocInput(context.components),
+  asset: () => asset(context.components),
+  assetInput: () => assetInput(context.components),
+  relationInput: () => relationInput(context.components),
+  relationItem: (field) => relationItem(context, context.projectionOf(resource).targets.get(field.key)!),
+});
+
+/**
+ * A field's value schema as the document shows it: null admitted as its type says (required values are
+ * never null in a published record: Strapi checks them on publish), described by the field's label.
+ */
+export const fieldSchema = (value: ValueSchema, field: Field): Schema => {
+  const admitsNull = value.nullable === 'always' || (value.nullable === 'unless-required' && !field.required);
+  return { ...(admitsNull ? nullable(value.schema) : value.schema), description: field.label };
 };
+
+export const readFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema =>
+  fieldSchema(codecOf(field).readSchema(field, schemaKit(context, resource)), field);
 
 export const attributesSchema = (context: DocumentContext, resource: Resource): Ref =>
   context.components.schema(`${context.nameOf(resource)}Attributes`, () => {

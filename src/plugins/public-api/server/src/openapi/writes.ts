@@ -11,12 +11,16 @@ import { takesLocale } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import { codecOf } from '../fields/table';
 import type { Field, Resource } from '../registry/types';
 import type { Components } from './components';
 import type { DocumentContext } from './context';
 import { localeParameter } from './parameters';
-import { SELF_LINK, attributesSchema, recordDocumentSchema } from './records';
-import { errorResponses, fieldMeta, jsonApi, nullable, object, richtextDocInput } from './shared';
+import { SELF_LINK, attributesSchema, fieldSchema, recordDocumentSchema, schemaKit } from './records';
+import { jsonApi } from './envelope';
+import { errorResponses } from './errors';
+import { archivedRecordMeta, fieldMeta } from './meta';
+import { object } from './schema';
 import type { OperationObject, ParameterObject, Ref, RequestBodyObject, ResponseObject, Schema } from './types';
 
 /** Statuses a write can answer with besides its success (contract sections 4, 7, 8, 12). */
@@ -27,19 +31,6 @@ export const DELETE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 4
 
 /** Request bodies: JSON:API's media type or plain JSON (contract section 7). */
 export const REQUEST_MEDIA_TYPES = [JSONAPI_MEDIA_TYPE, 'application/json'] as const;
-
-/** Strapi keeps string, email and uid values in VARCHAR(255) columns. */
-export const MAX_STRING_LENGTH = 255;
-/** Strapi's default uid alphabet, for slugs that declare no regex of their own. */
-const UID_PATTERN = '^[A-Za-z0-9-_.~]*$';
-/** Strapi's `time`: HH:mm[:ss[.SSS]]. */
-const TIME_PATTERN = '^([01]\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d)(?:\\.\\d{1,3})?)?$';
-
-const numeric = (value: number | string | undefined): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
-};
 
 export const idempotencyKey = (components: Components): Ref =>
   components.parameter('IdempotencyKey', () => ({
@@ -62,93 +53,9 @@ const locationHeader = (components: Components): Ref =>
     schema: { type: 'string', format: 'uri' },
   }));
 
-/** A related record as writes take it: a bare id or slug, or an object naming it (a reference as reads show it, too). */
-const relationInput = (components: Components): Ref =>
-  components.schema('RelationInput', () => ({
-    description:
-      'A related record: its id or slug as a string (tried as a slug first), or an object with `id` or `slug`. A reference or record as reads show it can be sent back.',
-    oneOf: [
-      { type: 'string', minLength: 1 },
-      {
-        type: 'object',
-        properties: {
-          id: { type: 'string', minLength: 1 },
-          slug: { type: ['string', 'null'], minLength: 1 },
-          collection: { type: 'string', description: 'When present, the related resource slug.' },
-          type: { type: 'string', description: 'When present, the related resource slug.' },
-        },
-        anyOf: [
-          { required: ['id'], properties: { id: { type: 'string' } } },
-          { required: ['slug'], properties: { slug: { type: 'string' } } },
-        ],
-      },
-    ],
-  }));
-
-/** An existing asset: its id, or an object with it (an asset object as reads show it). */
-const assetInput = (components: Components): Ref =>
-  components.schema('AssetInput', () => ({
-    description: 'An existing asset: its id, or an object with its `id` (an asset object as reads show it can be sent back).',
-    oneOf: [
-      { type: 'string', minLength: 1 },
-      { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 } } },
-    ],
-  }));
-
 /** A writable field's value, with the content type's own rules (required, min/max, length, regex, options). */
-export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema => {
-  const { components } = context;
-  const attribute = field.attribute;
-  const orNull = (schema: Schema | Ref): Schema | Ref => (field.required ? schema : nullable(schema));
-  const withLabel = (schema: Schema | Ref): Schema => ({ ...schema, description: field.label });
-  switch (field.type) {
-    case 'string':
-    case 'text':
-    case 'markdown': {
-      const schema: Schema = { type: 'string' };
-      const column = ['string', 'email', 'uid'].includes(attribute.type) ? MAX_STRING_LENGTH : undefined;
-      const maxLength = attribute.maxLength !== undefined && column !== undefined ? Math.min(attribute.maxLength, column) : (attribute.maxLength ?? column);
-      if (attribute.minLength !== undefined) schema.minLength = attribute.minLength;
-      if (maxLength !== undefined) schema.maxLength = maxLength;
-      if (attribute.regex) schema.pattern = attribute.regex;
-      else if (attribute.type === 'uid') schema.pattern = UID_PATTERN;
-      else if (attribute.type === 'time') schema.pattern = TIME_PATTERN;
-      if (attribute.type === 'email') schema.format = 'email';
-      // A missing slug is generated from its target field: null and absence are the same request.
-      return withLabel(field.key === resource.slugAttribute ? nullable(schema) : orNull(schema));
-    }
-    case 'number': {
-      const schema: Schema = { type: attribute.type === 'integer' || attribute.type === 'biginteger' ? 'integer' : 'number' };
-      const min = numeric(attribute.min);
-      const max = numeric(attribute.max);
-      if (min !== undefined) schema.minimum = min;
-      if (max !== undefined) schema.maximum = max;
-      return withLabel(orNull(schema));
-    }
-    case 'boolean':
-      return withLabel(orNull({ type: 'boolean' }));
-    case 'date':
-      return withLabel(orNull({ type: 'string', format: 'date' }));
-    case 'datetime':
-      return withLabel(orNull({ type: 'string', format: 'date-time' }));
-    case 'select':
-      return withLabel(orNull({ type: 'string', enum: (field.options ?? []).map((option) => option.value) }));
-    case 'tags':
-      return withLabel(orNull({ type: 'array', items: { type: 'string', minLength: 1 } }));
-    case 'richtext':
-      return withLabel(orNull(richtextDocInput(components)));
-    case 'image':
-    case 'file':
-      return withLabel(orNull(assetInput(components)));
-    case 'images':
-    case 'files':
-      return withLabel(nullable({ type: 'array', items: assetInput(components), description: 'null is the empty list.' }));
-    case 'relation':
-      return withLabel(orNull(relationInput(components)));
-    case 'relations':
-      return withLabel(nullable({ type: 'array', items: relationInput(components), description: 'null is the empty list.' }));
-  }
-};
+export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema =>
+  fieldSchema(codecOf(field).writeSchema(field, schemaKit(context, resource), { isSlug: field.key === resource.slugAttribute }), field);
 
 /** Fields a create must carry: required by the content type, without a default, and not the slug. */
 const requiredOnCreate = (resource: Resource, field: Field): boolean =>
@@ -199,19 +106,7 @@ const recordResponse = (context: DocumentContext, resource: Resource, descriptio
 /** An archived record's last state: as reads showed it, with no publication date any more. */
 const archivedResponse = (context: DocumentContext, resource: Resource): ResponseObject => {
   const { components } = context;
-  const meta = components.schema('ArchivedRecordMeta', () =>
-    object(
-      {
-        slug: { type: ['string', 'null'] },
-        sort: { type: ['integer', 'null'] },
-        createdAt: { type: 'integer', description: 'Unix milliseconds.' },
-        updatedAt: { type: 'integer', description: 'Unix milliseconds.' },
-        publishedAt: { type: 'null', description: 'Archived records are no longer published.' },
-      },
-      undefined,
-      { description: 'System values of an archived record.' }
-    )
-  );
+  const meta = archivedRecordMeta(components);
   return {
     description: 'The record is archived (unpublished): its final state. It disappears from reads.',
     content: {

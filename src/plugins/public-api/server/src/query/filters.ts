@@ -1,9 +1,9 @@
 /**
  * `filter[field]=value` and `filter[field][op]=value` -> typed conditions (contract section 6). Pure.
+ * Which keys filter, which operators apply and how values are typed is the field-type layer's
+ * (fields/system-keys.ts, fields/table.ts, fields/filter-kinds.ts); this module reads the syntax.
  */
-import type { Field } from '../registry/types';
-import { DATE_RANGE, parseDate, parseDateTime } from '../values/calendar';
-import { describeColumn, fitsColumn, numberColumnOf } from '../values/numbers';
+import { FILTER_KINDS } from '../fields/filter-kinds';
 import { echo, parameterError } from './problems';
 import {
   FILTER_OPERATORS,
@@ -18,55 +18,11 @@ export const MAX_FILTERS = 10;
 export const MAX_FILTER_VALUE_LENGTH = 1000;
 export const MAX_IN_VALUES = 100;
 
-/** System values every resource can be filtered by, with how their values are typed. */
-export const SYSTEM_FILTER_TARGETS: ReadonlyMap<string, FilterTarget> = new Map<string, FilterTarget>([
-  ['slug', { type: 'string' }],
-  ['createdAt', { type: 'datetime' }],
-  ['updatedAt', { type: 'datetime' }],
-  ['publishedAt', { type: 'datetime' }],
-]);
-
-/** How a readable field is filtered, or null when its type cannot be (markdown, richtext, media, tags). */
-export const filterTargetOf = (field: Pick<Field, 'type' | 'options' | 'attribute'>): FilterTarget | null => {
-  switch (field.type) {
-    case 'select':
-      return { type: 'select', options: (field.options ?? []).map((option) => option.value) };
-    case 'number':
-      return { type: 'number', column: numberColumnOf(field.attribute.type) };
-    case 'string':
-    case 'text':
-    case 'boolean':
-    case 'date':
-    case 'datetime':
-    case 'relation':
-    case 'relations':
-      return { type: field.type };
-    default:
-      return null;
-  }
-};
-
-const ORDERED_TYPES: ReadonlySet<FilterType> = new Set(['number', 'date', 'datetime']);
-const TEXT_TYPES: ReadonlySet<FilterType> = new Set(['string', 'text']);
-
 /**
- * Range operators only where the order means the same on every database (numbers and time);
- * substring operators only on free text. Equality, `in` and `null` apply to every type.
+ * Range operators only where the order means the same on every database (numbers and time); substring
+ * operators only on free text; equality, `in` and `null` on every type (fields/filter-kinds.ts).
  */
-export const operatorApplies = (op: FilterOperator, type: FilterType): boolean => {
-  switch (op) {
-    case 'lt':
-    case 'lte':
-    case 'gt':
-    case 'gte':
-      return ORDERED_TYPES.has(type);
-    case 'contains':
-    case 'startsWith':
-      return TEXT_TYPES.has(type);
-    default:
-      return true;
-  }
-};
+export const operatorApplies = (op: FilterOperator, type: FilterType): boolean => FILTER_KINDS[type].operators.has(op);
 
 /** Whether a parameter name belongs to the filter syntax (and so is judged here, not as unknown). */
 export const isFilterParameter = (name: string): boolean => name === 'filter' || name.startsWith('filter[');
@@ -74,60 +30,6 @@ export const isFilterParameter = (name: string): boolean => name === 'filter' ||
 const FILTER_NAME = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
 
 const isOperator = (text: string): text is FilterOperator => (FILTER_OPERATORS as readonly string[]).includes(text);
-
-// ---------------------------------------------------------------------------------------------------------
-// Values
-// ---------------------------------------------------------------------------------------------------------
-
-type Typed = { ok: true; value: FilterValue } | { ok: false; expected: string };
-
-const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/**
- * An instant as Unix milliseconds: a date-time with `Z` or an offset, or a bare `YYYY-MM-DD`, read as
- * midnight UTC. Years 0001 to 9999 only (values/calendar.ts): what both databases store and compare.
- */
-export const parseInstant = (text: string): number | null =>
-  parseDate(text) !== null ? Date.parse(`${text}T00:00:00Z`) : parseDateTime(text);
-
-const typedValue = (target: FilterTarget, text: string): Typed => {
-  switch (target.type) {
-    case 'number': {
-      // Within what the column holds: PostgreSQL refuses to compare an INTEGER with 1.5 or 2^31.
-      const column = target.column ?? numberColumnOf('float');
-      const value = Number(text);
-      return NUMBER.test(text) && fitsColumn(column, value)
-        ? { ok: true, value: value === 0 ? 0 : value }
-        : { ok: false, expected: describeColumn(column) };
-    }
-    case 'boolean':
-      return text === 'true' || text === 'false'
-        ? { ok: true, value: text === 'true' }
-        : { ok: false, expected: "'true' or 'false'" };
-    case 'date': {
-      const value = parseDate(text);
-      return value !== null ? { ok: true, value } : { ok: false, expected: `a date YYYY-MM-DD ${DATE_RANGE}` };
-    }
-    case 'datetime': {
-      const value = parseInstant(text);
-      return value !== null
-        ? { ok: true, value }
-        : { ok: false, expected: `an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD, ${DATE_RANGE}` };
-    }
-    case 'select': {
-      const options = target.options ?? [];
-      return options.includes(text)
-        ? { ok: true, value: text }
-        : { ok: false, expected: `one of ${options.map((option) => `'${option}'`).join(', ') || 'no option'}` };
-    }
-    case 'relation':
-    case 'relations':
-      return text.length > 0 ? { ok: true, value: text } : { ok: false, expected: 'a record id or slug' };
-    case 'string':
-    case 'text':
-      return { ok: true, value: text };
-  }
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // One parameter
@@ -170,7 +72,7 @@ export const parseFilter = (
   const base = { parameter, field, type: target.type };
   const invalid = (expected: string) => fail(`The value of ${echo(parameter)} must be ${expected}.`, 'filter_value_invalid');
   const typed = (part: string): FilterValue => {
-    const result = typedValue(target, part);
+    const result = FILTER_KINDS[target.type].parse(part, target);
     if (!result.ok) throw invalid(result.expected);
     return result.value;
   };

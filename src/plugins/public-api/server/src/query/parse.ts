@@ -24,9 +24,6 @@ export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 export const MAX_REPORTED_PROBLEMS = 20;
 
-/** System values every resource can be sorted by, beside its readable scalar fields. */
-export const SYSTEM_SORT_KEYS = ['slug', 'sort', 'publishedAt', 'createdAt', 'updatedAt'] as const;
-
 export const DEFAULT_SORT: readonly SortTerm[] = [{ key: 'sort', direction: 'asc' }];
 
 export const COLLECTION_PARAMETERS = ['limit', 'cursor', 'sort', 'locale', 'include'] as const;

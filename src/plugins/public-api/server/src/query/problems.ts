@@ -4,6 +4,9 @@
  */
 import { apiError, type ApiError } from '../http/errors';
 
+/** Echoing is shared with writes and commands; the query parsers reach it here. */
+export { echo } from '../values/echo';
+
 export type QueryProblemReason =
   | 'unknown_parameter'
   | 'parameter_repeated'
@@ -26,13 +29,6 @@ export type QueryProblemReason =
   | 'filter_repeated'
   | 'filter_limit';
 
-const ECHO_LIMIT = 80;
-
-/** The caller's own text, quoted and cut short so that a huge parameter cannot inflate the error. */
-export const echo = (text: string): string => {
-  const codePoints = Array.from(text);
-  return `'${codePoints.length > ECHO_LIMIT ? `${codePoints.slice(0, ECHO_LIMIT).join('')}…` : text}'`;
-};
 
 export const parameterError = (parameter: string, detail: string, reason: QueryProblemReason): ApiError =>
   apiError(400, detail, { source: { parameter }, reason });

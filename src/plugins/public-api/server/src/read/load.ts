@@ -6,9 +6,9 @@
  */
 import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
-import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES } from '../registry/types';
+import { isStoredIn } from '../fields/table';
 import { readAll } from '../database/connection';
-import type { FileRow, RecordRow, Related, TargetRef } from './rows';
+import type { FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import type { Asset } from '../serialize/assets';
 import { serializeRecord, type RecordObject } from '../serialize/record';
 import type { RichtextDoc } from '../serialize/richtext';
@@ -46,8 +46,8 @@ export const loadRecords = async (
   include: readonly IncludeSpec[]
 ): Promise<RecordObject[]> => {
   if (rows.length === 0) return [];
-  const relationFields = projection.readable.filter((field) => RELATION_FIELD_TYPES.has(field.type)).map((field) => field.key);
-  const mediaFields = projection.readable.filter((field) => MEDIA_FIELD_TYPES.has(field.type)).map((field) => field.key);
+  const relationFields = projection.readable.filter((field) => isStoredIn(field, 'relation')).map((field) => field.key);
+  const mediaFields = projection.readable.filter((field) => isStoredIn(field, 'media')).map((field) => field.key);
   // Richtext is converted once per value here; its images' files are read with the other files.
   const docs = new Map<unknown, RichtextDoc | null>();
   const imageIds = new Set<string>();

@@ -3,6 +3,7 @@
  * Strapi's database metadata.
  */
 import type { Core } from '@strapi/strapi';
+import { systemKeyOf } from '../fields/system-keys';
 import type { Resource } from '../registry/types';
 
 export type JoinModel = {
@@ -80,14 +81,7 @@ export const createReadModels = (strapi: Core.Strapi) => {
 
 /** API key (field or system value) -> column of the resource's table. */
 export const columnOf = (resource: Resource, model: ReadModel, key: string): string => {
-  const attribute =
-    key === 'id'
-      ? 'documentId'
-      : key === 'slug' && resource.slugAttribute
-        ? resource.slugAttribute
-        : key === 'sort' && resource.sortAttribute
-          ? resource.sortAttribute
-          : key;
+  const attribute = systemKeyOf(key)?.attribute(resource) ?? key;
   const column = model.columns[attribute];
   if (!column) throw new Error(`No column for '${key}' of ${resource.uid}.`);
   return column;

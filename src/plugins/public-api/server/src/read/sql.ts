@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { DatabaseClient } from '../database/connection';
 import type { Condition, OrderTerm } from '../query/keyset';
 import type { FilterCondition, FilterValue, ScalarValue } from '../query/types';
-import { bindValue, type SortValueKind } from '../serialize/values';
+import { bindValue, type SortValueKind } from '../fields/sort-kinds';
 
 /** A sortable or filterable key as SQL sees it. */
 export type SqlKey = { column: string; kind: SortValueKind; nullable: boolean };

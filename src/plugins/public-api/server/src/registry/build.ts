@@ -2,7 +2,9 @@
  * Builds resources from content type schemas and website publications. Pure: Strapi is read by the
  * registry service and handed in as plain data.
  */
-import { RESERVED_FIELD_NAMES, WEBSITE_UID, humanize, isPluginSlug, toField, websiteScopeAttributeOf } from './fields';
+import { humanize } from '../fields/labels';
+import { RESERVED_FIELD_NAMES } from '../fields/system-keys';
+import { WEBSITE_UID, isPluginSlug, toField, websiteScopeAttributeOf } from './fields';
 import {
   cmsResourceId,
   nativeResourceId,

@@ -2,7 +2,7 @@
  * What a website may publish: validated whenever a website is saved. Pure.
  */
 import { z } from 'zod';
-import { RESERVED_FIELD_NAMES } from './fields';
+import { RESERVED_FIELD_NAMES } from '../fields/system-keys';
 import type { ContentTypeSchema, Publication } from './build';
 
 export const COLLECTION_SLUG = /^[a-z][a-z0-9-]{0,62}[a-z0-9]$|^[a-z]$/;

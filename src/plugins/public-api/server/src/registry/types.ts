@@ -22,19 +22,6 @@ export const FIELD_TYPES = [
 
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const SCALAR_FIELD_TYPES: ReadonlySet<FieldType> = new Set([
-  'string',
-  'text',
-  'number',
-  'boolean',
-  'date',
-  'datetime',
-  'select',
-]);
-
-export const RELATION_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['relation', 'relations']);
-export const MEDIA_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['image', 'file', 'images', 'files']);
-
 export type SelectOption = { value: string; label: string };
 
 /** The parts of a Strapi attribute the registry reads; the rest is carried along untouched. */

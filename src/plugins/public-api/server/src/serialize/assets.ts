@@ -8,7 +8,7 @@
  * file name in the URL narrows the lookup when the asset is served.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FileRow } from '../read/rows';
+import type { FileRow } from './rows';
 
 export type AssetKey = { readonly purpose: 'asset'; readonly bytes: Buffer };
 

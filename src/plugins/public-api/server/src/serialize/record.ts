@@ -1,11 +1,14 @@
 /**
  * A database row -> the record object of the specification, cut to the projection. Pure: everything
- * the record shows is handed in, and only readable fields are ever looked at.
+ * the record shows is handed in, and only readable fields are ever looked at. Each field's value is
+ * its type's to read out (fields/table.ts); this module hands each type what it is stored as.
  */
 import type { Projection } from '../grants/projection';
-import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
-import { toMillis, scalarValue, toTags, toNumber } from './values';
+import { META_ENTRIES, type MetaKeyName } from '../fields/system-keys';
+import { codecOf } from '../fields/table';
+import type { Field } from '../registry/types';
 import type { Asset } from './assets';
+import type { FileRow, RecordRow, Related, TargetRef } from './rows';
 
 export type Reference = { id: string; slug: string | null; collection: string };
 
@@ -13,13 +16,7 @@ export type RecordObject = {
   type: string;
   id: string;
   attributes: Record<string, unknown>;
-  meta: {
-    slug: string | null;
-    sort: number | null;
-    createdAt: number | null;
-    updatedAt: number | null;
-    publishedAt: number | null;
-  };
+  meta: { [K in MetaKeyName]: K extends 'slug' ? string | null : number | null };
 };
 
 export type RecordParts = {
@@ -32,51 +29,28 @@ export type RecordParts = {
   expanded?: Map<string, Map<number, RecordObject>>;
 };
 
-export const recordMeta = (row: RecordRow): RecordObject['meta'] => ({
-  slug: row.slug === null || row.slug === undefined ? null : String(row.slug),
-  sort: toNumber(row.sort),
-  createdAt: toMillis(row.createdAt),
-  updatedAt: toMillis(row.updatedAt),
-  publishedAt: toMillis(row.publishedAt),
-});
+export const recordMeta = (row: RecordRow): RecordObject['meta'] =>
+  Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, entry.serialize(row[key])])) as RecordObject['meta'];
+
+/** The linked items of a link field, in order: references (or the records `include` expanded), or assets. */
+const linkedItems = (projection: Projection, field: Field, row: RecordRow, parts: RecordParts, one: boolean): unknown[] => {
+  const take = <T>(items: T[] | undefined): T[] => (one ? (items ?? []).slice(0, 1) : (items ?? []));
+  if (codecOf(field).storage === 'media') return take(parts.files.get(field.key)?.get(row.rowId)).map(parts.asset);
+  const collection = projection.targets.get(field.key)!.slug;
+  const expanded = parts.expanded?.get(field.key);
+  return take(parts.references.get(field.key)?.get(row.rowId)).map(
+    (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference)
+  );
+};
 
 export const serializeRecord = (projection: Projection, row: RecordRow, parts: RecordParts): RecordObject => {
   const attributes: Record<string, unknown> = {};
   for (const field of projection.readable) {
-    const raw = row.values[field.key];
-    switch (field.type) {
-      case 'relation':
-      case 'relations': {
-        const collection = projection.targets.get(field.key)!.slug;
-        const expanded = parts.expanded?.get(field.key);
-        const refs = (parts.references.get(field.key)?.get(row.rowId) ?? []).map(
-          (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference)
-        );
-        attributes[field.key] = field.type === 'relation' ? (refs[0] ?? null) : refs;
-        break;
-      }
-      case 'image':
-      case 'file': {
-        const file = parts.files.get(field.key)?.get(row.rowId)?.[0];
-        attributes[field.key] = file ? parts.asset(file) : null;
-        break;
-      }
-      case 'images':
-      case 'files':
-        attributes[field.key] = (parts.files.get(field.key)?.get(row.rowId) ?? []).map(parts.asset);
-        break;
-      case 'tags':
-        attributes[field.key] = toTags(raw);
-        break;
-      case 'richtext':
-        attributes[field.key] = raw === null || raw === undefined ? null : parts.richtext(raw);
-        break;
-      case 'markdown':
-        attributes[field.key] = raw === null || raw === undefined ? null : String(raw);
-        break;
-      default:
-        attributes[field.key] = scalarValue(field.type, raw);
-    }
+    const codec = codecOf(field);
+    attributes[field.key] =
+      codec.storage === 'column'
+        ? codec.serialize(row.values[field.key], parts)
+        : codec.serialize(linkedItems(projection, field, row, parts, codec.cardinality === 'one'));
   }
   return { type: projection.resource.slug, id: row.documentId, attributes, meta: recordMeta(row) };
 };

@@ -11,12 +11,12 @@ import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
-import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
+import type { FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
-import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, type Resource } from '../registry/types';
+import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
+import type { Resource } from '../registry/types';
 import type { CurrentImageFile } from '../serialize/richtext-read';
-import { sortKind, type SortValueKind } from '../serialize/values';
 
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */
@@ -31,15 +31,6 @@ export type PageQuery = Scope & {
   /** Rows after this position (values of the total sort, id last), or null for the first page. */
   after: ScalarValue[] | null;
   limit: number;
-};
-
-const SYSTEM_KINDS: Record<string, SortValueKind> = {
-  id: 'text',
-  slug: 'text',
-  sort: 'number',
-  createdAt: 'datetime',
-  updatedAt: 'datetime',
-  publishedAt: 'datetime',
 };
 
 const ROW_ALIASES = {
@@ -65,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sqlKeys = (projection: Projection, model: ReadModel) => (key: string): SqlKey => {
     const { resource } = projection;
     const field = projection.readable.find((candidate) => candidate.key === key);
-    const kind = SYSTEM_KINDS[key] && !field ? SYSTEM_KINDS[key]! : sortKind(field?.type ?? 'string');
+    const kind = sortKindOf(key, field);
     return { column: qualified(model, columnOf(resource, model, key)), kind, nullable: key !== 'id' };
   };
 

@@ -1,5 +1,6 @@
 /**
- * The shapes the database reads return: plain rows keyed by API names, never Strapi entities.
+ * The shapes the database reads return and the serializers take: plain rows keyed by API names, never
+ * Strapi entities. They live beside the serializers so that the data layer points down at them.
  */
 
 /** One record's row: internal row id, system values and the readable scalar columns by field key. */

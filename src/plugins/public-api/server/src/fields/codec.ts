@@ -1,0 +1,131 @@
+/**
+ * What one field type knows, in one object (a codec): which Strapi attributes it exposes, how a stored
+ * value is read out, how a written value is judged, how both are described in the OpenAPI document, and
+ * how the field filters and sorts. Pure: no Strapi, no database; what a type needs from around it (the
+ * named schemas of the document, the richtext converter, a relation's target) is handed in.
+ *
+ * The serializers, the write planner, the OpenAPI builder and the query vocabulary read the table of
+ * codecs (./table.ts) instead of switching on the type, so a new type (a component, a dynamic zone) is
+ * one new entry there.
+ */
+import type { Ref, Schema } from '../openapi/types';
+import type { FilterTarget } from '../query/types';
+import type { Field, FieldType, StrapiAttribute } from '../registry/types';
+import type { SortValueKind } from './sort-kinds';
+
+// ---------------------------------------------------------------------------------------------------------
+// Writes: what a value becomes, or why it is refused
+// ---------------------------------------------------------------------------------------------------------
+
+/** How a reference names its target: by `id`, by `slug`, or a bare string tried as slug, then as id. */
+export type RelationRef = {
+  by: 'id' | 'slug' | 'either';
+  value: string;
+  /** A reference that gives both id and slug must name one record with both. */
+  alsoSlug?: string;
+  pointer: string;
+};
+
+export type AssetRef = { id: string; pointer: string };
+
+/** A judged value: stored as is, or resolved by the writes service (richtext images, relation targets, assets). */
+export type PlannedValue =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'richtext'; doc: unknown }
+  | { kind: 'relation'; refs: RelationRef[] }
+  | { kind: 'media'; refs: AssetRef[] };
+
+/** A value of the wrong shape: where in the request, and what the field takes, for people. */
+export type Violation = { pointer: string; detail: string };
+
+export type WriteVerdict = { ok: true; planned: PlannedValue } | { ok: false; violations: Violation[] };
+
+export type WriteContext = {
+  /** Where the value sits in the request document. */
+  pointer: string;
+  /** The slug of the resource a relation leads to ('' when the key sees none). */
+  target: string;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Reads
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Where a value is stored, which decides how reads load it: a column of the record's own row, links to
+ * records of another resource, or links to files.
+ */
+export type FieldStorage = 'column' | 'relation' | 'media';
+
+export type ColumnReadContext = {
+  /** The stored blocks value (JSON text or parsed) -> the richtext document, or null. */
+  richtext: (raw: unknown) => unknown;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The OpenAPI document
+// ---------------------------------------------------------------------------------------------------------
+
+/** Whether a value's schema admits null: always, unless the field is required, or never. */
+export type Nullability = 'always' | 'unless-required' | 'never';
+
+/** The schema of a field's value; the builder adds null as `nullable` says, and the field's label. */
+export type ValueSchema = { schema: Schema | Ref; nullable: Nullability };
+
+/** The named schemas field types refer to; the OpenAPI builder writes each into the document on first use. */
+export type SchemaKit = {
+  richtextDoc: () => Ref;
+  richtextDocInput: () => Ref;
+  asset: () => Ref;
+  assetInput: () => Ref;
+  relationInput: () => Ref;
+  /** A relation's value on reads: the reference, or the related record when the key may expand it. */
+  relationItem: (field: Field) => Schema | Ref;
+};
+
+export type WriteSchemaContext = {
+  /** Whether the field is the resource's slug, which a write may leave empty (it is then generated). */
+  isSlug: boolean;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The codec
+// ---------------------------------------------------------------------------------------------------------
+
+/** What the registry adds to a field of the type, beside key, label, type, required and localized. */
+export type FieldDetails = Pick<Field, 'options' | 'allowedTypes' | 'target'>;
+
+type CodecBase = {
+  type: FieldType;
+  /** Whether a Strapi attribute is a field of this type (exactly one type accepts an exposed attribute). */
+  accepts: (attribute: StrapiAttribute) => boolean;
+  details?: (attribute: StrapiAttribute) => FieldDetails;
+  /** One plain value, edited in place (field metadata's `inlineEditable`). */
+  scalar: boolean;
+  readSchema: (field: Field, kit: SchemaKit) => ValueSchema;
+  /** The JSON value of a write -> what is stored, or every violation of its shape. */
+  parseWrite: (raw: unknown, field: Field, context: WriteContext) => WriteVerdict;
+  writeSchema: (field: Field, kit: SchemaKit, context: WriteSchemaContext) => ValueSchema;
+  /** How `filter[field]` types its values, or null when the field cannot be filtered. */
+  filter: (field: Field) => FilterTarget | null;
+  /** How the value compares in SQL and travels in a cursor. */
+  sortKind: SortValueKind;
+  /** Whether `sort` may name the field. */
+  sortable: (field: Field) => boolean;
+};
+
+/** A type whose value is a column of the record's row. */
+export type ColumnCodec = CodecBase & {
+  storage: 'column';
+  /** The column's value as the database driver returns it -> the JSON value of the attribute. */
+  serialize: (raw: unknown, context: ColumnReadContext) => unknown;
+};
+
+/** A type whose value is links: the reads hand it the linked items (assets, references or records), in order. */
+export type LinkCodec = CodecBase & {
+  storage: 'relation' | 'media';
+  cardinality: 'one' | 'many';
+  serialize: (items: readonly unknown[]) => unknown;
+};
+
+export type FieldCodec = ColumnCodec | LinkCodec;

@@ -1,0 +1,77 @@
+/**
+ * Relation fields: `relation` (to one record) and `relations` (to many), to records of another exposed
+ * resource. Reads hand them references (or the records `include` expanded); writes name records by id
+ * or slug, resolved by the writes service. Pure.
+ */
+import { echo } from '../../values/echo';
+import type { StrapiAttribute } from '../../registry/types';
+import type { LinkCodec, RelationRef, Violation } from '../codec';
+import { accept, describe, isObject, judgeItems, refuse, violation } from '../judge';
+
+const TO_ONE = new Set(['oneToOne', 'manyToOne']);
+const TO_MANY = new Set(['oneToMany', 'manyToMany']);
+
+/** Relations to the admin's own content types (users, roles) are never exposed. */
+const linksContent = (attribute: StrapiAttribute): boolean =>
+  attribute.type === 'relation' && attribute.target !== undefined && attribute.target !== '' && !attribute.target.startsWith('admin::');
+
+const relationRef = (key: string, target: string, pointer: string, raw: unknown): RelationRef | Violation => {
+  const shape = `'${key}' takes references to ${target} records: an id or slug as a string, or an object with \`id\` or \`slug\`.`;
+  if (typeof raw === 'string') return raw === '' ? violation(pointer, shape) : { by: 'either', value: raw, pointer };
+  if (!isObject(raw)) return violation(pointer, shape);
+  for (const member of ['collection', 'type'] as const) {
+    if (raw[member] !== undefined && raw[member] !== target) {
+      return violation(
+        `${pointer}/${member}`,
+        `'${key}' refers to ${target} records, not to ${typeof raw[member] === 'string' ? echo(raw[member] as string) : describe(raw[member])}.`
+      );
+    }
+  }
+  const id = raw.id;
+  const slug = raw.slug;
+  const idOk = typeof id === 'string' && id !== '';
+  const slugOk = typeof slug === 'string' && slug !== '';
+  if (id !== undefined && !idOk) return violation(`${pointer}/id`, 'An `id` is a non-empty string.');
+  // Reads show `slug: null` for records without one; that names nothing, so the id decides.
+  if (slug !== undefined && slug !== null && !slugOk) return violation(`${pointer}/slug`, 'A `slug` is a non-empty string.');
+  if (idOk) return { by: 'id', value: id as string, ...(slugOk ? { alsoSlug: slug as string } : {}), pointer };
+  if (slugOk) return { by: 'slug', value: slug as string, pointer };
+  return violation(pointer, shape);
+};
+
+const isRelationRef = (value: RelationRef | Violation): value is RelationRef => 'by' in value;
+
+const relationCodec = (type: 'relation' | 'relations', many: boolean): LinkCodec => ({
+  type,
+  storage: 'relation',
+  cardinality: many ? 'many' : 'one',
+  scalar: false,
+  accepts: (attribute) => linksContent(attribute) && (many ? TO_MANY : TO_ONE).has(attribute.relation ?? ''),
+  details: (attribute) => ({ target: attribute.target }),
+  serialize: (items) => (many ? items : (items[0] ?? null)),
+  // A related record may be unpublished or out of scope: a to-one relation is null then.
+  readSchema: (field, kit) =>
+    many
+      ? { schema: { type: 'array', items: kit.relationItem(field) }, nullable: 'never' }
+      : { schema: kit.relationItem(field), nullable: 'always' },
+  parseWrite: (raw, field, { pointer, target }) => {
+    if (raw === null) return accept({ kind: 'relation', refs: [] });
+    if (!many) {
+      const ref = relationRef(field.key, target, pointer, raw);
+      return isRelationRef(ref) ? accept({ kind: 'relation', refs: [ref] }) : refuse(ref);
+    }
+    if (!Array.isArray(raw)) return refuse(violation(pointer, `'${field.key}' takes an array of references, not ${describe(raw)}.`));
+    const judged = judgeItems(raw, pointer, (item, itemPointer) => relationRef(field.key, target, itemPointer, item));
+    return judged.ok ? accept({ kind: 'relation', refs: judged.items }) : refuse(...judged.violations);
+  },
+  writeSchema: (_field, kit) =>
+    many
+      ? { schema: { type: 'array', items: kit.relationInput(), description: 'null is the empty list.' }, nullable: 'always' }
+      : { schema: kit.relationInput(), nullable: 'unless-required' },
+  filter: () => ({ type }),
+  sortKind: 'text',
+  sortable: () => false,
+});
+
+export const relation = relationCodec('relation', false);
+export const relations = relationCodec('relations', true);

@@ -1,0 +1,113 @@
+/**
+ * The error document and the error responses of every status (contract section 8), as http/errors.ts
+ * writes them.
+ */
+import { ERROR_STATUSES, type ErrorStatus } from '../http/errors';
+import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import type { Components } from './components';
+import { jsonApi } from './envelope';
+import { object } from './schema';
+import type { Ref, ResponseObject } from './types';
+
+export const errorDocument = (c: Components): Ref =>
+  c.schema('ErrorDocument', () =>
+    object(
+      {
+        jsonapi: jsonApi(c),
+        errors: {
+          type: 'array',
+          minItems: 1,
+          items: c.schema('ErrorObject', () =>
+            object(
+              {
+                status: { type: 'string', description: 'The HTTP status, as a string.', enum: Object.keys(ERROR_STATUSES) },
+                code: {
+                  type: 'string',
+                  description: 'The machine-readable code of the status.',
+                  enum: Object.values(ERROR_STATUSES).map((entry) => entry.code),
+                },
+                title: { type: 'string', description: 'The status title.' },
+                detail: { type: 'string', description: 'What went wrong, for people.' },
+                source: {
+                  description: 'What in the request the error is about.',
+                  oneOf: [
+                    object({ pointer: { type: 'string', description: 'A JSON pointer into the request body.' } }),
+                    object({ parameter: { type: 'string', description: 'The query parameter, as sent.' } }),
+                    object({ header: { type: 'string', description: 'The request header.' } }),
+                  ],
+                },
+                meta: object({ reason: { type: 'string', description: 'A finer machine-readable reason.' } }),
+              },
+              ['status', 'code', 'title', 'detail'],
+              { description: 'One error.' }
+            )
+          ),
+        },
+      },
+      ['jsonapi', 'errors'],
+      { description: 'Every error response of /api/v2.' }
+    )
+  );
+
+const RESPONSE_NAMES: Record<ErrorStatus, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  416: 'RangeNotSatisfiable',
+  422: 'UnprocessableEntity',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+
+const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'The request is malformed: a query parameter (named in `source.parameter`) or the body.',
+  401: 'The API key is missing, malformed, unknown, expired or revoked.',
+  403: 'The key lacks the grant for this resource or action, or the browser origin is not allowed.',
+  404: 'The resource or record does not exist for this key.',
+  405: 'The resource never supports this method.',
+  406: 'The Accept header excludes every media type this endpoint answers with.',
+  409: 'The write conflicts with the current state (type or id mismatch, duplicate slug, a retry still running).',
+  413: 'The request body is larger than 1 MiB.',
+  415: 'The request body is not application/json or application/vnd.api+json.',
+  416: 'The requested byte range cannot be served from this file.',
+  422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
+  429: 'Too many requests.',
+  500: 'The server could not complete the request; it has been logged.',
+  503: 'The server is busy (for commands with files: too many uploads in flight); retry after `Retry-After` seconds.',
+};
+
+/** The error response of a status: the error document, with the headers that status carries. */
+export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
+  c.response(RESPONSE_NAMES[status], (): ResponseObject => {
+    const response: ResponseObject = {
+      description: RESPONSE_DESCRIPTIONS[status],
+      content: { [JSONAPI_MEDIA_TYPE]: { schema: errorDocument(c) } },
+    };
+    if (status === 401) {
+      response.headers = {
+        'WWW-Authenticate': c.header('WWW-Authenticate', () => ({
+          description: 'The authentication scheme: `Bearer`.',
+          schema: { type: 'string' },
+        })),
+      };
+    }
+    if (status === 503) {
+      response.headers = {
+        'Retry-After': c.header('Retry-After', () => ({
+          description: 'Seconds to wait before retrying.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        })),
+      };
+    }
+    return response;
+  });
+
+export const errorResponses = (c: Components, statuses: readonly ErrorStatus[]): Record<string, Ref> =>
+  Object.fromEntries(statuses.map((status) => [String(status), errorResponse(c, status)]));

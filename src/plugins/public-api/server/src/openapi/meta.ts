@@ -1,0 +1,50 @@
+/**
+ * What documents say beside records: a record's system values (`meta`, from the table of system keys
+ * in fields/system-keys.ts) and the field metadata of a resource (grants/projection.ts).
+ */
+import { META_ENTRIES } from '../fields/system-keys';
+import { FIELD_TYPES } from '../registry/types';
+import type { Components } from './components';
+import { object } from './schema';
+import type { Ref } from './types';
+
+export const recordMeta = (c: Components): Ref =>
+  c.schema('RecordMeta', () =>
+    object(Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])), undefined, {
+      description: 'System values of a record.',
+    })
+  );
+
+/** An archived record's last state: as reads showed it, with no publication date any more. */
+export const archivedRecordMeta = (c: Components): Ref =>
+  c.schema('ArchivedRecordMeta', () =>
+    object(Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.archived)])), undefined, {
+      description: 'System values of an archived record.',
+    })
+  );
+
+export const fieldMeta = (c: Components): Ref =>
+  c.schema('FieldMeta', () =>
+    object(
+      {
+        key: { type: 'string' },
+        label: { type: 'string' },
+        type: { type: 'string', enum: [...FIELD_TYPES] },
+        required: { type: 'boolean' },
+        readable: { type: 'boolean' },
+        writable: { type: 'boolean', description: 'Mirrors the write grant of the key.' },
+        inlineEditable: { type: 'boolean' },
+        sortable: { type: 'boolean', description: 'Whether the field can be used in `sort`.' },
+        expandable: { type: 'boolean', description: 'Whether the relation can be expanded with `include`.' },
+        filterable: { type: 'boolean', description: 'Whether the field can be used in `filter`.' },
+        options: {
+          type: 'array',
+          description: 'The values of a select field.',
+          items: object({ value: { type: 'string' }, label: { type: 'string' } }),
+        },
+        allowedTypes: { type: 'array', description: 'MIME patterns a media field accepts.', items: { type: 'string' } },
+      },
+      ['key', 'label', 'type', 'required', 'readable', 'writable', 'inlineEditable', 'sortable', 'expandable', 'filterable'],
+      { description: 'What the key may do with one field.' }
+    )
+  );
