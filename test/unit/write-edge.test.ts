@@ -20,7 +20,7 @@ import {
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 import { isDate, normalizeDatetime, planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';
-import { assertDocumentTarget, parseResourceDocument } from '../../src/plugins/public-api/server/src/write/document';
+import { assertDocumentTarget, parseResourceDocument } from '../../src/plugins/public-api/server/src/write/resource-object';
 import { attributePointer, pointer } from '../../src/plugins/public-api/server/src/write/pointer';
 import { UNIQUE_MESSAGE, apiErrorOfWrite } from '../../src/plugins/public-api/server/src/write/violations';
 import { errors } from '@strapi/utils';

@@ -3,7 +3,7 @@
  * because Strapi's body parser runs after it.
  *
  * Order of the answers: no body at all 400, another media type 415, too large 413, not UTF-8 JSON 400,
- * nested too deeply 400. Nothing here knows about resources; `write/document.ts` reads the document.
+ * nested too deeply 400. Nothing here knows about resources; `write/resource-object.ts` reads the document.
  */
 import type { Readable } from 'node:stream';
 import { apiError } from './errors';

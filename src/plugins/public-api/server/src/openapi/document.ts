@@ -13,7 +13,7 @@ import { targetResolver } from '../grants/targets';
 import type { KeyGrants } from '../grants/types';
 import type { ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
-import { resourcePath } from '../controllers/resource-index';
+import { resourcePath } from '../handlers/resource-index';
 import type { Resource } from '../registry/types';
 import { COMMANDS_TAG, commandListPath, commandPaths } from './commands';
 import { Components, sorted } from './components';

@@ -3,7 +3,7 @@
  * PATCH a record or a singleton, DELETE a record; native and CMS alike.
  *
  * Each handler prepares (resource 404, a method the resource's mode lacks 405 (`request.supports`), grant 403, query 400, body 415/413/400,
- * record 404) and returns the write to execute; `middlewares/idempotency.ts` runs it in one transaction,
+ * record 404) and returns the write to execute; `handlers/write-handler.ts` runs it in one transaction,
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
  */
@@ -11,17 +11,17 @@ import { defaultSort, takesLocale, type Projection } from '../grants/projection'
 import { assertNoBody, readJsonBody } from '../http/body';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
-import { writeHandler, type Execution } from '../middlewares/idempotency';
+import { writeHandler, type Execution } from './write-handler';
 import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
 import type { RecordRow } from '../read/rows';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes';
 import { recordDocument } from '../serialize/document';
-import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
 import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
-import { loadContext } from './read';
+import { loadContext } from './reads';
 import { resourcePath } from './resource-index';
 import { getService } from '../utils/get-service';
 

@@ -1,7 +1,7 @@
 /**
  * GET /: the resources this key may use, in the shape of the specification.
  */
-import { document } from '../http/document';
+import { document } from '../http/jsonapi';
 import { assertOnlyParameters } from '../http/query';
 import type { Handler } from '../http/request';
 import type { Resource } from '../registry/types';
