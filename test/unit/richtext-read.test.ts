@@ -1,4 +1,5 @@
-import { assetUrl, contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
+import { contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
+import { assetUrl } from '../../src/plugins/public-api/server/src/serialize/assets';
 import type { RichtextDoc } from '../../src/plugins/public-api/server/src/serialize/richtext';
 import { createRichtextReader, imageIdsOf, withCurrentImages } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 

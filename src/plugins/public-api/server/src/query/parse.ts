@@ -29,10 +29,6 @@ export const SYSTEM_SORT_KEYS = ['slug', 'sort', 'publishedAt', 'createdAt', 'up
 
 export const DEFAULT_SORT: readonly SortTerm[] = [{ key: 'sort', direction: 'asc' }];
 
-export const COLLECTION_PARAMETERS = ['limit', 'cursor', 'sort', 'locale', 'include'] as const;
-export const RECORD_PARAMETERS = ['locale', 'include'] as const;
-export const WRITE_PARAMETERS = ['locale'] as const;
-
 // ---------------------------------------------------------------------------------------------------------
 // One parameter each
 // ---------------------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@
  * Strapi stores an embedded image as a copy of its file row, taken when it was inserted. A file renamed or
  * replaced since then has another URL; `withCurrentImages` points the images at the files as they are now.
  */
-import { assetUrl, type AssetKey, type FileIdentity } from './assets';
+import type { AssetKey, FileIdentity } from '../assets/token';
+import { assetUrl } from './assets';
 import { blocksToDoc, type BlockNode, type BlocksImageFile, type BlocksValue, type ImageAttrs, type RichtextDoc } from './richtext';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
