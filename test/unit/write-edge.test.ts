@@ -10,13 +10,8 @@ import { project, type Projection } from '../../src/plugins/public-api/server/sr
 import type { KeyGrants } from '../../src/plugins/public-api/server/src/grants/types';
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { MAX_BODY_BYTES, announcesBody, createBodyReader, parseJsonBytes } from '../../src/plugins/public-api/server/src/http/body';
-import {
-  canonicalJson,
-  idempotencyScope,
-  isStoredStatus,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from '../../src/plugins/public-api/server/src/http/idempotency';
+import { parseIdempotencyKey } from '../../src/plugins/public-api/server/src/http/idempotency';
+import { canonicalJson, idempotencyScope, isStoredStatus, requestFingerprint } from '../../src/plugins/public-api/server/src/idempotency/request';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 import { isDate, normalizeDatetime, planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';

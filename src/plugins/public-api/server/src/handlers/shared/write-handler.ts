@@ -15,14 +15,8 @@
  */
 import { inTransaction } from '../../database/connection';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
-import {
-  IDEMPOTENCY_HEADER,
-  REPLAYED_HEADER,
-  grantsFingerprint,
-  isStoredStatus,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from '../../http/idempotency';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
+import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
 import type { ApiRequest, ApiResponse, Handler } from '../../http/request';
 import type { Claim, StoredResponse } from '../../services/idempotency';
 import { getService } from '../../utils/get-service';
