@@ -16,7 +16,7 @@ import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
 import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
-import type { WriteTarget } from '../services/writes';
+import type { WriteTarget } from '../services/writes/target';
 import { recordDocument } from '../serialize/document';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
