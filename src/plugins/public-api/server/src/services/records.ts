@@ -11,11 +11,10 @@ import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
-import type { FileRow, RecordRow, Related, TargetRef } from '../read/rows';
+import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../read/rows';
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, type Resource } from '../registry/types';
-import type { CurrentImageFile } from '../serialize/richtext-read';
 import { sortKind, type SortValueKind } from '../serialize/values';
 
 export type Scope = {
