@@ -144,7 +144,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^(dist|build|\\.cache|\\.tmp|node_modules)/', '^bench/\\.data/'] },
+    exclude: { path: ['^(dist|build|\\.cache|\\.tmp)/', '^bench/\\.data/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     combinedDependencies: false,
