@@ -82,6 +82,9 @@ const visibleFields = (projection: Projection): ViolationScope => ({
   readable: new Set(projection.readable.map((field) => field.key)),
 });
 
+/** What a refused write means to this key: Strapi's and the domain's refusals, told in the fields it sees. */
+const explainWrite = (access: ResourceAccess) => (error: unknown) => apiErrorOfWrite(error, visibleFields(access.projection));
+
 const recordResponse = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, status: 200 | 201): Promise<ApiResponse> => {
   const data = await load(request, access, target, documentId);
   // Just written in this transaction: not finding it is a server fault, and rolls the write back.
@@ -104,7 +107,7 @@ const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promi
   const object = parseResourceDocument(body);
   return {
     body,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: null });
       const documentId = await getService('writes').create(target, planAttributes(access.projection, object.attributes));
@@ -120,7 +123,7 @@ const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identi
   const object = parseResourceDocument(body);
   return {
     body,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
       await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
@@ -135,7 +138,7 @@ const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identi
   const record = await findRecord(target.projection, identifier, target.locale);
   return {
     body: null,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       const writes = getService('writes');
       if (access.resource.deleteMode === 'remove') {
