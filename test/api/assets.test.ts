@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { assetToken, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
+import { assetToken, deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
 import { bootApp, type TestApp } from '../helpers/app';
 import { asBytes, diskPathOf, jsonOf, pathOf, solidImage, storeFile } from '../helpers/assets';
 import { usingPostgres } from '../helpers/database';

@@ -18,7 +18,7 @@ import { publish } from '../helpers/fixtures';
 import { minimalPdf } from '../helpers/files';
 import { createKey } from '../helpers/keys';
 import { APP_ROOT, startApp, type RunningApp } from '../helpers/processes';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/plugins/public-api/server/src/http/idempotency-claim';
+import { IDEMPOTENCY_LEASE_MS } from '../../src/plugins/public-api/server/src/idempotency/claim';
 import { INTENT_SUFFIX } from '../../src/plugins/public-api/server/src/uploads/intent';
 import { SCRATCH_ROOT } from '../../src/plugins/public-api/server/src/uploads/owners';
 

@@ -8,8 +8,8 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey, keysService } from '../helpers/keys';
 import { listenOnce, resourceDocument, writer } from '../helpers/writes';
-import { grantsFingerprint, requestFingerprint, IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/http/idempotency';
-import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS } from '../../src/plugins/public-api/server/src/http/idempotency-claim';
+import { grantsFingerprint, requestFingerprint, IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/idempotency/request';
+import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS } from '../../src/plugins/public-api/server/src/idempotency/claim';
 
 const EVENT = 'api::event.event';
 const TABLE = 'public_api_idempotency_records';

@@ -2,7 +2,7 @@
  * The pure parts of commands: file kinds from bytes, zod issues as pointers, closing dates.
  */
 import { z } from 'zod';
-import { sniffFileKind, zipEntryNames } from '../../src/plugins/public-api/server/src/http/sniff';
+import { sniffFileKind, zipEntryNames } from '../../src/plugins/public-api/server/src/uploads/file-kind';
 import { inputProblems, orderedProblems } from '../../src/plugins/public-api/server/src/commands/input';
 import { isOpen, todayUtc } from '../../src/plugins/public-api/server/src/commands/job-application';
 import { COMMANDS, inputJsonSchema } from '../../src/plugins/public-api/server/src/commands';

@@ -31,7 +31,8 @@ import type { Schema } from '../../src/plugins/public-api/server/src/openapi/typ
 import { FILTER_OPERATORS } from '../../src/plugins/public-api/server/src/query/types';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import { FIELD_TYPES, type Field, type FieldType, type Resource, type StrapiAttribute } from '../../src/plugins/public-api/server/src/registry/types';
-import { assetObject, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
+import { assetObject } from '../../src/plugins/public-api/server/src/serialize/assets';
+import { deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
 import { createRichtextReader } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 import type { FileRow, RecordRow } from '../../src/plugins/public-api/server/src/serialize/rows';
 import { INTEGER_RANGE } from '../../src/plugins/public-api/server/src/values/numbers';

@@ -13,8 +13,8 @@ import {
   leaseFrom,
   type Contender,
   type StoredClaim,
-} from '../../src/plugins/public-api/server/src/http/idempotency-claim';
-import { IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/http/idempotency';
+} from '../../src/plugins/public-api/server/src/idempotency/claim';
+import { IDEMPOTENCY_TTL_MS } from '../../src/plugins/public-api/server/src/idempotency/request';
 
 const T0 = 1_800_000_000_000;
 const token = fc.constantFrom('a', 'b', 'c');

@@ -1,5 +1,6 @@
-import { assetUrl, contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/serialize/assets';
-import type { RichtextDoc } from '../../src/plugins/public-api/server/src/serialize/richtext';
+import { contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
+import { assetUrl } from '../../src/plugins/public-api/server/src/serialize/assets';
+import type { RichtextDoc } from '../../src/plugins/public-api/server/src/richtext';
 import { createRichtextReader, imageIdsOf, withCurrentImages } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 
 const key = deriveAssetKey('a-server-secret-of-at-least-32-characters');

@@ -22,7 +22,7 @@ import {
   type ImageLookup,
   type RichtextDoc,
   type RichtextIssue,
-} from '../../src/plugins/public-api/server/src/serialize/richtext';
+} from '../../src/plugins/public-api/server/src/richtext';
 
 // Strapi's own validator for blocks values: what the database may hold, and what a write must produce.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -10,19 +10,14 @@ import { project, type Projection } from '../../src/plugins/public-api/server/sr
 import type { KeyGrants } from '../../src/plugins/public-api/server/src/grants/types';
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { MAX_BODY_BYTES, announcesBody, createBodyReader, parseJsonBytes } from '../../src/plugins/public-api/server/src/http/body';
-import {
-  canonicalJson,
-  idempotencyScope,
-  isStoredStatus,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from '../../src/plugins/public-api/server/src/http/idempotency';
+import { parseIdempotencyKey } from '../../src/plugins/public-api/server/src/http/idempotency';
+import { canonicalJson, idempotencyScope, isStoredStatus, requestFingerprint } from '../../src/plugins/public-api/server/src/idempotency/request';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 import { isDate } from '../../src/plugins/public-api/server/src/fields/types/date';
 import { normalizeDatetime } from '../../src/plugins/public-api/server/src/fields/types/datetime';
 import { planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';
-import { assertDocumentTarget, parseResourceDocument } from '../../src/plugins/public-api/server/src/write/document';
+import { assertDocumentTarget, parseResourceDocument } from '../../src/plugins/public-api/server/src/write/resource-object';
 import { attributePointer, pointer } from '../../src/plugins/public-api/server/src/write/pointer';
 import { UNIQUE_MESSAGE, apiErrorOfWrite } from '../../src/plugins/public-api/server/src/write/violations';
 import { errors } from '@strapi/utils';

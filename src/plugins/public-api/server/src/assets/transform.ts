@@ -94,7 +94,7 @@ const problemOf = (error: unknown, file: string): TransformProblem => {
 
 const HEADER_DECIDES_OUTPUT = new Set<RasterFormat>(['tiff', 'heif']);
 
-/** An image to transform: where its bytes are, and what names their content (serialize/assets). */
+/** An image to transform: where its bytes are, and what names their content (assets/token.ts). */
 export type TransformSource = { path: string; identity: string };
 
 // What each content's first bytes announced; a file is sniffed once while it is in here.

@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { z } from 'zod';
-import type { FileKind } from '../http/sniff';
+import type { FileKind } from '../uploads/file-kind';
 
 /** What an input schema may depend on: the deployment's configuration, never the request. */
 export type CommandEnvironment = {

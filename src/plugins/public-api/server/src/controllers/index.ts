@@ -1,7 +1,7 @@
 import admin from './admin';
 
-// /api/v2 handlers live beside this file but are dispatched by the api-v2 middleware, not by Strapi;
-// only the admin panel's routes go through Strapi's router.
+// Strapi's controllers: the admin panel's, dispatched by Strapi's router (routes/admin.ts). The /api/v2
+// handlers are in handlers/ and are dispatched by the api-v2 middleware, not by Strapi.
 export default {
   ...admin,
 };

@@ -3,10 +3,11 @@
  * because Strapi's body parser runs after it.
  *
  * Order of the answers: no body at all 400, another media type 415, too large 413, not UTF-8 JSON 400,
- * nested too deeply 400. Nothing here knows about resources; `write/document.ts` reads the document.
+ * nested too deeply 400. Nothing here knows about resources; `write/resource-object.ts` reads the document.
  */
 import type { Readable } from 'node:stream';
 import { apiError } from './errors';
+import { headerValue, type RequestHeaders } from './headers';
 import { assertJsonContentType } from './media-types';
 import type { ApiRequest } from './request';
 
@@ -15,18 +16,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper than any document the API reads (a richtext list nests 16 levels, four JSON levels each). */
 export const MAX_JSON_DEPTH = 128;
 
-type Headers = ApiRequest['headers'];
-
-const header = (headers: Headers, name: string): string | undefined => {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
 /** Whether the request announces a body: a positive Content-Length or a chunked transfer. */
-export const announcesBody = (headers: Headers): boolean => {
-  const length = header(headers, 'content-length');
+export const announcesBody = (headers: RequestHeaders): boolean => {
+  const length = headerValue(headers, 'content-length');
   if (length !== undefined && length.trim() !== '' && Number(length) > 0) return true;
-  return header(headers, 'transfer-encoding') !== undefined;
+  return headerValue(headers, 'transfer-encoding') !== undefined;
 };
 
 const tooLarge = (limit: number) =>
@@ -40,11 +35,11 @@ const tooLarge = (limit: number) =>
  * Reads a request stream once, up to `limit` bytes. A declared length over the limit is refused before
  * a byte is read; a stream that grows past it is refused as soon as it does, and drained.
  */
-export const createBodyReader = (stream: Readable, headers: Headers) => {
+export const createBodyReader = (stream: Readable, headers: RequestHeaders) => {
   let read: Promise<Buffer> | null = null;
   return (limit: number): Promise<Buffer> => {
     read ??= new Promise<Buffer>((resolve, reject) => {
-      const declared = Number(header(headers, 'content-length') ?? NaN);
+      const declared = Number(headerValue(headers, 'content-length') ?? NaN);
       if (Number.isFinite(declared) && declared > limit) {
         stream.resume();
         reject(tooLarge(limit));
@@ -123,7 +118,7 @@ export const readJsonBody = async (request: ApiRequest): Promise<unknown> => {
   if (!announcesBody(request.headers)) {
     throw apiError(400, `This request needs a JSON body: { "data": { "type", "attributes" } }.`, { reason: 'body_missing' });
   }
-  assertJsonContentType(header(request.headers, 'content-type'), request.extensions);
+  assertJsonContentType(headerValue(request.headers, 'content-type'), request.extensions);
   const bytes = await request.readBody(MAX_BODY_BYTES);
   if (bytes.length === 0) {
     throw apiError(400, `This request needs a JSON body: { "data": { "type", "attributes" } }.`, { reason: 'body_missing' });

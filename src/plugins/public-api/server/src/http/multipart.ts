@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import formidable from 'formidable';
 import { MAX_BODY_BYTES } from './body';
 import { apiError } from './errors';
+import { headerValue } from './headers';
 import { parseMediaRanges } from './media-types';
 import type { ApiRequest } from './request';
 
@@ -29,12 +30,8 @@ export type MultipartBody = {
   files: Record<string, ReceivedPart[]>;
 };
 
-const contentTypeOf = (request: ApiRequest): string | undefined => {
-  const value = request.headers['content-type'];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
-export const isMultipart = (request: ApiRequest): boolean => parseMediaRanges(contentTypeOf(request) ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
+export const isMultipart = (request: ApiRequest): boolean => parseMediaRanges(headerValue(request.headers, 'content-type') ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
 
 const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileBytes: number) => string }> = {
   1009: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },

@@ -8,7 +8,7 @@
 import { inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { MULTIPART_MEDIA_TYPE } from '../http/multipart';
-import { FILE_KINDS } from '../http/sniff';
+import { FILE_KINDS } from '../uploads/file-kind';
 import type { Components } from './components';
 import { pascal } from './names';
 import { jsonApi } from './envelope';

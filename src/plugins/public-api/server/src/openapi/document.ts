@@ -8,12 +8,12 @@
  * first use, so no name from outside the grants can slip in through a shared section either.
  */
 import type { CommandDefinition } from '../commands';
-import { allows, isExposed, project, type Projection } from '../grants/projection';
-import { targetResolver } from '../grants/targets';
+import { allows, isExposed, type Projection } from '../grants/projection';
+import { projector } from '../grants/projector';
 import type { KeyGrants } from '../grants/types';
 import type { ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
-import { resourcePath } from '../controllers/resource-index';
+import { resourcePath } from '../registry/paths';
 import type { Resource } from '../registry/types';
 import { COMMANDS_TAG, commandListPath, commandPaths } from './commands';
 import { Components, sorted } from './components';
@@ -212,21 +212,12 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
   const exposed = input.resources.filter((resource) => isExposed(grants, resource.id));
   const components = new Components();
   const names = allocateNames(exposed, RESERVED_NAMES);
-  const resolveTarget = targetResolver(input.resources);
-  const projections = new Map<string, Projection>();
   const context: DocumentContext = {
     components,
     grants,
     locales: input.locales,
     nameOf: (resource) => names.get(resource.id)!,
-    projectionOf: (resource) => {
-      let projection = projections.get(resource.id);
-      if (!projection) {
-        projection = project(grants, resource, resolveTarget);
-        projections.set(resource.id, projection);
-      }
-      return projection;
-    },
+    projectionOf: projector(grants, input.resources),
   };
 
   const granted = new Set(grants.commands);

@@ -1,5 +1,5 @@
 /**
- * The richtext document (contract section 2, serialize/richtext/) as reads send it and as writes take it:
+ * The richtext document (contract section 2, richtext/) as reads send it and as writes take it:
  * closed objects, so that a drift from the converters fails validation.
  */
 import type { Components } from './components';

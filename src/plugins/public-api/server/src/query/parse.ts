@@ -26,10 +26,6 @@ export const MAX_REPORTED_PROBLEMS = 20;
 
 export const DEFAULT_SORT: readonly SortTerm[] = [{ key: 'sort', direction: 'asc' }];
 
-export const COLLECTION_PARAMETERS = ['limit', 'cursor', 'sort', 'locale', 'include'] as const;
-export const RECORD_PARAMETERS = ['locale', 'include'] as const;
-export const WRITE_PARAMETERS = ['locale'] as const;
-
 // ---------------------------------------------------------------------------------------------------------
 // One parameter each
 // ---------------------------------------------------------------------------------------------------------

@@ -8,11 +8,11 @@ import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
 import { readAll } from '../database/connection';
-import type { FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
+import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import type { Asset } from '../serialize/assets';
 import { serializeRecord, type RecordObject } from '../serialize/record';
-import type { RichtextDoc } from '../serialize/richtext';
-import { imageIdsOf, type CurrentImageFile } from '../serialize/richtext-read';
+import type { RichtextDoc } from '../richtext';
+import { imageIdsOf } from '../serialize/richtext-read';
 
 export type RecordSource = {
   /** References per owner row, in `language` where the target is localized, each target document once. */

@@ -6,11 +6,11 @@ import { apiError } from '../http/errors';
 import { methodNotAllowed, type Method, type RouteDefinition, type RouteMatch } from '../http/router';
 import type { Resource } from '../registry/types';
 import { getService } from '../utils/get-service';
-import { asset } from '../controllers/assets';
-import { cmsCollection, cmsRecord, nativeCollection, nativeRecord } from '../controllers/read';
-import { openApiDocument } from '../controllers/openapi';
-import { commandSchema, runCommand } from '../controllers/commands';
-import { resourceIndex } from '../controllers/resource-index';
+import { asset } from '../handlers/assets';
+import { cmsCollection, cmsRecord, nativeCollection, nativeRecord } from '../handlers/reads';
+import { openApiDocument } from '../handlers/openapi';
+import { commandSchema, runCommand } from '../handlers/commands';
+import { resourceIndex } from '../handlers/resource-index';
 import {
   cmsCreate,
   cmsDelete,
@@ -19,7 +19,7 @@ import {
   nativeCreate,
   nativeDelete,
   nativeUpdate,
-} from '../controllers/write';
+} from '../handlers/writes';
 
 /** Handlers of routes that require an API key. */
 export const handlers = {

@@ -2,7 +2,7 @@
  * The top-level documents of reads (specification: "Response document shape"). Pure.
  */
 import type { FieldMeta } from '../grants/projection';
-import { JSONAPI } from '../http/document';
+import { JSONAPI } from '../http/jsonapi';
 import type { Resource } from '../registry/types';
 import type { RecordObject } from './record';
 

@@ -9,8 +9,10 @@
  * Strapi stores an embedded image as a copy of its file row, taken when it was inserted. A file renamed or
  * replaced since then has another URL; `withCurrentImages` points the images at the files as they are now.
  */
-import { assetUrl, type AssetKey, type FileIdentity } from './assets';
-import { blocksToDoc, type BlockNode, type BlocksImageFile, type BlocksValue, type ImageAttrs, type RichtextDoc } from './richtext';
+import type { AssetKey } from '../assets/token';
+import type { CurrentImageFile } from './rows';
+import { assetUrl } from './assets';
+import { blocksToDoc, type BlockNode, type BlocksImageFile, type BlocksValue, type ImageAttrs, type RichtextDoc } from '../richtext';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -71,8 +73,6 @@ export const createRichtextReader = (maxSourceChars = 8_000_000) => {
 
 
 /** A file as an embedded image's URL names it now, with what describes its bytes. */
-export type CurrentImageFile = FileIdentity & { name: string; width: number | null; height: number | null; mime: string };
-
 const isImage = (node: BlockNode): node is Extract<BlockNode, { type: 'image' }> => node.type === 'image';
 
 /** The files a document's images name (root blocks: Strapi places images nowhere else). */

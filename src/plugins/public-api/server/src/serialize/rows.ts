@@ -28,7 +28,7 @@ export type FileRow = {
   width: number | null;
   height: number | null;
   hash: string;
-  /** The plugin's content version of a replaced file (serialize/assets), null if never replaced. */
+  /** The plugin's content version of a replaced file (assets/token.ts), null if never replaced. */
   version: string | null;
   ext: string | null;
   mime: string;
@@ -42,3 +42,6 @@ export type FileRow = {
 
 /** Field key -> owner row id -> items, in order. */
 export type Related<T> = Map<string, Map<number, T[]>>;
+
+/** An image file as it is now, for the images a stored richtext document names (by documentId). */
+export type CurrentImageFile = Pick<FileRow, 'documentId' | 'hash' | 'version' | 'name' | 'width' | 'height' | 'mime'>;

@@ -4,8 +4,8 @@
  * resource and of every resource its relations lead to.
  */
 import type { Core } from '@strapi/strapi';
-import { allows, project, type Projection } from '../grants/projection';
-import { targetResolver } from '../grants/targets';
+import { allows, type Projection } from '../grants/projection';
+import { projector, type Projector } from '../grants/projector';
 import type { Action } from '../grants/types';
 import { apiError } from '../http/errors';
 import type { ApiKey } from '../keys/types';
@@ -16,7 +16,7 @@ export type ResourceAccess = {
   resource: Resource;
   projection: Projection;
   /** The key's projection of any resource (memoized per request). */
-  projectionOf: (resource: Resource) => Projection;
+  projectionOf: Projector;
 };
 
 export type AccessOptions = {
@@ -33,16 +33,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
     if (!allows(key.grants, resource.id, action)) {
       throw apiError(403, `This key may not ${ACTION_WORDS[action]} ${resource.id}.`, { reason: 'action_not_granted' });
     }
-    const resolveTarget = targetResolver([...getService('resources').native(), ...siblings]);
-    const projections = new Map<string, Projection>();
-    const projectionOf = (target: Resource): Projection => {
-      let projection = projections.get(target.id);
-      if (!projection) {
-        projection = project(key.grants, target, resolveTarget);
-        projections.set(target.id, projection);
-      }
-      return projection;
-    };
+    const projectionOf = projector(key.grants, [...getService('resources').native(), ...siblings]);
     return { resource, projection: projectionOf(resource), projectionOf };
   };
 

@@ -19,7 +19,8 @@ import { createLookupCache } from '../assets/lookup-cache';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
-import { ASSET_TOKEN_LENGTH, assetTokenMatches, deriveAssetKey, type AssetKey } from '../serialize/assets';
+import { ASSET_TOKEN_LENGTH, assetTokenMatches, type AssetKey } from '../assets/token';
+import { derivedKeys } from '../keys/derived';
 
 /** A stored file, as an asset URL resolves it. */
 export type StoredFile = {
@@ -70,16 +71,11 @@ type Transactor = { executionPromise?: Promise<unknown> };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = (): Knex => strapi.db.connection as unknown as Knex;
-  let derived: { secret: string; key: AssetKey } | null = null;
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
   const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
-  const assetKey = (): AssetKey => {
-    const secret = pluginConfig(strapi).keySecret;
-    if (!derived || derived.secret !== secret) derived = { secret, key: deriveAssetKey(secret) };
-    return derived.key;
-  };
+  const assetKey = (): AssetKey => derivedKeys(pluginConfig(strapi).keySecret).asset;
 
   const contentTables = (): ContentTables => {
     if (tables) return tables;

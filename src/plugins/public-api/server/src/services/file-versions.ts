@@ -11,7 +11,7 @@
  *   "Replace", or any update of its hash, URL, size, type, dimensions or formats), a version is recorded:
  *   the SHA-256 of the bytes now stored (local provider), or a random value when they cannot be read here.
  *   A file never replaced has no version, and its token is what it always was. Tokens, ETags and variant
- *   keys all name the content through `contentIdentity` (serialize/assets).
+ *   keys all name the content through `contentIdentity` (assets/token.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';

@@ -6,7 +6,7 @@
  *   claim     insert-or-nothing; whoever's token is in the row owns it. Otherwise the row says:
  *             another fingerprint (422), a stored answer (replay, unless the key's grants changed
  *             since: 409), a request still running (409), or a request whose lease ran out (its
- *             process died): taken over (http/idempotency-claim.ts).
+ *             process died): taken over (idempotency/claim.ts).
  *   hold      renews the lease of a running request's claim until it ends: one UPDATE per heartbeat
  *             for every claim this process holds.
  *   complete  stores the answer under the claim, in the write's own transaction when there is one, so
@@ -19,8 +19,8 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { connectionOf } from '../database/connection';
-import { IDEMPOTENCY_TTL_MS, idempotencyScope } from '../http/idempotency';
-import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS, decideClaim, leaseFrom, type StoredClaim } from '../http/idempotency-claim';
+import { IDEMPOTENCY_TTL_MS, idempotencyScope } from '../idempotency/request';
+import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS, decideClaim, leaseFrom, type StoredClaim } from '../idempotency/claim';
 import { readModelOf } from '../read/model';
 
 export const IDEMPOTENCY_RECORD_UID = 'plugin::public-api.idempotency-record';

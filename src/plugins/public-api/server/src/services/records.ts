@@ -11,12 +11,11 @@ import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
-import type { FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
+import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
 import type { Resource } from '../registry/types';
-import type { CurrentImageFile } from '../serialize/richtext-read';
 
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */

@@ -12,7 +12,7 @@ import {
   type WebsiteWithPublications,
 } from '../registry/build';
 import { WEBSITE_UID } from '../registry/fields';
-import { CMS_PREFIX, NATIVE_PREFIX, type Resource } from '../registry/types';
+import type { Resource } from '../registry/types';
 
 type WebsiteRow = { id: number; documentId: string; name: string; slug: string; publications: unknown };
 
@@ -93,15 +93,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const website = await this.website(websiteSlug);
       if (!website) return null;
       return websiteResources([website]).find((resource) => resource.slug === collection) ?? null;
-    },
-
-    async findById(id: string): Promise<Resource | null> {
-      if (id.startsWith(NATIVE_PREFIX)) return this.findNative(id.slice(NATIVE_PREFIX.length));
-      if (id.startsWith(CMS_PREFIX)) {
-        const [website, collection] = id.slice(CMS_PREFIX.length).split('/');
-        return website && collection ? this.findCms(website, collection) : null;
-      }
-      return null;
     },
   };
 };

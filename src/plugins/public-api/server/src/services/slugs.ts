@@ -1,6 +1,6 @@
 /**
  * Record slugs the plugin keeps: unique per website for website-scoped content types (contract section 1),
- * per content type for the others. Used by the API's writes (`services/writes.ts`) and by the document
+ * per content type for the others. Used by the API's writes (`services/writes/`) and by the document
  * service middleware (`slugs/middleware.ts`) that holds the rule for every other writer (the admin,
  * scripts, the seed).
  *

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type { Core } from '@strapi/strapi';
 import { sanitize } from '@strapi/utils';
 import { onRollback } from '../database/connection';
-import { FILE_KINDS } from '../http/sniff';
+import { FILE_KINDS } from './file-kind';
 import type { ReceivedFile, StoredFile } from '../commands/types';
 import type { Workspace } from '../services/uploads';
 

@@ -10,6 +10,7 @@ import { supportedActions } from '../../grants/resolve';
 import type { ApiKey } from '../../keys/types';
 import type { ContentTypeSchema } from '../../registry/build';
 import { WEBSITE_UID } from '../../registry/fields';
+import { resourcePath } from '../../registry/paths';
 import type { Resource } from '../../registry/types';
 import type { Website } from '../../services/websites';
 
@@ -27,9 +28,6 @@ export const toAdminKey = (key: ApiKey): AdminKey => ({
   createdAt: key.createdAt,
   updatedAt: key.updatedAt,
 });
-
-export const resourcePath = (resource: Resource): string =>
-  resource.sourceType === 'cms' && resource.website ? `/cms/${resource.website.slug}/${resource.slug}` : `/${resource.slug}`;
 
 export const toResourceSummary = (resource: Resource): ResourceSummary => ({
   id: resource.id,

@@ -3,26 +3,27 @@
  * PATCH a record or a singleton, DELETE a record; native and CMS alike.
  *
  * Each handler prepares (resource 404, a method the resource's mode lacks 405 (`request.supports`), grant 403, query 400, body 415/413/400,
- * record 404) and returns the write to execute; `middlewares/idempotency.ts` runs it in one transaction,
+ * record 404) and returns the write to execute; `handlers/shared/write-handler.ts` runs it in one transaction,
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
  */
-import { defaultSort, takesLocale, type Projection } from '../grants/projection';
+import { takesLocale, type Projection } from '../grants/projection';
 import { assertNoBody, readJsonBody } from '../http/body';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
-import { writeHandler, type Execution } from '../middlewares/idempotency';
+import { writeHandler, type Execution } from './shared/write-handler';
 import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
 import type { RecordRow } from '../serialize/rows';
+import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
-import type { WriteTarget } from '../services/writes';
+import type { WriteTarget } from '../services/writes/target';
 import { recordDocument } from '../serialize/document';
-import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
 import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
-import { loadContext } from './read';
-import { resourcePath } from './resource-index';
+import { findRecord, findSingleton } from './shared/find-record';
+import { loadContext } from './shared/load-context';
 import { getService } from '../utils/get-service';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -55,20 +56,6 @@ const writeTarget = async (request: ApiRequest, access: ResourceAccess): Promise
   };
 };
 
-/** The record a path names, as reads find it (slug first, then id), or 404. */
-const findRecord = async (target: WriteTarget, identifier: string): Promise<RecordRow> => {
-  const row = await getService('records').one(target.projection, identifier, { locale: target.locale });
-  if (!row) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
-  return row;
-};
-
-const findSingleton = async (target: WriteTarget): Promise<RecordRow> => {
-  const resource = target.projection.resource;
-  const row = await getService('records').singleton(target.projection, { locale: target.locale }, defaultSort(resource));
-  if (!row) throw apiError(404, 'This resource has no published record.', { reason: 'record_not_found' });
-  return row;
-};
-
 /** Where a record is read: by slug where the resource takes slugs, else by id; in the write's locale when one was asked for. */
 const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: string; meta: { slug: string | null } }): string => {
   const resource = target.projection.resource;
@@ -96,6 +83,9 @@ const visibleFields = (projection: Projection): ViolationScope => ({
   readable: new Set(projection.readable.map((field) => field.key)),
 });
 
+/** What a refused write means to this key: Strapi's and the domain's refusals, told in the fields it sees. */
+const explainWrite = (access: ResourceAccess) => (error: unknown) => apiErrorOfWrite(error, visibleFields(access.projection));
+
 const recordResponse = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, status: 200 | 201): Promise<ApiResponse> => {
   const data = await load(request, access, target, documentId);
   // Just written in this transaction: not finding it is a server fault, and rolls the write back.
@@ -118,7 +108,7 @@ const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promi
   const object = parseResourceDocument(body);
   return {
     body,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: null });
       const documentId = await getService('writes').create(target, planAttributes(access.projection, object.attributes));
@@ -129,12 +119,12 @@ const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promi
 
 const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<Execution> => {
   const target = await writeTarget(request, access);
-  const record = identifier === null ? await findSingleton(target) : await findRecord(target, identifier);
+  const record = identifier === null ? await findSingleton(target.projection, target.locale) : await findRecord(target.projection, identifier, target.locale);
   const body = await readJsonBody(request);
   const object = parseResourceDocument(body);
   return {
     body,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
       await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
@@ -146,10 +136,10 @@ const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identi
 const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identifier: string): Promise<Execution> => {
   assertNoBody(request);
   const target = await writeTarget(request, access);
-  const record = await findRecord(target, identifier);
+  const record = await findRecord(target.projection, identifier, target.locale);
   return {
     body: null,
-    explain: (error) => apiErrorOfWrite(error, visibleFields(access.projection)),
+    explain: explainWrite(access),
     execute: async () => {
       const writes = getService('writes');
       if (access.resource.deleteMode === 'remove') {

@@ -13,19 +13,13 @@
  * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh. While
  * it runs, its claim's lease is renewed; a claim whose process died is taken over by a retry seconds later.
  */
-import { inTransaction } from '../database/connection';
-import { ApiError, apiError, errorDocument } from '../http/errors';
-import {
-  IDEMPOTENCY_HEADER,
-  REPLAYED_HEADER,
-  grantsFingerprint,
-  isStoredStatus,
-  parseIdempotencyKey,
-  requestFingerprint,
-} from '../http/idempotency';
-import type { ApiRequest, ApiResponse, Handler } from '../http/request';
-import type { Claim, StoredResponse } from '../services/idempotency';
-import { getService } from '../utils/get-service';
+import { inTransaction } from '../../database/connection';
+import { ApiError, apiError, errorDocument } from '../../http/errors';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
+import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
+import type { ApiRequest, ApiResponse, Handler } from '../../http/request';
+import type { Claim, StoredResponse } from '../../services/idempotency';
+import { getService } from '../../utils/get-service';
 
 export type Execution = {
   /** The request body as the fingerprint sees it (a JSON value), or null for none. */

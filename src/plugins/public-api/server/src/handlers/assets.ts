@@ -13,8 +13,9 @@ import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformPro
 import { MIME_OF_FORMAT, firstTransformParameter, normalizeTransformQuery, parseTransformQuery, type TransformQuery } from '../assets/transform-query';
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
 import { apiError } from '../http/errors';
+import { headerValue } from '../http/headers';
 import type { ApiResponse, PublicHandler, PublicRequest } from '../http/request';
-import { contentIdentity } from '../serialize/assets';
+import { contentIdentity } from '../assets/token';
 import type { StoredFile } from '../services/assets';
 import { getService } from '../utils/get-service';
 
@@ -30,11 +31,6 @@ const VARIANT_VERSION = 'v1';
 const ENGINE = `sharp ${sharp.versions.sharp} vips ${sharp.versions.vips}`;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
-
-const header = (request: PublicRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
 const notFound = (reason: string) => apiError(404, 'No asset exists at this URL.', { reason });
 
@@ -67,11 +63,11 @@ const transformRefused = (problem: TransformProblem, parameter: string) => {
 const answer = async (request: PublicRequest, representation: Representation, onMissing: () => Error): Promise<ApiResponse> => {
   const { etag } = representation;
   const caching = { ETag: etag, 'Cache-Control': CACHE_FOREVER };
-  if (noneMatchHits(header(request, 'if-none-match'), etag)) return { status: 304, headers: caching };
+  if (noneMatchHits(headerValue(request.headers, 'if-none-match'), etag)) return { status: 304, headers: caching };
   const opened = await representation.open();
   if (!opened) throw onMissing();
   const { bytes } = opened;
-  const decision = decideRange(header(request, 'range'), header(request, 'if-range'), bytes.size, etag);
+  const decision = decideRange(headerValue(request.headers, 'range'), headerValue(request.headers, 'if-range'), bytes.size, etag);
   if (decision.kind === 'unsatisfiable') {
     await bytes.release();
     throw apiError(416, `The requested range lies outside the ${bytes.size} bytes of this file.`, {

@@ -1,15 +1,13 @@
 /**
  * GET /: the resources this key may use, in the shape of the specification.
  */
-import { document } from '../http/document';
+import { document } from '../http/jsonapi';
 import { assertOnlyParameters } from '../http/query';
 import type { Handler } from '../http/request';
 import type { Resource } from '../registry/types';
 import { CMS_PREFIX } from '../registry/types';
+import { resourcePath } from '../registry/paths';
 import { getService } from '../utils/get-service';
-
-export const resourcePath = (resource: Resource): string =>
-  resource.sourceType === 'cms' ? `/cms/${resource.website!.slug}/${resource.slug}` : `/${resource.slug}`;
 
 const indexEntry = (resource: Resource, baseUrl: string) => ({
   type: 'resources',

@@ -2,7 +2,7 @@
  * The command endpoints (contract sections 9 and 10): `GET /commands/schema` lists the key's granted
  * commands with their input schemas; `POST /commands/{command}` runs one.
  *
- * A run is a write (middlewares/idempotency.ts): *prepare* finds the command (404 unknown, then 403 not
+ * A run is a write (handlers/shared/write-handler.ts): *prepare* finds the command (404 unknown, then 403 not
  * granted: decided by name and grant alone, before the body is looked at, so a key that may not run a
  * command learns nothing of its input, media types or limits) and reads the body (415, 413, 400);
  * *execute* checks `data.type` (409) and the input (422, every problem at once) and runs the command in
@@ -21,15 +21,15 @@ import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type Co
 import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
-import { JSONAPI } from '../http/document';
+import { JSONAPI } from '../http/jsonapi';
 import { apiError, apiErrors, type ErrorObject } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
 import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
-import { FILE_KINDS, sniffFileKind, type FileKind } from '../http/sniff';
+import { FILE_KINDS, sniffFileKind, type FileKind } from '../uploads/file-kind';
 import type { KeyGrants } from '../grants/types';
-import { writeHandler, type Execution } from '../middlewares/idempotency';
+import { writeHandler, type Execution } from './shared/write-handler';
 import { parameterError, echo } from '../query/problems';
-import { assertDocumentTarget, parseResourceDocument } from '../write/document';
+import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { unstorableProblems } from '../write/storable';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';

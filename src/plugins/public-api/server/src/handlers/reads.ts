@@ -1,0 +1,106 @@
+/**
+ * The read endpoints: collection pages, single records and singletons, native and CMS alike.
+ */
+import { includeTree, queryVocabulary, takesLocale, type Projection } from '../grants/projection';
+import { apiError } from '../http/errors';
+import type { ApiRequest, ApiResponse, Handler } from '../http/request';
+import { queryFingerprint } from '../query/cursor';
+import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
+import { loadRecords } from '../read/load';
+import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
+import type { ResourceAccess } from '../services/access';
+import { getService } from '../utils/get-service';
+import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
+import { findRecord, findSingleton } from './shared/find-record';
+import { loadContext } from './shared/load-context';
+
+/**
+ * The locales a read checks `locale` against (null: the resource ignores it), and the language it reads
+ * localized records in: the requested locale, else the default.
+ */
+const localesFor = async (projection: Projection) => {
+  const locales = await getService('locales').get();
+  return { codes: takesLocale(projection) ? locales.codes : null, defaultLocale: locales.defaultLocale };
+};
+
+const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
+  const { projection, resource } = access;
+  const locales = await localesFor(projection);
+  const vocabulary = queryVocabulary(projection, locales.codes, includeTree(projection, access.projectionOf));
+  const parsed = parseCollectionQuery(request.query, vocabulary);
+  const language = parsed.locale ?? locales.defaultLocale;
+  const locale = resource.localized ? language : null;
+  // The cursor is bound to the language wherever it matters (relation filters match in it).
+  const binding: CursorBinding = {
+    keyId: request.key.keyId,
+    resourceId: resource.id,
+    fingerprint: queryFingerprint({ sort: parsed.sort, filters: parsed.filters, locale: takesLocale(projection) ? language : null }),
+    sort: parsed.sort,
+    now: Date.now(),
+  };
+  const after = parsed.cursor ? pageStart(parsed.cursor, binding) : null;
+
+  const page = await getService('records').page(projection, {
+    locale,
+    language,
+    sort: parsed.sort,
+    filters: parsed.filters,
+    after,
+    limit: parsed.limit,
+  });
+  const data = await loadRecords(loadContext(request, access, language), projection, page.rows, parsed.include);
+  const last = page.rows.at(-1);
+  const next = page.hasMore && last ? nextCursor(projection, last, binding) : null;
+
+  return {
+    status: 200,
+    body: collectionDocument({
+      selfUrl: request.selfUrl,
+      nextUrl: next ? nextLink(request.selfUrl, next) : null,
+      nextCursor: next,
+      resource,
+      fields: projection.fields,
+      data,
+    }),
+  };
+};
+
+const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<ApiResponse> => {
+  const { projection, resource } = access;
+  const locales = await localesFor(projection);
+  const parsed = parseRecordQuery(request.query, {
+    locales: locales.codes,
+    include: includeTree(projection, access.projectionOf),
+  });
+  const language = parsed.locale ?? locales.defaultLocale;
+  const locale = resource.localized ? language : null;
+  const row = identifier === null ? await findSingleton(projection, locale) : await findRecord(projection, identifier, locale);
+  const [data] = await loadRecords(loadContext(request, access, language), projection, [row], parsed.include);
+  return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: projection.fields, data: data! }) };
+};
+
+const readResource = (request: ApiRequest, access: ResourceAccess) =>
+  access.resource.mode === 'singleton' ? readOne(request, access, null) : readCollection(request, access);
+
+const readRecord = (request: ApiRequest, access: ResourceAccess, identifier: string) => {
+  if (access.resource.mode === 'singleton') {
+    throw apiError(404, 'A singleton has no records below it.', { reason: 'record_not_found' });
+  }
+  return readOne(request, access, identifier);
+};
+
+export const nativeCollection: Handler = async (request) =>
+  readResource(request, getService('access').native(request.key, request.params.resource!, 'read'));
+
+export const nativeRecord: Handler = async (request) =>
+  readRecord(request, getService('access').native(request.key, request.params.resource!, 'read'), request.params.record!);
+
+export const cmsCollection: Handler = async (request) =>
+  readResource(request, await getService('access').cms(request.key, request.params.website!, request.params.collection!, 'read'));
+
+export const cmsRecord: Handler = async (request) =>
+  readRecord(
+    request,
+    await getService('access').cms(request.key, request.params.website!, request.params.collection!, 'read'),
+    request.params.record!
+  );

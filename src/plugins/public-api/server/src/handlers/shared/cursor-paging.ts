@@ -1,0 +1,68 @@
+/**
+ * Keyset paging of a collection read (contract section 5): where a page starts, from the `cursor`
+ * parameter, and the cursor of the page after it, from the page's last row. Cursors are bound to the
+ * key, the resource and the query (its fingerprint), and carry the time they were issued.
+ */
+import { pluginConfig } from '../../config';
+import type { Projection } from '../../grants/projection';
+import { apiError } from '../../http/errors';
+import { derivedKeys } from '../../keys/derived';
+import { decodeCursor, encodeCursor } from '../../query/cursor';
+import type { ScalarValue, SortTerm } from '../../query/types';
+import type { RecordRow } from '../../serialize/rows';
+import { cursorValue } from '../../fields/sort-kinds';
+import { getService } from '../../utils/get-service';
+
+/** What a cursor is bound to, and when it is judged (one instant for the whole request). */
+export type CursorBinding = {
+  keyId: string;
+  resourceId: string;
+  fingerprint: string;
+  sort: readonly SortTerm[];
+  now: number;
+};
+
+const cursorKey = () => derivedKeys(pluginConfig(strapi).keySecret).cursor;
+
+/** The position a page starts after: the sort values and the id of the previous page's last row. */
+export const pageStart = (cursor: string, binding: CursorBinding): ScalarValue[] => {
+  const payload = decodeCursor(cursor, cursorKey(), {
+    keyId: binding.keyId,
+    resourceId: binding.resourceId,
+    fingerprint: binding.fingerprint,
+    sortLength: binding.sort.length,
+    now: binding.now,
+  });
+  return [...payload.position.values, payload.position.id];
+};
+
+/** The value of one sort key on a row, as the cursor carries it. */
+const positionValue = (projection: Projection, row: RecordRow, key: string): ScalarValue => {
+  const sqlKey = getService('records').sqlKeysOf(projection)(key);
+  const raw =
+    key === 'slug' ? row.slug : key === 'sort' ? row.sort : key === 'createdAt' ? row.createdAt : key === 'updatedAt' ? row.updatedAt : key === 'publishedAt' ? row.publishedAt : row.values[key];
+  return cursorValue(sqlKey.kind, raw);
+};
+
+/** The cursor of the page after the one that ends on `last`. */
+export const nextCursor = (projection: Projection, last: RecordRow, binding: CursorBinding): string => {
+  try {
+    return encodeCursor(
+      {
+        keyId: binding.keyId,
+        resourceId: binding.resourceId,
+        fingerprint: binding.fingerprint,
+        issuedAt: binding.now,
+        position: { values: binding.sort.map((term) => positionValue(projection, last, term.key)), id: last.documentId },
+      },
+      cursorKey()
+    );
+  } catch (error) {
+    // Values too long to carry in a cursor (only pathological string data gets here).
+    if (!(error instanceof RangeError)) throw error;
+    throw apiError(400, 'These records cannot be paged in this order: a sort value is too long. Sort by another key.', {
+      source: { parameter: 'sort' },
+      reason: 'sort_value_too_long',
+    });
+  }
+};

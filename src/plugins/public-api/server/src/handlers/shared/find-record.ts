@@ -1,0 +1,20 @@
+/**
+ * The record a path names, as reads find it, or 404: by its identifier (slug first, then id) below a
+ * collection, or a singleton's one published record. Reads answer it; writes find their target with it.
+ */
+import { defaultSort, type Projection } from '../../grants/projection';
+import { apiError } from '../../http/errors';
+import type { RecordRow } from '../../serialize/rows';
+import { getService } from '../../utils/get-service';
+
+export const findRecord = async (projection: Projection, identifier: string, locale: string | null): Promise<RecordRow> => {
+  const row = await getService('records').one(projection, identifier, { locale });
+  if (!row) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+  return row;
+};
+
+export const findSingleton = async (projection: Projection, locale: string | null): Promise<RecordRow> => {
+  const row = await getService('records').singleton(projection, { locale }, defaultSort(projection.resource));
+  if (!row) throw apiError(404, 'This resource has no published record.', { reason: 'record_not_found' });
+  return row;
+};

@@ -1,0 +1,29 @@
+/**
+ * How records are loaded for one request: the records service, the key's projections, and asset objects,
+ * richtext and current images with URLs below the request's base URL. Reads and the read-back of a write
+ * load through it alike, so a write answers with the record exactly as a read shows it.
+ */
+import { pluginConfig } from '../../config';
+import { derivedKeys } from '../../keys/derived';
+import type { LoadContext } from '../../read/load';
+import type { FileRow } from '../../serialize/rows';
+import { assetObject } from '../../serialize/assets';
+import { createRichtextReader, withCurrentImages } from '../../serialize/richtext-read';
+import type { ResourceAccess } from '../../services/access';
+import type { ApiRequest } from '../../http/request';
+import { getService } from '../../utils/get-service';
+
+const readRichtext = createRichtextReader();
+
+/** `language`: the locale of the localized records the read reaches (see `LoadContext`). */
+export const loadContext = (request: ApiRequest, access: ResourceAccess, language: string): LoadContext => {
+  const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
+  return {
+    source: getService('records'),
+    language,
+    projectionOf: access.projectionOf,
+    asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
+    richtext: (raw) => readRichtext(raw, request.baseUrl, asset),
+    currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
+  };
+};
