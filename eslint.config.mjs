@@ -1,5 +1,5 @@
 // ESLint (flat config): JavaScript's and typescript-eslint's recommended rules over the application, the
-// plugin (server and admin), the scripts, benchmarks and tests; React's hook rules in the admin panel.
+// plugin (server and admin), the scripts, benchmarks and tests; the rules of hooks in the admin panel.
 // Formatting is Prettier's job (.prettierrc.json): eslint-config-prettier turns off the rules it owns.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
@@ -32,7 +32,9 @@ export default tseslint.config(
     files: ['src/plugins/public-api/admin/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    // The two rules of hooks. The plugin's other recommended rules are written for the React Compiler, which
+    // Strapi's admin (React 18) does not use.
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['test/**/*.ts'],

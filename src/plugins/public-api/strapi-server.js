@@ -10,7 +10,7 @@ try {
   module.exports = require(compiled).default;
 } catch (error) {
   if (error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(compiled)) {
-    throw new Error('The public-api plugin is not compiled: run `npm run build` (or `npm run develop`) first.');
+    throw new Error('The public-api plugin is not compiled: run `npm run build` (or `npm run develop`) first.', { cause: error });
   }
   throw error;
 }

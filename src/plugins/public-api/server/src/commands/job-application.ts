@@ -59,7 +59,7 @@ export const jobApplication = defineCommand({
         .trim()
         .min(3)
         .max(40)
-        .regex(/^\+?[0-9 ().\/-]+$/, 'A phone number has digits, spaces and + ( ) . / - only.')
+        .regex(/^\+?[0-9 ()./-]+$/, 'A phone number has digits, spaces and + ( ) . / - only.')
         .optional()
         .describe("The applicant's phone number."),
       coverLetter: z.string().max(10000).optional().describe('The cover letter, as plain text.'),

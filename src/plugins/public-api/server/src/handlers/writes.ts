@@ -14,7 +14,6 @@ import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parseWriteQuery } from '../query/parse';
 import { loadRecords } from '../read/load';
-import type { RecordRow } from '../serialize/rows';
 import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';

@@ -8,7 +8,7 @@
  * first use, so no name from outside the grants can slip in through a shared section either.
  */
 import type { CommandDefinition } from '../commands';
-import { allows, isExposed, type Projection } from '../grants/projection';
+import { allows, isExposed } from '../grants/projection';
 import { projector } from '../grants/projector';
 import type { KeyGrants } from '../grants/types';
 import type { ErrorStatus } from '../http/errors';

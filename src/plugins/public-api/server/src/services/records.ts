@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { connectionOf, databaseClient, readAll } from '../database/connection';
 import type { Projection } from '../grants/projection';
-import { keysetAfter, orderBy, totalSort, type KeysetTerm } from '../query/keyset';
+import { keysetAfter, orderBy, totalSort } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
 import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';

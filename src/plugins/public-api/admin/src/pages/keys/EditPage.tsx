@@ -3,7 +3,7 @@
  * live preview, and regenerate / revoke / delete behind confirmations.
  */
 import { useEffect, useState } from 'react';
-import { Alert, Button, Flex, Typography } from '@strapi/design-system';
+import { Alert, Button, Flex } from '@strapi/design-system';
 import { ArrowClockwise, Check, Cross, Trash } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
