@@ -8,7 +8,6 @@ import type { Response } from 'supertest';
 import { bootApp, type TestApp } from '../helpers/app';
 import { createKey, keysService } from '../helpers/keys';
 import { checkResponses, responseCheckerOf, type OpenApiDocument } from '../helpers/openapi';
-import { seedDemo } from '../../src/seed';
 import { buildOpenApiDocument } from '../../src/plugins/public-api/server/src/openapi/document';
 import { COMMANDS } from '../../src/plugins/public-api/server/src/commands';
 import type { ApiKey } from '../../src/plugins/public-api/server/src/keys/types';
@@ -18,8 +17,8 @@ let app: TestApp;
 let key: Awaited<ReturnType<typeof createKey>>;
 
 beforeAll(async () => {
-  app = await checkResponses(await bootApp());
-  await seedDemo(app.strapi, { log: () => {} });
+  // The database starts with the demo content seeded (the demo template, test/helpers/templates.js).
+  app = await checkResponses(await bootApp({}, { template: 'demo' }));
   key = await createKey(app.strapi, 'all');
 }, 600_000);
 afterAll(async () => {
