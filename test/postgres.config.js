@@ -9,9 +9,12 @@ const { onPostgres } = require('./postgres-suites.js');
 
 const api = root.projects.find((project) => typeof project === 'object' && project.displayName === 'api');
 
+const rootDir = path.resolve(__dirname, '..');
+
 module.exports = {
-  rootDir: path.resolve(__dirname, '..'),
+  rootDir,
   reporters: root.reporters,
   maxWorkers: root.maxWorkers,
-  projects: [{ ...api, displayName: 'postgres', testMatch: Object.keys(onPostgres).map((suite) => `<rootDir>/test/api/${suite}`) }],
+  // A project's <rootDir> is its own config file's folder unless it says otherwise.
+  projects: [{ ...api, rootDir, displayName: 'postgres', testMatch: Object.keys(onPostgres).map((suite) => `<rootDir>/test/api/${suite}`) }],
 };

@@ -26,7 +26,8 @@ test('every suite left off the PostgreSQL pass says why, and so does every suite
 });
 
 test('the PostgreSQL pass runs exactly the listed suites', () => {
-  const config = require('../postgres.config.js') as { projects: { testMatch: string[] }[] };
+  const config = require('../postgres.config.js') as { projects: { rootDir: string; testMatch: string[] }[] };
   expect(config.projects).toHaveLength(1);
+  expect(config.projects[0]!.rootDir).toBe(path.resolve(__dirname, '..', '..'));
   expect(config.projects[0]!.testMatch.map((pattern) => path.basename(pattern)).sort()).toEqual(Object.keys(onPostgres).sort());
 });
