@@ -177,7 +177,9 @@ const prunePostgres = () =>
       const age = Date.now() - stampTime(match[3]);
       const stale = match[1] ? age > ABANDONED_BUILD_MS : match[2] !== fingerprint() && age > STALE_MS;
       // Without FORCE: a template that a run is copying right now stays (the copy holds it).
-      if (stale) await client.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
+      if (!stale) continue;
+      const dropped = await client.query(`DROP DATABASE IF EXISTS "${datname}"`).then(() => true, () => false);
+      if (dropped) fs.rmSync(mediaListOf(datname), { force: true });
     }
   });
 
