@@ -9,6 +9,10 @@ const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 const transformIgnorePatterns = ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'];
 
 module.exports = {
+  // Two workers on two cores: an API suite waits on I/O, timers and child processes much of its time, so a
+  // second one fills it (the api project measured 567 s instead of 1,041 s wall, with the same CPU seconds;
+  // docs/testing.md). Jest's default on two cores would be one.
+  maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/helpers/failure-details-reporter.js', '<rootDir>/test/helpers/suite-report-reporter.js'],
   projects: [
     {

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
-import { seedDemo } from '../../src/seed';
 import { bootApp, type TestApp } from '../helpers/app';
 import { asBytes, pathOf } from '../helpers/assets';
 import { createKey } from '../helpers/keys';
@@ -21,9 +20,9 @@ type AssetObject = { id: string; url: string; fileName: string; mimeType: string
 
 beforeAll(async () => {
   cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-asset-cache-'));
-  app = await bootApp({ PUBLIC_API_ASSET_CACHE_DIR: cacheDir });
+  // The database starts with the demo content seeded (the demo template, test/helpers/templates.js).
+  app = await bootApp({ PUBLIC_API_ASSET_CACHE_DIR: cacheDir }, { template: 'demo' });
   jest.spyOn(app.strapi.log, 'error').mockImplementation(((message: unknown) => void serverErrors.push(String(message))) as never);
-  await seedDemo(app.strapi, { log: () => undefined });
 }, 300_000);
 afterAll(async () => {
   await app?.close();

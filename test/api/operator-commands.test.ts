@@ -1,11 +1,15 @@
 /**
- * What operators run: the start command with bad settings, and the key command line.
+ * What operators run: the start command with bad settings, and the key command line. The start and one
+ * key creation run as the operator runs them (a process of their own: exit status, output streams);
+ * the key command's other cases run in this process (helpers/scripts.ts), since what they decide and
+ * print does not depend on the process around them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { countRows, createTestDatabase, type TestDatabase } from '../helpers/database';
 import { STRAPI_BIN, runNode } from '../helpers/processes';
+import { runKeyCommand } from '../helpers/scripts';
 
 describe('invalid database settings stop the start with one clear line', () => {
   test.each([
@@ -22,7 +26,8 @@ describe('invalid database settings stop the start with one clear line', () => {
 describe('npm run key', () => {
   let database: TestDatabase;
   let dir: string;
-  const key = (...args: string[]) => runNode(['scripts/run.js', 'key', ...args], database.env);
+  const key = (...args: string[]) => runKeyCommand(args, database.env);
+  const keyInOwnProcess = (...args: string[]) => runNode(['scripts/run.js', 'key', ...args], database.env);
   const writeJson = (name: string, value: unknown) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
@@ -45,7 +50,7 @@ describe('npm run key', () => {
       commands: [],
       origins: ['https://shop.example'],
     });
-    const created = await key('create', '--name', 'Shop', '--grants', grants, '--expires', '30d');
+    const created = await keyInOwnProcess('create', '--name', 'Shop', '--grants', grants, '--expires', '30d');
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines.at(-1)).toMatch(/^pdk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);

@@ -102,6 +102,45 @@ const assertOnlyReadable = (record: Doc, grants: Grants) => {
   }
 };
 
+/** How each field the requests filter on is typed for filters (the content types' schemas; slug is a system value). */
+const FILTER_TYPES: Record<string, { type: 'string' | 'number' | 'select' | 'relation' | 'date'; accepts: (value: string) => boolean }> = {
+  title: { type: 'string', accepts: () => true },
+  city: { type: 'string', accepts: () => true },
+  slug: { type: 'string', accepts: () => true },
+  price: { type: 'number', accepts: (value) => /^-?\d+(\.\d+)?$/.test(value) },
+  floors: { type: 'number', accepts: (value) => /^-?\d+$/.test(value) },
+  capacity: { type: 'number', accepts: (value) => /^-?\d+$/.test(value) },
+  category: { type: 'select', accepts: (value) => ['concert', 'exhibition', 'talk', 'workshop', 'theatre', 'film'].includes(value) },
+  venue: { type: 'relation', accepts: (value) => value.length > 0 },
+  startsOn: { type: 'date', accepts: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) },
+};
+
+type Problem = { parameter: string | undefined; reason: string | undefined };
+const sortedProblems = (problems: Problem[]) => [...problems].sort((a, b) => `${a.parameter} ${a.reason}`.localeCompare(`${b.parameter} ${b.reason}`));
+
+/**
+ * What the filters of a request whose fields may all be used are refused for (contract section 6): a
+ * parameter given twice; an operator that does not apply to the field's type (ranges on numbers and
+ * dates, substrings on text); a value the field's type cannot hold (`null` takes 'true' or 'false').
+ */
+const filterProblems = (filters: [string, string, string][]): Problem[] => {
+  const names = filters.map(([field, op]) => `filter[${field}][${op}]`);
+  const problems: Problem[] = [];
+  filters.forEach(([field, op, value], index) => {
+    const parameter = names[index]!;
+    if (names.indexOf(parameter) !== index) return;
+    if (names.lastIndexOf(parameter) !== index) {
+      problems.push({ parameter, reason: 'parameter_repeated' });
+      return;
+    }
+    const target = FILTER_TYPES[field]!;
+    const applies = op === 'gt' ? ['number', 'date'].includes(target.type) : op === 'contains' ? target.type === 'string' : true;
+    if (!applies) problems.push({ parameter, reason: 'filter_operator_invalid' });
+    else if (op === 'null' ? !['true', 'false'].includes(value) : !target.accepts(value)) problems.push({ parameter, reason: 'filter_value_invalid' });
+  });
+  return problems;
+};
+
 const compare = (a: unknown, b: unknown, descending: boolean) => {
   if (a === b) return 0;
   if (a === null || a === undefined) return descending ? -1 : 1;
@@ -156,7 +195,15 @@ test('nothing unreadable leaves, nothing unreadable is accepted, the order is ex
         expect(res.status).toBe(400);
         return;
       }
-      if (res.status === 400) return; // e.g. an operator that does not apply to the field's type
+      // Every field asked for may be used: a 400 now is for the filters' operators and values alone, each
+      // named by its parameter, and a request without such a mistake is answered with data.
+      const problems = filterProblems(request.filters);
+      if (problems.length) {
+        expect(res.status).toBe(400);
+        const reported = (res.body.errors as { source?: { parameter?: string }; meta?: { reason?: string } }[]).map((error) => ({ parameter: error.source?.parameter, reason: error.meta?.reason }));
+        expect(sortedProblems(reported)).toEqual(sortedProblems(problems));
+        return;
+      }
       expect(res.status).toBe(200);
 
       for (const meta of res.body.meta.fields as { key: string; readable: boolean }[]) {

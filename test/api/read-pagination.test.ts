@@ -251,8 +251,8 @@ describe('limit and sort errors', () => {
     expect(fields.find((f) => f.key === 'title')).toMatchObject({ sortable: true });
   });
 
-  test('a sort value too long for a cursor is a 400 on sort, never a 500', async () => {
-    if (usingPostgres()) return; // PostgreSQL's varchar(255) refuses such a slug in the first place
+  // SQLite only, skipped (and reported so) on PostgreSQL: its varchar(255) refuses such a slug in the first place.
+  (usingPostgres() ? test.skip : test)('a sort value too long for a cursor is a 400 on sort, never a 500 (SQLite)', async () => {
     const knex = app.strapi.db.connection as unknown as { (table: string): { where: (c: string, v: string) => { update: (d: object) => Promise<number> } } };
     await knex('events').where('slug', 'event-0').update({ slug: `zzz-${'x'.repeat(5000)}` });
     const res = await get(reader, '/api/v2/events?sort=-slug&limit=1');

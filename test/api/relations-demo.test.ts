@@ -15,7 +15,6 @@
  * page, and a page published from the content manager without a slug.
  */
 import type { Core } from '@strapi/strapi';
-import { seedDemo } from '../../src/seed';
 import { bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
 import { checkResponses, type OpenApiDocument } from '../helpers/openapi';
@@ -98,9 +97,9 @@ const linkPages = async (strapi: Core.Strapi, from: string, to: string) => {
 };
 
 beforeAll(async () => {
-  app = await checkResponses(await bootApp());
+  // The database starts with the demo content seeded (the demo template, test/helpers/templates.js).
+  app = await checkResponses(await bootApp({}, { template: 'demo' }));
   const strapi = app.strapi;
-  await seedDemo(strapi, { log: () => undefined });
   // An editor links a City Guide page to a culture-hub page (the seed has the other way round)...
   await linkPages(strapi, 'neighbourhoods', 'membership');
   // ...and a page is published without a slug. Writes now always give pages one (the slug middleware), so

@@ -1,7 +1,7 @@
 'use strict';
 
 // Before the browser tests: Chromium installed (by the project's own script when missing), and the
-// application compiled with its admin panel built (only when the admin's sources changed since the last
+// application compiled (once per run) with its admin panel built (only when the admin's sources changed since the last
 // build, the same check `npm run demo` uses).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,7 +13,8 @@ module.exports = async () => {
   if (!fs.existsSync(chromium)) {
     execFileSync('sh', [path.join(root, 'scripts', 'install-browser.sh')], { cwd: root, stdio: 'inherit' });
   }
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  // The api project's setup compiled the application already when it is part of this run.
+  if (!process.env.PDA_TEST_COMPILED) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
   const { adminBuildIsCurrent, markAdminBuild } = require(path.join(root, 'dist', 'scripts', 'lib', 'admin-build.js'));
   if (adminBuildIsCurrent(root)) return;
   // The build loads the application's configuration, which needs its secrets: on a fresh clone there is

@@ -1,11 +1,12 @@
 /**
- * Boots the real application (compiled by the global setup) on a fresh database, for supertest.
+ * Boots the real application (compiled by the global setup) on a database of the suite's own, copied
+ * from a template (the schema, or the schema with the demo content), for supertest.
  */
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { createStrapi } from '@strapi/strapi';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, type DatabaseTemplate, type TestDatabase } from './database';
 import { applyTestEnv } from './env';
 
 export const APP_ROOT = path.resolve(__dirname, '..', '..');
@@ -18,9 +19,14 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export const bootApp = async (extraEnv: Record<string, string> = {}): Promise<TestApp> => {
+export type BootOptions = {
+  /** What the database starts with: the schema (default) or the demo content already seeded. */
+  template?: DatabaseTemplate;
+};
+
+export const bootApp = async (extraEnv: Record<string, string> = {}, { template = 'schema' }: BootOptions = {}): Promise<TestApp> => {
   applyTestEnv();
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase(template);
   Object.assign(process.env, database.env, extraEnv);
   const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
   await strapi.load();

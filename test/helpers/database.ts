@@ -1,6 +1,6 @@
 /**
- * A fresh database per test suite: a temporary SQLite file, or (TEST_DATABASE=postgres) a throwaway
- * PostgreSQL database that is dropped afterwards.
+ * A database of its own per test suite, copied from a template (templates.js): a temporary SQLite file,
+ * or (TEST_DATABASE=postgres) a throwaway PostgreSQL database that is dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Client } from 'pg';
+import { databaseUrl, ensureTemplate, POSTGRES_ADMIN_URL } from './templates';
 
 export type TestDatabase = { env: Record<string, string>; drop: () => Promise<void> };
 
@@ -34,7 +35,13 @@ export const countRows = async (database: TestDatabase, table: string): Promise<
   }
 };
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export { POSTGRES_ADMIN_URL };
+
+/**
+ * What a suite's database starts as: the schema the application builds on its first boot (the usual
+ * start: the same as an empty database after one boot), or that with the demo content seeded.
+ */
+export type DatabaseTemplate = 'schema' | 'demo';
 
 export const usingPostgres = () => process.env.TEST_DATABASE === 'postgres';
 
@@ -48,21 +55,26 @@ const withAdminClient = async <T>(fn: (client: Client) => Promise<T>): Promise<T
   }
 };
 
-export const createTestDatabase = async (): Promise<TestDatabase> => {
+export const createTestDatabase = async (template: DatabaseTemplate = 'schema'): Promise<TestDatabase> => {
   const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
   if (usingPostgres()) {
     const name = `pda_test_${suffix}`;
-    await withAdminClient((client) => client.query(`CREATE DATABASE "${name}"`));
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
+    const copy = async () => {
+      const source = await ensureTemplate(template);
+      await withAdminClient((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${source}"`));
+    };
+    // A template removed between finding and copying it (an old one pruned by another run) is built again.
+    await copy().catch((error: { code?: string }) => (error.code === '3D000' ? copy() : Promise.reject(error)));
     return {
-      env: { DATABASE_CLIENT: 'postgres', DATABASE_URL: url.toString(), DATABASE_POOL_MIN: '0', DATABASE_POOL_MAX: '5' },
+      env: { DATABASE_CLIENT: 'postgres', DATABASE_URL: databaseUrl(name), DATABASE_POOL_MIN: '0', DATABASE_POOL_MAX: '5' },
       drop: () => withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-test-'));
+  const file = path.join(dir, 'data.db');
+  fs.copyFileSync(await ensureTemplate(template), file);
   return {
-    env: { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: path.join(dir, 'data.db') },
+    env: { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file },
     drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 };

@@ -1,0 +1,62 @@
+'use strict';
+
+/**
+ * Which API suites run a second time on PostgreSQL (`npm run test:postgres`, test/postgres.config.js).
+ *
+ * Every suite runs on SQLite in `npm test`. The PostgreSQL pass repeats the suites whose outcome depends
+ * on the database: the SQL the plugin writes itself (read/sql.ts, indexes, idempotency claims, slugs,
+ * asset lookups, key storage), what Strapi stores and compares differently per database (types, ranges,
+ * collation, JSON), transactions and their rollbacks, the connection pool. The others answer from the
+ * registry, the grants, the HTTP layer or files alone; each says why below. test/unit/postgres-suites.test.ts
+ * fails while an API suite is on neither list, so a new suite is placed on purpose.
+ */
+const onPostgres = {
+  'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
+  'admin-websites.test.ts': 'unique website slugs, and every key\'s stored grants rewritten when a website changes',
+  'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
+  'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
+  'command-uploads.test.ts': 'a CV is written inside the command\'s transaction: rollbacks and what they leave',
+  'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
+  'commands.test.ts': 'commands write records and claims in one transaction',
+  'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
+  'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
+  'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
+  'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
+  'read-basics.test.ts': 'the read path\'s SQL (read/sql.ts): documents, field types, visibility',
+  'read-filters.test.ts': 'filter conditions compiled to SQL',
+  'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',
+  'read-include.test.ts': 'relation loading queries at every depth',
+  'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
+  'read-pagination.test.ts': 'keyset conditions and sort orders (nulls, ties, collation)',
+  'relations-demo.test.ts': 'relations in both locales over the whole demo content',
+  'seed.test.ts': 'the seed\'s writes and bulk inserts; its content fingerprint is the same on both databases',
+  'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
+  'storable-input.test.ts': 'what each database can store: the same answer on both',
+  'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
+  'write-cms.test.ts': 'CMS writes and their references',
+  'write-idempotency.test.ts': 'Idempotency-Key claims are unique rows (services/idempotency.ts)',
+  'write-idempotency-processes.test.ts': 'two processes on one database; PostgreSQL only (skipped on SQLite)',
+  'write-native.test.ts': 'what a write stores, value by value, read back from the database',
+  'write-property.test.ts': 'a refused write leaves the database exactly as it was',
+  'write-refusals.test.ts': 'refusals that look records up (absent records, references) before writing nothing',
+};
+
+const notOnPostgres = {
+  'admin-permissions.test.ts': 'RBAC of the admin routes: Strapi\'s permission engine, no SQL of the plugin',
+  'admin-registry.test.ts': 'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
+  'asset-cache.test.ts': 'the variant cache on disk; the asset lookup is assets.test.ts\'s, on PostgreSQL',
+  'asset-demo.test.ts': 'following the demo\'s asset URLs is file serving; the demo\'s reads are relations-demo.test.ts\'s, on PostgreSQL',
+  'asset-transforms.test.ts': 'image transforms and variants: sharp and the cache, not the database',
+  'demo-port.test.ts': 'refused before anything starts: no database is opened',
+  'error-layer.test.ts': 'the error document and negotiation: the HTTP layer',
+  'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
+  'http-conformance.test.ts': 'methods, Allow, CORS and negotiation per path: the HTTP layer and the registry',
+  'openapi.test.ts': 'the OpenAPI document is built from the registry and the grants',
+  'openapi-coverage.test.ts': 'which operations a key\'s document lists against which the router refuses (403, 404, 405)',
+  'openapi-demo.test.ts': 'the document of the demo\'s registry; the demo\'s reads are relations-demo.test.ts\'s, on PostgreSQL',
+  'origins.test.ts': 'origin rules and CORS headers: the HTTP layer',
+  'request-target.test.ts': 'links from PUBLIC_URL, the Host header and the request target: the HTTP layer',
+  'resource-index.test.ts': 'the resource index is the registry filtered by the grants',
+};
+
+module.exports = { onPostgres, notOnPostgres };

@@ -1,0 +1,33 @@
+/**
+ * Every API suite is placed on purpose: repeated on PostgreSQL, or not, with the reason written down
+ * (test/postgres-suites.js). A new suite on neither list fails here until someone decides.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { notOnPostgres, onPostgres } from '../postgres-suites';
+
+const API_DIR = path.resolve(__dirname, '..', 'api');
+const suites = fs.readdirSync(API_DIR).filter((name) => name.endsWith('.test.ts')).sort();
+
+test('every API suite is on exactly one of the lists', () => {
+  const placed = suites.filter((suite) => (suite in onPostgres) !== (suite in notOnPostgres));
+  expect(placed).toEqual(suites);
+});
+
+test('the lists name only suites that exist', () => {
+  const listed = [...Object.keys(onPostgres), ...Object.keys(notOnPostgres)].sort();
+  expect(listed.filter((suite) => !suites.includes(suite))).toEqual([]);
+});
+
+test('every suite left off the PostgreSQL pass says why, and so does every suite on it', () => {
+  for (const [suite, reason] of [...Object.entries(notOnPostgres), ...Object.entries(onPostgres)]) {
+    expect({ suite, reason: reason.trim().length > 10 }).toEqual({ suite, reason: true });
+  }
+});
+
+test('the PostgreSQL pass runs exactly the listed suites', () => {
+  const config = require('../postgres.config.js') as { projects: { rootDir: string; testMatch: string[] }[] };
+  expect(config.projects).toHaveLength(1);
+  expect(config.projects[0]!.rootDir).toBe(path.resolve(__dirname, '..', '..'));
+  expect(config.projects[0]!.testMatch.map((pattern) => path.basename(pattern)).sort()).toEqual(Object.keys(onPostgres).sort());
+});
