@@ -61,37 +61,72 @@ module.exports = {
     // ----------------------------------------------------------------------------------------------------
     // The plugin's layers: imports point down
     // ----------------------------------------------------------------------------------------------------
-    forbid('handlers-not-to-edge', 'Handlers are called by the edge (routes, middleware), never the other way.', { path: HANDLERS }, { path: EDGE }),
+    forbid(
+      'handlers-not-to-edge',
+      'Handlers are called by the edge (routes, middleware), never the other way.',
+      { path: HANDLERS },
+      { path: EDGE },
+    ),
     forbid(
       'handler-not-to-handler',
       'An endpoint module does not import another: what two handlers share lives in handlers/shared/.',
       { path: `${SERVER}handlers/[^/]+\\.ts$` },
-      { path: `${SERVER}handlers/[^/]+\\.ts$` }
+      { path: `${SERVER}handlers/[^/]+\\.ts$` },
     ),
-    forbid('access-not-to-handlers', 'Access and representation know nothing of endpoints or the edge.', { path: ACCESS }, { path: [...HANDLERS, ...EDGE] }),
-    forbid('data-not-to-access', 'Data does not know how it is shown, nor who asks (no serialize/, openapi/, access).', { path: DATA }, { path: [...ACCESS, ...HANDLERS, ...EDGE] }),
+    forbid(
+      'access-not-to-handlers',
+      'Access and representation know nothing of endpoints or the edge.',
+      { path: ACCESS },
+      { path: [...HANDLERS, ...EDGE] },
+    ),
+    forbid(
+      'data-not-to-access',
+      'Data does not know how it is shown, nor who asks (no serialize/, openapi/, access).',
+      { path: DATA },
+      { path: [...ACCESS, ...HANDLERS, ...EDGE] },
+    ),
     forbid(
       'data-speaks-no-http',
       'Data calls nothing of HTTP: only http/errors.ts (the error every layer throws) is shared with the edge; types are.',
       { path: DATA },
-      { path: `${SERVER}http/`, pathNot: `${SERVER}http/errors\\.ts$`, dependencyTypesNot: ['type-only'] }
+      { path: `${SERVER}http/`, pathNot: `${SERVER}http/errors\\.ts$`, dependencyTypesNot: ['type-only'] },
     ),
-    forbid('codecs-not-up', 'Codecs are the bottom: pure functions and types that import only codecs and the kernel.', { path: CODECS }, { path: [...DATA, ...ACCESS, ...HANDLERS, ...EDGE] }),
+    forbid(
+      'codecs-not-up',
+      'Codecs are the bottom: pure functions and types that import only codecs and the kernel.',
+      { path: CODECS },
+      { path: [...DATA, ...ACCESS, ...HANDLERS, ...EDGE] },
+    ),
     forbid(
       'codecs-are-pure',
       'Codecs reach neither Strapi nor the database (type imports of Strapi types excepted).',
       { path: CODECS },
-      { path: [`${SERVER}utils/get-service\\.ts$`, '^node_modules/@strapi/strapi/'], dependencyTypesNot: ['type-only'] }
+      { path: [`${SERVER}utils/get-service\\.ts$`, '^node_modules/@strapi/strapi/'], dependencyTypesNot: ['type-only'] },
     ),
     forbid(
       'kernel-not-up',
       'The kernel (config, getService) depends on nothing of the plugin; getService names the services by type only.',
       { path: KERNEL },
-      { path: `${SERVER}(?!(config|utils)/)`, dependencyTypesNot: ['type-only'] }
+      { path: `${SERVER}(?!(config|utils)/)`, dependencyTypesNot: ['type-only'] },
     ),
-    forbid('server-not-to-admin', 'The server never imports the admin panel; what both need is in shared/.', { path: '^src/plugins/public-api/server/' }, { path: '^src/plugins/public-api/admin/' }),
-    forbid('admin-not-to-server', 'The admin panel talks to the server over HTTP only; what both need is in shared/.', { path: '^src/plugins/public-api/admin/' }, { path: '^src/plugins/public-api/server/' }),
-    forbid('shared-is-a-leaf', "shared/ holds the contracts of both sides and imports neither.", { path: '^src/plugins/public-api/shared/' }, { path: '^src/plugins/public-api/(server|admin)/' }),
+    forbid(
+      'server-not-to-admin',
+      'The server never imports the admin panel; what both need is in shared/.',
+      { path: '^src/plugins/public-api/server/' },
+      { path: '^src/plugins/public-api/admin/' },
+    ),
+    forbid(
+      'admin-not-to-server',
+      'The admin panel talks to the server over HTTP only; what both need is in shared/.',
+      { path: '^src/plugins/public-api/admin/' },
+      { path: '^src/plugins/public-api/server/' },
+    ),
+    forbid(
+      'shared-is-a-leaf',
+      'shared/ holds the contracts of both sides and imports neither.',
+      { path: '^src/plugins/public-api/shared/' },
+      { path: '^src/plugins/public-api/(server|admin)/' },
+    ),
 
     // ----------------------------------------------------------------------------------------------------
     // The application around the plugin
@@ -100,13 +135,38 @@ module.exports = {
       'app-not-into-plugin',
       'The domain rules, content types, seed and settings do not reach into the plugin (it is found through Strapi).',
       { path: '^src/(domain|api|seed|settings)/' },
-      { path: '^src/plugins/' }
+      { path: '^src/plugins/' },
     ),
-    forbid('plugin-not-to-app', 'The plugin stands alone: it does not import the application\'s own code.', { path: '^src/plugins/' }, { path: '^src/(domain|api|seed|settings|index\\.ts)' }),
-    forbid('domain-not-to-seed-or-api', 'The domain rules are imported by the app; they import neither its content types nor its seed.', { path: '^src/domain/' }, { path: '^src/(api|seed)/' }),
-    forbid('settings-are-a-leaf', 'src/settings (read by config/) imports nothing of the application.', { path: '^src/settings/' }, { path: '^(src/(?!settings/)|config/)' }),
-    forbid('config-reads-settings-only', 'config/ reads the settings and nothing else of the application.', { path: '^config/' }, { path: '^src/(?!settings/)' }),
-    forbid('src-not-to-tooling', 'Application code never imports scripts, benchmarks or tests.', { path: '^src/' }, { path: '^(scripts|bench|test)/' }),
+    forbid(
+      'plugin-not-to-app',
+      "The plugin stands alone: it does not import the application's own code.",
+      { path: '^src/plugins/' },
+      { path: '^src/(domain|api|seed|settings|index\\.ts)' },
+    ),
+    forbid(
+      'domain-not-to-seed-or-api',
+      'The domain rules are imported by the app; they import neither its content types nor its seed.',
+      { path: '^src/domain/' },
+      { path: '^src/(api|seed)/' },
+    ),
+    forbid(
+      'settings-are-a-leaf',
+      'src/settings (read by config/) imports nothing of the application.',
+      { path: '^src/settings/' },
+      { path: '^(src/(?!settings/)|config/)' },
+    ),
+    forbid(
+      'config-reads-settings-only',
+      'config/ reads the settings and nothing else of the application.',
+      { path: '^config/' },
+      { path: '^src/(?!settings/)' },
+    ),
+    forbid(
+      'src-not-to-tooling',
+      'Application code never imports scripts, benchmarks or tests.',
+      { path: '^src/' },
+      { path: '^(scripts|bench|test)/' },
+    ),
 
     // ----------------------------------------------------------------------------------------------------
     // Everywhere

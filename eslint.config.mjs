@@ -9,7 +9,19 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'build/**', '.cache/**', '.strapi/**', '.tmp/**', 'coverage/**', 'public/**', 'types/generated/**', 'bench/.data/**', 'test/.artifacts/**', 'node_modules/**'],
+    ignores: [
+      'dist/**',
+      'build/**',
+      '.cache/**',
+      '.strapi/**',
+      '.tmp/**',
+      'coverage/**',
+      'public/**',
+      'types/generated/**',
+      'bench/.data/**',
+      'test/.artifacts/**',
+      'node_modules/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -17,7 +29,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
       // `_`-prefixed names are deliberately unused (positional parameters, destructuring that drops a key).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // The admin routes' request/response types follow Strapi's own contracts: `export declare namespace X { Request; Response }`.
       '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
     },
@@ -39,8 +54,12 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts'],
     languageOptions: { globals: { ...globals.jest } },
-    // Tests read response bodies (supertest types them `any`) and reach into documents by path.
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      // Tests read response bodies (supertest types them `any`) and reach into documents by path.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Tests load compiled output, configs and CommonJS helpers by path at run time.
+      '@typescript-eslint/no-require-imports': 'off',
+    },
   },
   prettier,
 );

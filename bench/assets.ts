@@ -51,9 +51,14 @@ export const photoLike = async (width: number, height: number): Promise<Buffer> 
   const random = createRandom(width * 7919 + height);
   const coarse = Buffer.alloc(24 * 16 * 3);
   for (let i = 0; i < coarse.length; i += 1) coarse[i] = random.int(0, 255);
-  const smooth = await sharp(coarse, { raw: { width: 24, height: 16, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).raw().toBuffer();
+  const smooth = await sharp(coarse, { raw: { width: 24, height: 16, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
   for (let i = 0; i < smooth.length; i += 1) smooth[i] = Math.max(0, Math.min(255, smooth[i]! + random.int(-12, 12)));
-  return sharp(smooth, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(smooth, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 };
 
 type UploadService = {
@@ -71,7 +76,9 @@ type UploadService = {
  */
 export const prepareAssets = async (strapi: Core.Strapi): Promise<string[]> => {
   const upload = strapi.plugin('upload').service('upload') as UploadService;
-  const earlier = await strapi.db.query('plugin::upload.file').findMany({ where: { name: { $in: BENCH_IMAGES.map((image) => image.name) } } });
+  const earlier = await strapi.db
+    .query('plugin::upload.file')
+    .findMany({ where: { name: { $in: BENCH_IMAGES.map((image) => image.name) } } });
   for (const file of earlier) await upload.remove(file);
   const buildings = strapi.documents('api::building.building');
   for (const building of await buildings.findMany({ filters: { slug: BUILDING_SLUG } as never, status: 'draft' })) {
@@ -177,7 +184,12 @@ export const ASSET_BENCH_USAGE = '[--seconds S] [--connections C] [--transforms 
 
 /** Those options as numbers (2 seconds of warm-up before each measurement), or undefined if one is out of range. */
 export const assetBenchOptions = (values: { seconds: string; connections: string; transforms: string }): AssetBenchOptions | undefined => {
-  const options = { seconds: Number(values.seconds), connections: Number(values.connections), warmupSeconds: 2, transforms: Number(values.transforms) };
+  const options = {
+    seconds: Number(values.seconds),
+    connections: Number(values.connections),
+    warmupSeconds: 2,
+    transforms: Number(values.transforms),
+  };
   const valid = options.seconds >= 1 && options.connections >= 1 && Number.isInteger(options.transforms) && options.transforms >= 5;
   return valid ? options : undefined;
 };
@@ -190,7 +202,7 @@ export const benchAssets = async (
   serverUrl: string,
   apiKey: string,
   options: AssetBenchOptions,
-  log: (line: string) => void
+  log: (line: string) => void,
 ): Promise<{ comparisons: Comparison[]; measurements: Measurement[] }> => {
   const record = await getJson(`${serverUrl}/api/v2/buildings/${BUILDING_SLUG}`, { Authorization: `Bearer ${apiKey}` });
   const urlOf = (name: string) => record.data.attributes.images.find((image) => image.fileName === name)!.url;
@@ -208,11 +220,24 @@ export const benchAssets = async (
     const staticBytes = await getBytes(`${serverUrl}/uploads/${staticName}`);
     if (!staticBytes.equals(variantBytes)) throw new Error('The static file does not serve the variant bytes.');
     log(`  measuring the cached variant (${variantBytes.length} bytes) ...`);
-    const variant = await measure({ label: `GET /api/v2/assets/…/${BENCH_IMAGES[0].name}?${CACHED_VARIANT} (cached)`, url: variantUrl }, options);
+    const variant = await measure(
+      { label: `GET /api/v2/assets/…/${BENCH_IMAGES[0].name}?${CACHED_VARIANT} (cached)`, url: variantUrl },
+      options,
+    );
     log('  measuring the same bytes as a static file ...');
-    const staticFile = await measure({ label: `GET /uploads/${staticName} (static file, same bytes)`, url: `${serverUrl}/uploads/${staticName}` }, options);
+    const staticFile = await measure(
+      { label: `GET /uploads/${staticName} (static file, same bytes)`, url: `${serverUrl}/uploads/${staticName}` },
+      options,
+    );
     measurements.push(variant, staticFile);
-    comparisons.push({ scenario: 'Cached variant vs static file', ours: variant, baseline: staticFile, aim: '>= 0.5x', aimMet: (r) => r >= 0.5, ratio: rpsRatio(variant, staticFile) });
+    comparisons.push({
+      scenario: 'Cached variant vs static file',
+      ours: variant,
+      baseline: staticFile,
+      aim: '>= 0.5x',
+      aimMet: (r) => r >= 0.5,
+      ratio: rpsRatio(variant, staticFile),
+    });
   } finally {
     // Let the last answers of the measurement finish before the file goes.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -237,7 +262,9 @@ export const benchAssets = async (
       const widths = Array.from({ length: options.transforms + 3 }, (_, i) => target + i);
       const overHttp: number[] = [];
       const inProcess: number[] = [];
-      log(`  ${widths.length} first-time transforms of ${image.width} x ${image.height} to ~${target} wide WebP, over HTTP and in-process ...`);
+      log(
+        `  ${widths.length} first-time transforms of ${image.width} x ${image.height} to ~${target} wide WebP, over HTTP and in-process ...`,
+      );
       for (const [i, width] of widths.entries()) {
         // Interleaved, so that drift in the machine's load touches both sides alike; the first three warm up.
         const viaHttp = await elapsed(() => getOnce(`${url}?w=${width}&format=webp`, agent));
@@ -245,7 +272,7 @@ export const benchAssets = async (
           sharp(sourceFile, { autoOrient: true, limitInputPixels: 50_000_000 })
             .resize({ width, fit: 'inside', withoutEnlargement: true })
             .webp({ quality: 80 })
-            .toBuffer()
+            .toBuffer(),
         );
         if (i >= 3) {
           overHttp.push(viaHttp);

@@ -97,7 +97,7 @@ export const main = async (args: string[]): Promise<number> => {
       { label: 'GET /api/v2/events?limit=100', url: `${api}/events?limit=100`, headers: v2 },
       { label: 'GET /api/events?pagination[pageSize]=100', url: `${server.url}/api/events?pagination%5BpageSize%5D=100`, headers: rest },
       '>= 2x',
-      (ratio) => ratio >= 2
+      (ratio) => ratio >= 2,
     );
     await compare(
       '100-record page with relations',
@@ -108,7 +108,7 @@ export const main = async (args: string[]): Promise<number> => {
         headers: rest,
       },
       '>= 2x',
-      (ratio) => ratio >= 2
+      (ratio) => ratio >= 2,
     );
 
     // Depth on like content: the demo events (rich bodies, covers) sort first, the benchmark events after
@@ -116,25 +116,53 @@ export const main = async (args: string[]): Promise<number> => {
     const benchOnly = `${api}/events?limit=100&filter%5Bslug%5D%5BstartsWith%5D=bench-`;
     say(`  walking to page ${totalPages} through cursors ...`);
     const deepUrl = await cursorUrlAtPage(benchOnly, totalPages, v2);
-    const first = await run({ label: 'GET /api/v2/events?limit=100&filter[slug][startsWith]=bench- (first page)', url: benchOnly, headers: v2 });
+    const first = await run({
+      label: 'GET /api/v2/events?limit=100&filter[slug][startsWith]=bench- (first page)',
+      url: benchOnly,
+      headers: v2,
+    });
     const deep = await run({ label: `the same at page ${totalPages} (cursor)`, url: deepUrl, headers: v2 });
-    comparisons.push({ scenario: 'Page at 90% depth vs first page (/api/v2)', ours: deep, baseline: first, aim: 'cost <= 1.2x (ratio >= 0.83)', aimMet: (r) => r >= 1 / 1.2, ratio: rpsRatio(deep, first) });
+    comparisons.push({
+      scenario: 'Page at 90% depth vs first page (/api/v2)',
+      ours: deep,
+      baseline: first,
+      aim: 'cost <= 1.2x (ratio >= 0.83)',
+      aimMet: (r) => r >= 1 / 1.2,
+      ratio: rpsRatio(deep, first),
+    });
     const restFirst = measurements[1]!;
     const restDeep = await run({
       label: `GET /api/events?pagination[page]=${totalPages}&pageSize=100 (offset)`,
       url: `${server.url}/api/events?pagination%5Bpage%5D=${totalPages}&pagination%5BpageSize%5D=100`,
       headers: rest,
     });
-    comparisons.push({ scenario: 'Page at 90% depth vs first page (Strapi, offset)', ours: restDeep, baseline: restFirst, aim: 'for comparison', aimMet: () => true, ratio: rpsRatio(restDeep, restFirst) });
-    comparisons.push({ scenario: 'Page at 90% depth: /api/v2 cursor vs Strapi offset', ours: deep, baseline: restDeep, aim: 'for comparison', aimMet: () => true, ratio: rpsRatio(deep, restDeep) });
+    comparisons.push({
+      scenario: 'Page at 90% depth vs first page (Strapi, offset)',
+      ours: restDeep,
+      baseline: restFirst,
+      aim: 'for comparison',
+      aimMet: () => true,
+      ratio: rpsRatio(restDeep, restFirst),
+    });
+    comparisons.push({
+      scenario: 'Page at 90% depth: /api/v2 cursor vs Strapi offset',
+      ours: deep,
+      baseline: restDeep,
+      aim: 'for comparison',
+      aimMet: () => true,
+      ratio: rpsRatio(deep, restDeep),
+    });
 
-    const middle = (await getJson(`${api}/events/bench-${String(Math.floor(events / 2)).padStart(6, '0')}`, v2)).data as { id: string; meta: { slug: string } };
+    const middle = (await getJson(`${api}/events/bench-${String(Math.floor(events / 2)).padStart(6, '0')}`, v2)).data as {
+      id: string;
+      meta: { slug: string };
+    };
     await compare(
       'Single record',
       { label: `GET /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, headers: v2 },
       { label: 'GET /api/events/:documentId', url: `${server.url}/api/events/${middle.id}`, headers: rest },
       'for comparison',
-      () => true
+      () => true,
     );
 
     // Assets (issue 7): after the reads, before the writes. The writes add thousands of published events
@@ -157,17 +185,41 @@ export const main = async (args: string[]): Promise<number> => {
     const event = (title: string) => ({ title, startsAt: '2027-03-01T19:00:00.000Z', category: 'talk' });
     await compare(
       'Create a record',
-      { label: 'POST /api/v2/events', url: `${api}/events`, method: 'POST', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: event(`Written under load ${unique()}`) } }) },
-      { label: 'POST /api/events?status=published', url: `${server.url}/api/events?status=published`, method: 'POST', headers: full, body: () => JSON.stringify({ data: event(`Written under load via REST ${unique()}`) }) },
+      {
+        label: 'POST /api/v2/events',
+        url: `${api}/events`,
+        method: 'POST',
+        headers: v2Json,
+        body: () => JSON.stringify({ data: { type: 'events', attributes: event(`Written under load ${unique()}`) } }),
+      },
+      {
+        label: 'POST /api/events?status=published',
+        url: `${server.url}/api/events?status=published`,
+        method: 'POST',
+        headers: full,
+        body: () => JSON.stringify({ data: event(`Written under load via REST ${unique()}`) }),
+      },
       'within 1.2x (ratio >= 0.83)',
-      (ratio) => ratio >= 1 / 1.2
+      (ratio) => ratio >= 1 / 1.2,
     );
     await compare(
       'Update a record',
-      { label: `PATCH /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, method: 'PATCH', headers: v2Json, body: () => JSON.stringify({ data: { type: 'events', attributes: { capacity: serial++ % 1000 } } }) },
-      { label: 'PUT /api/events/:documentId?status=published', url: `${server.url}/api/events/${middle.id}?status=published`, method: 'PUT', headers: full, body: () => JSON.stringify({ data: { capacity: serial++ % 1000 } }) },
+      {
+        label: `PATCH /api/v2/events/${middle.meta.slug}`,
+        url: `${api}/events/${middle.meta.slug}`,
+        method: 'PATCH',
+        headers: v2Json,
+        body: () => JSON.stringify({ data: { type: 'events', attributes: { capacity: serial++ % 1000 } } }),
+      },
+      {
+        label: 'PUT /api/events/:documentId?status=published',
+        url: `${server.url}/api/events/${middle.id}?status=published`,
+        method: 'PUT',
+        headers: full,
+        body: () => JSON.stringify({ data: { capacity: serial++ % 1000 } }),
+      },
       'within 1.2x (ratio >= 0.83)',
-      (ratio) => ratio >= 1 / 1.2
+      (ratio) => ratio >= 1 / 1.2,
     );
   } finally {
     await server?.stop();
@@ -184,7 +236,7 @@ export const main = async (args: string[]): Promise<number> => {
       '# Benchmarks',
       '',
       'Produced by `npm run bench` (bench/index.ts): the demo content plus benchmark events in a SQLite database of',
-      "its own, the application started as a separate process, autocannon as the load generator, the Public Data API",
+      'its own, the application started as a separate process, autocannon as the load generator, the Public Data API',
       "against Strapi's own REST API (with a Strapi API token) on the same data in the same run. A ratio above 1 means",
       '/api/v2 served more requests per second. Figures are only comparable within one run; the ratios are the result.',
       "The asset rows compare /api/v2's image variants with the same server's static files and with sharp in-process",

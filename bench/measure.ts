@@ -48,7 +48,7 @@ const run = (target: Target, connections: number, seconds: number): Promise<auto
             }
           : {}),
       },
-      (error, result) => (error ? reject(error) : resolve(result))
+      (error, result) => (error ? reject(error) : resolve(result)),
     );
     instance.on('error', reject);
   });

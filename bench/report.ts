@@ -4,7 +4,14 @@
 import os from 'node:os';
 import type { Measurement } from './measure';
 
-export type Comparison = { scenario: string; ours: Measurement; baseline: Measurement; aim: string; aimMet: (ratio: number) => boolean; ratio: number };
+export type Comparison = {
+  scenario: string;
+  ours: Measurement;
+  baseline: Measurement;
+  aim: string;
+  aimMet: (ratio: number) => boolean;
+  ratio: number;
+};
 
 export const rpsRatio = (ours: Measurement, baseline: Measurement) => ours.requestsPerSecond / baseline.requestsPerSecond;
 
@@ -16,7 +23,7 @@ export const comparisonTable = (comparisons: Comparison[]): string =>
     '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |',
     ...comparisons.map(
       (c) =>
-        `| ${c.scenario} | ${c.ours.label} | ${fixed(c.ours.requestsPerSecond)} | ${fixed(c.ours.p99, 0)} | ${c.baseline.label} | ${fixed(c.baseline.requestsPerSecond)} | ${fixed(c.baseline.p99, 0)} | ${fixed(c.ratio, 2)} | ${c.aim} | ${c.aimMet(c.ratio) ? 'yes' : 'no'} |`
+        `| ${c.scenario} | ${c.ours.label} | ${fixed(c.ours.requestsPerSecond)} | ${fixed(c.ours.p99, 0)} | ${c.baseline.label} | ${fixed(c.baseline.requestsPerSecond)} | ${fixed(c.baseline.p99, 0)} | ${fixed(c.ratio, 2)} | ${c.aim} | ${c.aimMet(c.ratio) ? 'yes' : 'no'} |`,
     ),
   ].join('\n');
 

@@ -42,7 +42,13 @@ export type BenchCredentials = { apiKey: string; readToken: string; fullToken: s
 
 type TokenService = { create: (attributes: Record<string, unknown>) => Promise<{ accessKey: string }> };
 type KeysService = { create: (input: { name: string; grants: unknown }) => Promise<{ plaintext: string }> };
-type GrantsService = { all: () => Promise<{ resources: Record<string, { actions: string[]; read: string[]; write: string[] }>; commands: string[]; origins: string[] }> };
+type GrantsService = {
+  all: () => Promise<{
+    resources: Record<string, { actions: string[]; read: string[]; write: string[] }>;
+    commands: string[];
+    origins: string[];
+  }>;
+};
 type Grants = Awaited<ReturnType<GrantsService['all']>>;
 
 /** A new API v2 key; returns its plaintext. */
@@ -76,7 +82,9 @@ const tokenService = (strapi: Core.Strapi): TokenService => {
 export const prepareDatabase = async (strapi: Core.Strapi, events: number, log: (line: string) => void): Promise<BenchCredentials> => {
   await seedDemo(strapi, { log: () => {} });
   const bulk = await seedBulkEvents(strapi, events, { log: () => {} });
-  log(`Benchmark data: ${bulk.inserted} events inserted, ${bulk.alreadyPresent} already present (${(bulk.durationMs / 1000).toFixed(1)} s).`);
+  log(
+    `Benchmark data: ${bulk.inserted} events inserted, ${bulk.alreadyPresent} already present (${(bulk.durationMs / 1000).toFixed(1)} s).`,
+  );
   const stamp = Date.now();
   const apiKey = await createApiKey(strapi, `bench ${stamp}`, await benchGrants(strapi));
   const tokens = tokenService(strapi);

@@ -22,7 +22,8 @@ export const nthParameters = (target: TransformTarget, n: number) => ({
   q: 70 + (Math.floor(n / 2500) % 25),
 });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 /** sharp in-process: `workers` loops over the parameter sequence, timed after a warm-up. */
 const inProcess = async (sourceFile: string, target: TransformTarget, options: MeasureOptions, firstN: number): Promise<Measurement> => {
@@ -63,7 +64,7 @@ export const transformsUnderLoad = async (
   url: string,
   sourceFile: string,
   target: TransformTarget,
-  options: MeasureOptions
+  options: MeasureOptions,
 ): Promise<{ ours: Measurement; baseline: Measurement }> => {
   const { origin, pathname } = new URL(url);
   let n = 0;
@@ -76,7 +77,7 @@ export const transformsUnderLoad = async (
         return `${pathname}?w=${w}&h=${h}&q=${q}&format=webp`;
       },
     },
-    options
+    options,
   );
   // The baseline continues the sequence: the same kind of work, none of it done before.
   const baseline = await inProcess(sourceFile, target, options, n);

@@ -3,9 +3,8 @@ import { DatabaseSettingsError, resolveDatabaseSettings } from '../src/settings/
 
 // The compiled file lives in dist/config; the application root is two levels up from there and one
 // level up from the source file. Resolve relative filenames against the root either way.
-const appRoot = path.basename(path.resolve(__dirname, '..')) === 'dist'
-  ? path.resolve(__dirname, '..', '..')
-  : path.resolve(__dirname, '..');
+const appRoot =
+  path.basename(path.resolve(__dirname, '..')) === 'dist' ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..');
 
 export default () => {
   try {

@@ -40,7 +40,12 @@ type ApiKeyView = {
 };
 
 type KeysService = {
-  create(input: { name: string; description?: string | null; expiresAt?: string | null; grants: unknown }): Promise<{ key: ApiKeyView; plaintext: string }>;
+  create(input: {
+    name: string;
+    description?: string | null;
+    expiresAt?: string | null;
+    grants: unknown;
+  }): Promise<{ key: ApiKeyView; plaintext: string }>;
   list(): Promise<ApiKeyView[]>;
   revoke(id: string): Promise<ApiKeyView>;
   regenerate(id: string): Promise<{ key: ApiKeyView; plaintext: string }>;
@@ -96,7 +101,14 @@ const pad = (value: string, width: number) => (value.length >= width ? value : v
 
 const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => pad(cell, widths[column]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => pad(cell, widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 };
 
 const requireId = (positionals: string[], command: string): string => {
@@ -144,11 +156,12 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
       case 'create': {
         if (positionals.length > 1) throw new UsageError(`create takes no positional arguments.\n${USAGE}`);
         if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
-        if (Boolean(values.grants) === Boolean(values.all)) throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
+        if (Boolean(values.grants) === Boolean(values.all))
+          throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
         const grants = values.all ? 'all' : readGrantsFile(values.grants!);
         const expiresAt = values.expires ? parseExpiry(values.expires) : null;
         const { key, plaintext } = await withStrapi((strapi) =>
-          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants })
+          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants }),
         );
         output.out(describeKey(key));
         output.out('The key is shown once; store it now:');

@@ -25,10 +25,11 @@ function main() {
 
   // The test suite compiles once in its global setup and sets PDA_SKIP_COMPILE for the processes it runs.
   try {
-    if (!process.env.PDA_SKIP_COMPILE) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    if (!process.env.PDA_SKIP_COMPILE)
+      execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
   } catch {
     process.stderr.write('The application does not compile; see the errors above.\n');
     process.exit(1);
@@ -42,6 +43,6 @@ function main() {
       (error) => {
         process.stderr.write(`${error && error.message ? error.message : String(error)}\n`);
         process.exit(1);
-      }
+      },
     );
 }

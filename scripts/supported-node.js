@@ -30,7 +30,9 @@ const wantedVersion = () => {
   if (asked) {
     if (/^\d+$/.test(asked) && PINNED[asked]) return major(process.version) === Number(asked) ? process.version.slice(1) : PINNED[asked];
     if (/^\d+\.\d+\.\d+$/.test(asked) && isSupported(asked)) return asked;
-    process.stderr.write(`PDA_NODE must name a supported line (${SUPPORTED_MAJORS.join(', ')}) or a version of one, such as 24.21.0; not '${asked}'.\n`);
+    process.stderr.write(
+      `PDA_NODE must name a supported line (${SUPPORTED_MAJORS.join(', ')}) or a version of one, such as 24.21.0; not '${asked}'.\n`,
+    );
     process.exit(2);
   }
   if (isSupported(process.version)) return process.version.slice(1);

@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['src/plugins/public-api/admin', 'src/plugins/public-api/shared', 'src/admin', 'package-lock.json', 'config/admin.ts', 'config/plugins.ts'];
+const SOURCES = [
+  'src/plugins/public-api/admin',
+  'src/plugins/public-api/shared',
+  'src/admin',
+  'package-lock.json',
+  'config/admin.ts',
+  'config/plugins.ts',
+];
 
 const filesUnder = (entry: string): string[] => {
   if (!fs.existsSync(entry)) return [];

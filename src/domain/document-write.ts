@@ -14,8 +14,7 @@ export type DocumentWrite =
   | { kind: 'update'; documentId: string; locale: LocaleChoice; data: RecordValues }
   | { kind: 'clone'; documentId: string; locale: LocaleChoice; data: RecordValues };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const localeChoiceOf = (locale: unknown): LocaleChoice => {
   if (typeof locale === 'string' && locale !== '') return locale;

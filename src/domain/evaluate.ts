@@ -9,11 +9,7 @@ import type { Violation } from './violations';
  * a create or a clone produces a new document, so every rule applies (a clone repeats the SKU of
  * its source even when the incoming data does not mention it).
  */
-export const rulesAtStake = (
-  rules: readonly DomainRule[],
-  kind: 'create' | 'update' | 'clone',
-  data: RecordValues
-): DomainRule[] =>
+export const rulesAtStake = (rules: readonly DomainRule[], kind: 'create' | 'update' | 'clone', data: RecordValues): DomainRule[] =>
   kind === 'update' ? rules.filter((rule) => rule.fields.some((field) => Object.prototype.hasOwnProperty.call(data, field))) : [...rules];
 
 /** The attributes the rules read, each once. */
@@ -28,8 +24,5 @@ export const effectiveValues = (stored: RecordValues, data: RecordValues, fields
   return record;
 };
 
-export const evaluateRules = async (
-  rules: readonly DomainRule[],
-  record: RecordValues,
-  context: RuleContext
-): Promise<Violation[]> => (await Promise.all(rules.map((rule) => rule.check(record, context)))).flat();
+export const evaluateRules = async (rules: readonly DomainRule[], record: RecordValues, context: RuleContext): Promise<Violation[]> =>
+  (await Promise.all(rules.map((rule) => rule.check(record, context)))).flat();

@@ -12,7 +12,7 @@ import { validationErrorOf } from './violations';
 
 export const createDomainRulesMiddleware = (
   strapi: Core.Strapi,
-  rules: readonly DomainRule[] = DOMAIN_RULES
+  rules: readonly DomainRule[] = DOMAIN_RULES,
 ): Modules.Documents.Middleware.Middleware => {
   const lookups = createRuleLookups(strapi);
 

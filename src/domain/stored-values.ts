@@ -17,8 +17,7 @@ type I18nContentTypes = {
 
 type I18nLocales = { getDefaultLocale: () => Promise<string | null> };
 
-const i18nContentTypes = (strapi: Core.Strapi): I18nContentTypes =>
-  strapi.plugin('i18n').service('content-types') as I18nContentTypes;
+const i18nContentTypes = (strapi: Core.Strapi): I18nContentTypes => strapi.plugin('i18n').service('content-types') as I18nContentTypes;
 
 export const isLocalized = (strapi: Core.Strapi, contentType: Schema.ContentType): boolean =>
   Boolean(strapi.plugin('i18n')) && i18nContentTypes(strapi).isLocalizedContentType(contentType);
@@ -33,21 +32,25 @@ export const loadStoredValues = async (
   contentType: Schema.ContentType,
   documentId: string,
   localeChoice: LocaleChoice,
-  fields: readonly string[]
+  fields: readonly string[],
 ): Promise<RecordValues> => {
   const query = strapi.db.query(contentType.uid);
   const select = ['id', ...fields];
   const draftOnly = hasDraftAndPublish(contentType) ? { publishedAt: null } : {};
   const localized = isLocalized(strapi, contentType);
 
-  const locale = localized && localeChoice === null
-    ? await (strapi.plugin('i18n').service('locales') as I18nLocales).getDefaultLocale()
-    : localeChoice;
+  const locale =
+    localized && localeChoice === null ? await (strapi.plugin('i18n').service('locales') as I18nLocales).getDefaultLocale() : localeChoice;
   if (!localized || locale === '*' || locale === null) {
     const row = (await query.findOne({ select, where: { documentId, ...draftOnly } })) as Record<string, unknown> | null;
     // With several locales at stake only the shared (non-localized) values are one value.
     const shared = localized ? i18nContentTypes(strapi).getNonLocalizedAttributes(contentType) : fields;
-    return row ? pick(row, fields.filter((field) => shared.includes(field))) : {};
+    return row
+      ? pick(
+          row,
+          fields.filter((field) => shared.includes(field)),
+        )
+      : {};
   }
 
   const draft = (await query.findOne({ select, where: { documentId, locale, ...draftOnly } })) as Record<string, unknown> | null;
@@ -61,5 +64,8 @@ export const loadStoredValues = async (
   })) as Record<string, unknown> | null;
   if (!sibling) return {};
   const shared = i18nContentTypes(strapi).getNonLocalizedAttributes(contentType);
-  return pick(sibling, fields.filter((field) => shared.includes(field)));
+  return pick(
+    sibling,
+    fields.filter((field) => shared.includes(field)),
+  );
 };

@@ -29,7 +29,8 @@ export const parseSeedArguments = (args: readonly string[]): Parsed<SeedArgument
     if (events !== null) return { ok: false, message: '--events is given more than once.' };
     const raw = inline ? inline[1] : args[index + 1];
     if (!inline) index += 1;
-    if (raw === undefined || raw === '' || raw.startsWith('--')) return { ok: false, message: '--events needs a number, e.g. --events 100000.' };
+    if (raw === undefined || raw === '' || raw.startsWith('--'))
+      return { ok: false, message: '--events needs a number, e.g. --events 100000.' };
     if (!/^\d+$/.test(raw)) return { ok: false, message: `--events must be a whole number from 0 to ${MAX_BULK_EVENTS}, not '${raw}'.` };
     const value = Number(raw);
     if (value > MAX_BULK_EVENTS) return { ok: false, message: `--events must be at most ${MAX_BULK_EVENTS}, not ${raw}.` };

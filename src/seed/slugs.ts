@@ -1,7 +1,19 @@
 /**
  * Slugs as Strapi's uid field would make them, and unique the way it makes them unique. Pure.
  */
-const TRANSLITERATION: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss', Ä: 'ae', Ö: 'oe', Ü: 'ue', é: 'e', è: 'e', á: 'a', à: 'a' };
+const TRANSLITERATION: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ß: 'ss',
+  Ä: 'ae',
+  Ö: 'oe',
+  Ü: 'ue',
+  é: 'e',
+  è: 'e',
+  á: 'a',
+  à: 'a',
+};
 
 export const slugify = (text: string): string =>
   text

@@ -10,7 +10,10 @@ const pad = (text: string, width: number) => text.padEnd(width);
 
 export const describeDemoSeed = (result: DemoSeedResult, census: readonly CensusLine[]): string[] => {
   const writes = Object.entries(result.writes) as Array<[string, WriteCounts]>;
-  const total = writes.reduce((sum, [, counts]) => sum + counts.created + counts.localized + counts.published + counts.revised + counts.renamed, 0);
+  const total = writes.reduce(
+    (sum, [, counts]) => sum + counts.created + counts.localized + counts.published + counts.revised + counts.renamed,
+    0,
+  );
   const lines = [
     total === 0 && result.files.uploaded === 0
       ? `Demo content already complete: nothing written (${(result.durationMs / 1000).toFixed(1)} s).`
@@ -18,11 +21,15 @@ export const describeDemoSeed = (result: DemoSeedResult, census: readonly Census
   ];
   for (const [contentType, counts] of writes) {
     if (counts.created + counts.localized + counts.published + counts.revised + counts.renamed === 0) continue;
-    lines.push(`  ${pad(contentType, 28)} created ${counts.created}, localizations ${counts.localized}, published ${counts.published}, draft edits ${counts.revised}, renamed ${counts.renamed}`);
+    lines.push(
+      `  ${pad(contentType, 28)} created ${counts.created}, localizations ${counts.localized}, published ${counts.published}, draft edits ${counts.revised}, renamed ${counts.renamed}`,
+    );
   }
   lines.push('In the database now:');
   for (const line of census) {
-    lines.push(`  ${pad(line.contentType, 28)} ${pad(line.locale ?? '-', 3)} ${String(line.documents).padStart(6)} documents, ${String(line.published).padStart(6)} published`);
+    lines.push(
+      `  ${pad(line.contentType, 28)} ${pad(line.locale ?? '-', 3)} ${String(line.documents).padStart(6)} documents, ${String(line.published).padStart(6)} published`,
+    );
   }
   return lines;
 };

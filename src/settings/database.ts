@@ -72,9 +72,7 @@ const postgres = (env: Env): PostgresConnection => {
     max: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
   };
   if (pool.min > pool.max) {
-    throw new DatabaseSettingsError(
-      `DATABASE_POOL_MIN (${pool.min}) must not exceed DATABASE_POOL_MAX (${pool.max}).`
-    );
+    throw new DatabaseSettingsError(`DATABASE_POOL_MIN (${pool.min}) must not exceed DATABASE_POOL_MAX (${pool.max}).`);
   }
   const url = env.DATABASE_URL;
   if (url) {
@@ -85,9 +83,7 @@ const postgres = (env: Env): PostgresConnection => {
       throw new DatabaseSettingsError('DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database).');
     }
     if (!['postgres:', 'postgresql:'].includes(parsed.protocol)) {
-      throw new DatabaseSettingsError(
-        `DATABASE_URL must start with postgres:// or postgresql://, got '${parsed.protocol}//'.`
-      );
+      throw new DatabaseSettingsError(`DATABASE_URL must start with postgres:// or postgresql://, got '${parsed.protocol}//'.`);
     }
     if (!parsed.hostname || parsed.pathname.replace(/^\//, '') === '') {
       throw new DatabaseSettingsError('DATABASE_URL must name a host and a database (postgres://host:port/database).');
@@ -97,7 +93,7 @@ const postgres = (env: Env): PostgresConnection => {
   const database = env.DATABASE_NAME;
   if (!database) {
     throw new DatabaseSettingsError(
-      'DATABASE_CLIENT=postgres needs DATABASE_URL, or DATABASE_NAME with DATABASE_HOST, DATABASE_PORT, DATABASE_USERNAME and DATABASE_PASSWORD.'
+      'DATABASE_CLIENT=postgres needs DATABASE_URL, or DATABASE_NAME with DATABASE_HOST, DATABASE_PORT, DATABASE_USERNAME and DATABASE_PASSWORD.',
     );
   }
   return {
@@ -118,9 +114,7 @@ const postgres = (env: Env): PostgresConnection => {
 export const resolveDatabaseSettings = (env: Env, appRoot: string): DatabaseSettings => {
   const client = (env.DATABASE_CLIENT || 'sqlite').trim().toLowerCase();
   if (!(SUPPORTED as readonly string[]).includes(client)) {
-    throw new DatabaseSettingsError(
-      `DATABASE_CLIENT must be one of ${SUPPORTED.join(', ')}, got '${env.DATABASE_CLIENT}'.`
-    );
+    throw new DatabaseSettingsError(`DATABASE_CLIENT must be one of ${SUPPORTED.join(', ')}, got '${env.DATABASE_CLIENT}'.`);
   }
   const acquireConnectionTimeout = integer(env, 'DATABASE_CONNECTION_TIMEOUT', 60000, 100, 600000);
   if (client === 'postgres') {

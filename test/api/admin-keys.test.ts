@@ -18,14 +18,23 @@ afterAll(async () => {
 
 const api = () => ({
   get: (path: string) => app.http().get(`/public-api${path}`).set('Authorization', admin.auth),
-  post: (path: string, body?: object) => app.http().post(`/public-api${path}`).set('Authorization', admin.auth).send(body ?? {}),
+  post: (path: string, body?: object) =>
+    app
+      .http()
+      .post(`/public-api${path}`)
+      .set('Authorization', admin.auth)
+      .send(body ?? {}),
   put: (path: string, body: object) => app.http().put(`/public-api${path}`).set('Authorization', admin.auth).send(body),
   del: (path: string) => app.http().delete(`/public-api${path}`).set('Authorization', admin.auth),
 });
 
 const v2 = (path: string, key: string) => app.http().get(`/api/v2${path}`).set('Authorization', `Bearer ${key}`);
 
-const EVENTS_TITLE = { resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'], write: [] } }, commands: [], origins: [] };
+const EVENTS_TITLE = {
+  resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'], write: [] } },
+  commands: [],
+  origins: [],
+};
 
 const validationError = (errors: { path: string[]; message: string | RegExp }[]) => ({
   data: null,
@@ -77,7 +86,9 @@ describe('create', () => {
     const text = JSON.stringify(list.body);
     expect(text).not.toContain(plaintext.slice(16));
     expect(text).not.toMatch(/secretHash|keyId/);
-    expect(list.body.data).toContainEqual(expect.objectContaining({ id: created.body.data.id, name: 'Website', lastFour: plaintext.slice(-4) }));
+    expect(list.body.data).toContainEqual(
+      expect.objectContaining({ id: created.body.data.id, name: 'Website', lastFour: plaintext.slice(-4) }),
+    );
 
     await app.flushKeyUse();
     const one = await api().get(`/keys/${created.body.data.id}`);
@@ -102,7 +113,7 @@ describe('create', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.data.grants.resources['native:festivals'].read).toEqual(
-      expect.arrayContaining(['name', 'slug', 'startsOn', 'endsOn', 'description', 'website', 'poster', 'events'])
+      expect.arrayContaining(['name', 'slug', 'startsOn', 'endsOn', 'description', 'website', 'poster', 'events']),
     );
   });
 
@@ -130,23 +141,33 @@ describe('create', () => {
         { path: ['resources', 'native:nothing'], message: "Unknown resource 'native:nothing'." },
         { path: ['commands'], message: "Unknown command: 'launch-rocket'." },
         { path: ['origins', '1'], message: /^'ftp:\/\/bad\.example\/path': An origin is scheme:\/\/host/ },
-      ])
+      ]),
     );
     expect((await api().get('/keys')).body.data.map((key: { name: string }) => key.name)).not.toContain(' ');
   });
 
   test('a singleton supports read and update only', async () => {
-    const website = await api().post('/websites', { name: 'Single', publications: [{ collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' }] });
+    const website = await api().post('/websites', {
+      name: 'Single',
+      publications: [{ collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' }],
+    });
     expect(website.status).toBe(201);
     const res = await api().post('/keys', {
       name: 'Bad actions',
-      grants: { resources: { 'cms:single/settings': { actions: ['read', 'create', 'delete'], read: [], write: [] } }, commands: [], origins: [] },
+      grants: {
+        resources: { 'cms:single/settings': { actions: ['read', 'create', 'delete'], read: [], write: [] } },
+        commands: [],
+        origins: [],
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
       validationError([
-        { path: ['resources', 'cms:single/settings', 'actions'], message: 'cms:single/settings is a singleton: it supports read and update only, not create, delete.' },
-      ])
+        {
+          path: ['resources', 'cms:single/settings', 'actions'],
+          message: 'cms:single/settings is a singleton: it supports read and update only, not create, delete.',
+        },
+      ]),
     );
   });
 
@@ -158,9 +179,12 @@ describe('create', () => {
         { path: ['name'], message: 'A key needs a name.' },
         { path: ['expiresAt'], message: 'The expiry is a date-time or null.' },
         { path: [], message: 'Unknown member: secret.' },
-      ])
+      ]),
     );
-    const grants = await api().post('/keys', { name: 'Grants shape', grants: { resources: { 'native:events': { actions: ['fly'] } }, extra: 1 } });
+    const grants = await api().post('/keys', {
+      name: 'Grants shape',
+      grants: { resources: { 'native:events': { actions: ['fly'] } }, extra: 1 },
+    });
     expect(grants.status).toBe(400);
     expect(grants.body.error.details.errors).toEqual([
       expect.objectContaining({ path: ['resources', 'native:events', 'actions', '0'] }),
@@ -196,9 +220,17 @@ describe('change', () => {
       },
     });
     expect((await v2('/', plaintext)).body.data.map((entry: { id: string }) => entry.id)).toEqual(['native:jobs']);
-    const fromOrigin = await app.http().get('/api/v2/').set('Authorization', `Bearer ${plaintext}`).set('Origin', 'https://shop.example.org');
+    const fromOrigin = await app
+      .http()
+      .get('/api/v2/')
+      .set('Authorization', `Bearer ${plaintext}`)
+      .set('Origin', 'https://shop.example.org');
     expect(fromOrigin.status).toBe(200);
-    const otherOrigin = await app.http().get('/api/v2/').set('Authorization', `Bearer ${plaintext}`).set('Origin', 'https://shop.example.com');
+    const otherOrigin = await app
+      .http()
+      .get('/api/v2/')
+      .set('Authorization', `Bearer ${plaintext}`)
+      .set('Origin', 'https://shop.example.com');
     expect(otherOrigin.status).toBe(403);
   });
 
@@ -245,7 +277,12 @@ describe('revoke, regenerate, delete', () => {
     const fresh: string = regenerated.body.meta.plaintext;
     expect(fresh).not.toBe(old);
     expect(fresh.slice(0, 16)).toBe(old.slice(0, 16));
-    expect(regenerated.body.data).toMatchObject({ id: created.body.data.id, prefix: old.slice(0, 16), lastFour: fresh.slice(-4), grants: created.body.data.grants });
+    expect(regenerated.body.data).toMatchObject({
+      id: created.body.data.id,
+      prefix: old.slice(0, 16),
+      lastFour: fresh.slice(-4),
+      grants: created.body.data.grants,
+    });
     expect((await v2('/', old)).status).toBe(401);
     expect((await v2('/', fresh)).status).toBe(200);
   });

@@ -16,7 +16,11 @@ beforeAll(async () => {
   const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } });
   keyId = key.id;
   const admin = await superAdmin(app);
-  const website = await app.http().post('/public-api/websites').set('Authorization', admin.auth).send({ name: 'Permission site', publications: [] });
+  const website = await app
+    .http()
+    .post('/public-api/websites')
+    .set('Authorization', admin.auth)
+    .send({ name: 'Permission site', publications: [] });
   expect(website.status).toBe(201);
   websiteId = website.body.data.id;
 });

@@ -35,7 +35,16 @@ test('the registry lists the native resources with their fields and types, and t
     'native:products',
   ]);
   const events = resources.find((resource) => resource.id === 'native:events')!;
-  expect(events).toMatchObject({ name: 'Events', slug: 'events', mode: 'collection', sourceType: 'native', website: null, path: '/events', contentType: 'api::event.event', actions: ['read', 'create', 'update', 'delete'] });
+  expect(events).toMatchObject({
+    name: 'Events',
+    slug: 'events',
+    mode: 'collection',
+    sourceType: 'native',
+    website: null,
+    path: '/events',
+    contentType: 'api::event.event',
+    actions: ['read', 'create', 'update', 'delete'],
+  });
   expect(Object.fromEntries(events.fields.map((field) => [field.key, field.type]))).toEqual({
     title: 'string',
     slug: 'string',
@@ -53,7 +62,13 @@ test('the registry lists the native resources with their fields and types, and t
     cover: 'image',
     body: 'richtext',
   });
-  expect(events.fields.find((field) => field.key === 'title')).toEqual({ key: 'title', label: 'Title', type: 'string', required: true, localized: true });
+  expect(events.fields.find((field) => field.key === 'title')).toEqual({
+    key: 'title',
+    label: 'Title',
+    type: 'string',
+    required: true,
+    localized: true,
+  });
 });
 
 test('content types a website may publish: the application’s own, with kind and website scoping', async () => {
@@ -62,7 +77,12 @@ test('content types a website may publish: the application’s own, with kind an
   const byUid = Object.fromEntries((res.body.data as { uid: string }[]).map((type) => [type.uid, type]));
   expect(Object.keys(byUid).every((uid) => uid.startsWith('api::'))).toBe(true);
   expect(byUid['api::page.page']).toEqual({ uid: 'api::page.page', displayName: 'Page', kind: 'collectionType', websiteScoped: true });
-  expect(byUid['api::homepage.homepage']).toEqual({ uid: 'api::homepage.homepage', displayName: 'Homepage', kind: 'singleType', websiteScoped: false });
+  expect(byUid['api::homepage.homepage']).toEqual({
+    uid: 'api::homepage.homepage',
+    displayName: 'Homepage',
+    kind: 'singleType',
+    websiteScoped: false,
+  });
 });
 
 test('the preview answers as the API would for unsaved grants', async () => {
@@ -100,7 +120,9 @@ test('the preview of a saved key stands for that key; invalid grants come back a
   expect(preview.status).toBe(200);
   expect(preview.body.data.index.body.data).toEqual([]);
 
-  const invalid = await post('/preview', { grants: { resources: { 'native:jobs': { actions: ['read'], read: ['salary'], write: [] } }, commands: [], origins: [] } });
+  const invalid = await post('/preview', {
+    grants: { resources: { 'native:jobs': { actions: ['read'], read: ['salary'], write: [] } }, commands: [], origins: [] },
+  });
   expect(invalid.status).toBe(200);
   expect(invalid.body.data).toEqual({
     apiBaseUrl: expect.any(String),
@@ -108,9 +130,14 @@ test('the preview of a saved key stands for that key; invalid grants come back a
     index: null,
     openapi: null,
   });
-  const saved = await post('/keys', { name: 'Same issues', grants: { resources: { 'native:jobs': { actions: ['read'], read: ['salary'], write: [] } } } });
+  const saved = await post('/keys', {
+    name: 'Same issues',
+    grants: { resources: { 'native:jobs': { actions: ['read'], read: ['salary'], write: [] } } },
+  });
   expect(saved.status).toBe(400);
-  expect(saved.body.error.details.errors.map(({ path, message }: { path: string[]; message: string }) => ({ path, message }))).toEqual(invalid.body.data.issues);
+  expect(saved.body.error.details.errors.map(({ path, message }: { path: string[]; message: string }) => ({ path, message }))).toEqual(
+    invalid.body.data.issues,
+  );
 
   const shape = await post('/preview', { grants: {}, keyId: 'abc', extra: true });
   expect(shape.status).toBe(400);

@@ -18,7 +18,12 @@ afterAll(async () => {
 
 const api = () => ({
   get: (path: string) => app.http().get(`/public-api${path}`).set('Authorization', admin.auth),
-  post: (path: string, body?: object) => app.http().post(`/public-api${path}`).set('Authorization', admin.auth).send(body ?? {}),
+  post: (path: string, body?: object) =>
+    app
+      .http()
+      .post(`/public-api${path}`)
+      .set('Authorization', admin.auth)
+      .send(body ?? {}),
   put: (path: string, body: object) => app.http().put(`/public-api${path}`).set('Authorization', admin.auth).send(body),
   del: (path: string) => app.http().delete(`/public-api${path}`).set('Authorization', admin.auth),
 });

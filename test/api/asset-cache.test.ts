@@ -45,7 +45,9 @@ beforeAll(async () => {
   const key = await createKey(app.strapi, { resources: { 'native:buildings': { actions: ['read'], read: ['images'] } } });
   const ids: number[] = [];
   for (const n of [0, 1, 2, 3]) {
-    const noise = await sharp(randomBytes(40 * 40 * 3), { raw: { width: 40, height: 40, channels: 3 } }).png().toBuffer();
+    const noise = await sharp(randomBytes(40 * 40 * 3), { raw: { width: 40, height: 40, channels: 3 } })
+      .png()
+      .toBuffer();
     ids.push((await storeFile(app.strapi, { name: `noise-${n}.png`, bytes: noise, mime: 'image/png' })).id);
   }
   await publish(app.strapi, 'api::building.building', { name: 'Noise', slug: 'noise', images: ids });

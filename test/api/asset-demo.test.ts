@@ -16,7 +16,15 @@ let app: TestApp;
 let cacheDir: string;
 const serverErrors: string[] = [];
 
-type AssetObject = { id: string; url: string; fileName: string; mimeType: string; size: number; width: number | null; height: number | null };
+type AssetObject = {
+  id: string;
+  url: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+};
 
 beforeAll(async () => {
   cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-asset-cache-'));
@@ -30,7 +38,11 @@ afterAll(async () => {
 });
 
 const isAsset = (value: unknown): value is AssetObject =>
-  typeof value === 'object' && value !== null && typeof (value as AssetObject).url === 'string' && 'mimeType' in value && 'fileName' in value;
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AssetObject).url === 'string' &&
+  'mimeType' in value &&
+  'fileName' in value;
 
 /** Asset objects and richtext image sources anywhere in a record's attributes. */
 const collect = (value: unknown, found: { assets: AssetObject[]; images: string[] }) => {

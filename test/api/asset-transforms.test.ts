@@ -56,7 +56,10 @@ const assetPath = async (fileId: number, field: 'images' | 'manual' = 'images'):
   const slug = `record-${counter}`;
   if (field === 'images') await publish(app.strapi, 'api::building.building', { name: slug, slug, images: [fileId] });
   else await publish(app.strapi, 'api::product.product', { name: slug, slug, sku: `SKU-${counter}`, price: 1, manual: fileId });
-  const res = await app.http().get(`/api/v2/${field === 'images' ? 'buildings' : 'products'}/${slug}`).set('Authorization', key.auth);
+  const res = await app
+    .http()
+    .get(`/api/v2/${field === 'images' ? 'buildings' : 'products'}/${slug}`)
+    .set('Authorization', key.auth);
   expect(res.status).toBe(200);
   const value = res.body.data.attributes[field];
   return pathOf((Array.isArray(value) ? value[0] : value).url);
@@ -144,7 +147,9 @@ describe('resizing and formats', () => {
   });
 
   test('q trades size for quality', async () => {
-    const noise = await sharp(randomBytes(128 * 96 * 3), { raw: { width: 128, height: 96, channels: 3 } }).png().toBuffer();
+    const noise = await sharp(randomBytes(128 * 96 * 3), { raw: { width: 128, height: 96, channels: 3 } })
+      .png()
+      .toBuffer();
     const url = await image('noise.png', noise);
     const low = await get(`${url}?format=jpeg&q=10`);
     const high = await get(`${url}?format=jpeg&q=95`);
@@ -162,10 +167,14 @@ describe('resizing and formats', () => {
   });
 
   test('GIF and TIFF sources become PNG or JPEG when no format is asked', async () => {
-    const gif = await sharp({ create: { width: 30, height: 20, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 30, height: 20, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
+      .gif()
+      .toBuffer();
     const res = await get(`${await image('anim.gif', gif, 'image/gif')}?w=15`);
     expect(res.headers['content-type']).toBe('image/png');
-    const tiff = await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 9, g: 9, b: 9 } } }).tiff().toBuffer();
+    const tiff = await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .tiff()
+      .toBuffer();
     const fromTiff = await get(`${await image('scan.tiff', tiff, 'image/tiff')}?w=15`);
     expect(fromTiff.headers['content-type']).toBe('image/jpeg');
   });
@@ -366,7 +375,9 @@ describe('variants: cached, conditional, computed once', () => {
   });
 
   test('20 concurrent requests for one new variant compute it once and all get the same bytes', async () => {
-    const noise = await sharp(randomBytes(800 * 600 * 3), { raw: { width: 800, height: 600, channels: 3 } }).jpeg().toBuffer();
+    const noise = await sharp(randomBytes(800 * 600 * 3), { raw: { width: 800, height: 600, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     const url = await image('crowd.jpg', noise, 'image/jpeg');
     const before = await stats();
     const responses = await Promise.all(Array.from({ length: 20 }, () => get(`${url}?w=300&format=avif`)));

@@ -115,7 +115,10 @@ describe('originals', () => {
   test('an Authorization header, an Accept that excludes JSON:API and a foreign Origin change nothing', async () => {
     const image = await uploadImage(app.strapi, 'hall-2.png', 32, 32);
     const [asset] = await buildingWith('hall-2', [image.id]);
-    const res = await get(pathOf(asset!.url)).set('Authorization', 'Bearer pdk_nonsense').set('Accept', 'image/*').set('Origin', 'https://elsewhere.example');
+    const res = await get(pathOf(asset!.url))
+      .set('Authorization', 'Bearer pdk_nonsense')
+      .set('Accept', 'image/*')
+      .set('Origin', 'https://elsewhere.example');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -133,7 +136,11 @@ describe('originals', () => {
     expect(res.headers['content-security-policy']).not.toMatch(/sandbox/);
     expect(res.body.equals(pdf)).toBe(true);
 
-    const preflight = await app.http().options(pathOf(manual.url)).set('Origin', 'https://elsewhere.example').set('Access-Control-Request-Method', 'GET');
+    const preflight = await app
+      .http()
+      .options(pathOf(manual.url))
+      .set('Origin', 'https://elsewhere.example')
+      .set('Access-Control-Request-Method', 'GET');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
@@ -327,7 +334,9 @@ describe('references', () => {
     expect((await get(pathOf(url))).status).toBe(200);
 
     const building = await app.strapi.documents('api::building.building').findFirst({ filters: { slug: 'removed' } });
-    await app.strapi.documents('api::building.building').update({ documentId: building!.documentId, data: { images: [] } as never, status: 'published' } as never);
+    await app.strapi
+      .documents('api::building.building')
+      .update({ documentId: building!.documentId, data: { images: [] } as never, status: 'published' } as never);
     expectError(await get(pathOf(url)), 404, 'asset_not_found');
   });
 
@@ -366,7 +375,9 @@ describe('references', () => {
       slug: 'inline-later',
       description: [{ type: 'image', image: file, children: [{ type: 'text', text: '' }] }],
     });
-    const image0 = async () => (await app.http().get('/api/v2/buildings/inline-later').set('Authorization', key.auth)).body.data.attributes.description.content[0].attrs;
+    const image0 = async () =>
+      (await app.http().get('/api/v2/buildings/inline-later').set('Authorization', key.auth)).body.data.attributes.description.content[0]
+        .attrs;
 
     await app.strapi.plugin('upload').service('upload').updateFileInfo(image.id, { name: 'inline-renamed.png' });
     const renamed = await image0();
@@ -411,7 +422,10 @@ describe('references', () => {
 describe('lookups are kept briefly, and content writes forget them at once', () => {
   /** How many queries read the files table while `work` runs. */
   const fileQueries = async (work: () => Promise<unknown>): Promise<number> => {
-    const knex = app.strapi.db.connection as unknown as { on: (e: string, l: (q: { sql: string }) => void) => void; off: (e: string, l: (q: { sql: string }) => void) => void };
+    const knex = app.strapi.db.connection as unknown as {
+      on: (e: string, l: (q: { sql: string }) => void) => void;
+      off: (e: string, l: (q: { sql: string }) => void) => void;
+    };
     let count = 0;
     const listen = (query: { sql: string }) => void (/from [`"]files[`"]/i.test(query.sql) && (count += 1));
     knex.on('query', listen);
@@ -524,7 +538,7 @@ describe('conditional requests, ranges and HEAD', () => {
       const res = await get(url).set('Range', range);
       expect(res.status).toBe(200);
       expect(res.body.equals(bytes)).toBe(true);
-    }
+    },
   );
 
   test('If-Range with the ETag honours the Range; with another tag or a date it sends everything', async () => {
@@ -562,7 +576,9 @@ describe('conditional requests, ranges and HEAD', () => {
 });
 
 describe('active content is defused', () => {
-  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>');
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>',
+  );
 
   test('SVG is served as it is, as image/svg+xml, in a sandbox', async () => {
     const file = await storeFile(app.strapi, { name: 'logo.svg', bytes: svg, mime: 'image/svg+xml', width: 10, height: 10 });

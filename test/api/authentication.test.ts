@@ -159,8 +159,12 @@ describe('storage', () => {
 describe('key updates validate before anything is written', () => {
   test('a name that is not a string is a validation error, and nothing changes', async () => {
     const key = await createKey(app.strapi, EVENTS_READ, { name: 'before' });
-    await expect(keysService(app.strapi).update(key.keyId, { name: 42 as unknown as string })).rejects.toMatchObject({ name: 'ValidationError' });
-    await expect(keysService(app.strapi).update(key.keyId, { name: 'x', grants: { resources: { 'native:nope': { actions: ['read'] } } } })).rejects.toMatchObject({
+    await expect(keysService(app.strapi).update(key.keyId, { name: 42 as unknown as string })).rejects.toMatchObject({
+      name: 'ValidationError',
+    });
+    await expect(
+      keysService(app.strapi).update(key.keyId, { name: 'x', grants: { resources: { 'native:nope': { actions: ['read'] } } } }),
+    ).rejects.toMatchObject({
       name: 'ValidationError',
     });
     const row = await app.strapi.db.query('plugin::public-api.api-key').findOne({ where: { keyId: key.keyId } });

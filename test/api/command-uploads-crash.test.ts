@@ -56,20 +56,33 @@ const CV = Buffer.concat([minimalPdf('Crash test'), Buffer.alloc(6 * 1024 * 1024
 
 const form = (name: string) => {
   const body = new FormData();
-  body.append('data', JSON.stringify({ data: { type: 'job-application', attributes: { job: 'crash-test', name, email: 'crash@example.com', consent: true } } }));
+  body.append(
+    'data',
+    JSON.stringify({
+      data: { type: 'job-application', attributes: { job: 'crash-test', name, email: 'crash@example.com', consent: true } },
+    }),
+  );
   body.append('cv', new Blob([CV], { type: 'application/pdf' }), 'cv.pdf');
   return body;
 };
 
 const apply = (url: string, name: string, idempotencyKey: string) =>
-  fetch(`${url}/api/v2/commands/job-application`, { method: 'POST', headers: { Authorization: auth, 'Idempotency-Key': idempotencyKey }, body: form(name) });
+  fetch(`${url}/api/v2/commands/job-application`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Idempotency-Key': idempotencyKey },
+    body: form(name),
+  });
 
 /** Files in public/uploads that are this applicant's CV (Strapi names them after the display name). */
 const cvFiles = (name: string) => fs.readdirSync(UPLOADS).filter((file) => file.startsWith(`CV_${name.replace(/ /g, '_')}_`));
-const cvRows = async (name: string) => (await s.db.query(FILE).findMany({ where: { name: `CV ${name}.pdf` } })) as { hash: string; ext: string }[];
-const scratchOf = (pid: number) => (fs.existsSync(SCRATCH) ? fs.readdirSync(SCRATCH).filter((entry) => entry.split('~')[1] === String(pid)) : []);
+const cvRows = async (name: string) =>
+  (await s.db.query(FILE).findMany({ where: { name: `CV ${name}.pdf` } })) as { hash: string; ext: string }[];
+const scratchOf = (pid: number) =>
+  fs.existsSync(SCRATCH) ? fs.readdirSync(SCRATCH).filter((entry) => entry.split('~')[1] === String(pid)) : [];
 const filesUnder = (directory: string): string[] =>
-  fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(directory, entry.name)) : [entry.name]));
+  fs
+    .readdirSync(directory, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(directory, entry.name)) : [entry.name]));
 
 type Crash = { name: string; key: string; pid: number; killedAt: number };
 
@@ -94,7 +107,7 @@ const crashMidUpload = async (): Promise<Crash | null> => {
   try {
     const answer = await apply(child.url, name, key).then(
       (res) => res.status,
-      () => null
+      () => null,
     );
     await child.stop();
     if (answer !== null || !killedAt) return null;
@@ -141,7 +154,9 @@ test('a crash mid-upload leaves nothing of the CV after a restart, and its Idemp
   for (const answer of answers.slice(0, -1)) expect(answer).toEqual({ status: 409, reason: 'idempotency_in_progress', replayed: null });
 
   // The retry's application is stored once, with its CV, and every byte of it has its row.
-  const applications = (await s.db.query(APPLICATION).findMany({ where: { name }, populate: { cv: true } })) as { cv: { hash: string; ext: string } | null }[];
+  const applications = (await s.db.query(APPLICATION).findMany({ where: { name }, populate: { cv: true } })) as {
+    cv: { hash: string; ext: string } | null;
+  }[];
   expect(applications).toHaveLength(1);
   expect(applications[0]!.cv).not.toBeNull();
   const rows = await cvRows(name);

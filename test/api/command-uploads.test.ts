@@ -82,32 +82,77 @@ type Case = {
   arrange?: () => () => void;
 };
 
-const valid = (name: string, extra: Record<string, unknown> = {}) => document({ job: 'open', name, email: 'a@example.com', consent: true, ...extra });
+const valid = (name: string, extra: Record<string, unknown> = {}) =>
+  document({ job: 'open', name, email: 'a@example.com', consent: true, ...extra });
 const post = () => app.http().post(PATH).set('Authorization', auth);
 
 type UploadProvider = { uploadStream: (file: { stream: NodeJS.ReadableStream; hash: string; ext: string }) => Promise<void> };
 
 const CASES: Case[] = [
   { label: 'accepted', status: 201, kept: true, send: (name) => post().field('data', valid(name)).attach('cv', minimalPdf(), 'cv.pdf') },
-  { label: 'accepted (DOCX)', status: 201, kept: true, send: (name) => post().field('data', valid(name)).attach('cv', minimalDocx(), 'cv.docx') },
+  {
+    label: 'accepted (DOCX)',
+    status: 201,
+    kept: true,
+    send: (name) => post().field('data', valid(name)).attach('cv', minimalDocx(), 'cv.docx'),
+  },
   {
     label: 'accepted with an Idempotency-Key',
     status: 201,
     kept: true,
     send: (name) => post().set('Idempotency-Key', `k-${name}`).field('data', valid(name)).attach('cv', minimalPdf(), 'cv.pdf'),
   },
-  { label: 'not a PDF or DOCX', status: 422, reason: 'file_type_not_accepted', kept: false, send: (name) => post().field('data', valid(name)).attach('cv', Buffer.from('plain text'), 'cv.pdf') },
-  { label: 'invalid attributes', status: 422, reason: 'validation_failed', kept: false, send: (name) => post().field('data', valid(name, { email: 'nope' })).attach('cv', minimalPdf(), 'cv.pdf') },
-  { label: 'a closed job', status: 422, reason: 'job_closed', kept: false, send: (name) => post().field('data', valid(name, { job: 'closed' })).attach('cv', minimalPdf(), 'cv.pdf') },
+  {
+    label: 'not a PDF or DOCX',
+    status: 422,
+    reason: 'file_type_not_accepted',
+    kept: false,
+    send: (name) => post().field('data', valid(name)).attach('cv', Buffer.from('plain text'), 'cv.pdf'),
+  },
+  {
+    label: 'invalid attributes',
+    status: 422,
+    reason: 'validation_failed',
+    kept: false,
+    send: (name) =>
+      post()
+        .field('data', valid(name, { email: 'nope' }))
+        .attach('cv', minimalPdf(), 'cv.pdf'),
+  },
+  {
+    label: 'a closed job',
+    status: 422,
+    reason: 'job_closed',
+    kept: false,
+    send: (name) =>
+      post()
+        .field('data', valid(name, { job: 'closed' }))
+        .attach('cv', minimalPdf(), 'cv.pdf'),
+  },
   {
     label: 'a CV one byte too large',
     status: 413,
     reason: 'file_too_large',
     kept: false,
-    send: (name) => post().field('data', valid(name)).attach('cv', Buffer.concat([minimalPdf(), Buffer.alloc(MAX_CV_BYTES + 1 - minimalPdf().length, 0x20)]), 'cv.pdf'),
+    send: (name) =>
+      post()
+        .field('data', valid(name))
+        .attach('cv', Buffer.concat([minimalPdf(), Buffer.alloc(MAX_CV_BYTES + 1 - minimalPdf().length, 0x20)]), 'cv.pdf'),
   },
-  { label: 'an unknown part', status: 400, reason: 'multipart_part_unknown', kept: false, send: (name) => post().field('data', valid(name)).attach('photo', minimalPdf(), 'x.pdf') },
-  { label: 'no document', status: 400, reason: 'multipart_document_missing', kept: false, send: () => post().attach('cv', minimalPdf(), 'cv.pdf') },
+  {
+    label: 'an unknown part',
+    status: 400,
+    reason: 'multipart_part_unknown',
+    kept: false,
+    send: (name) => post().field('data', valid(name)).attach('photo', minimalPdf(), 'x.pdf'),
+  },
+  {
+    label: 'no document',
+    status: 400,
+    reason: 'multipart_document_missing',
+    kept: false,
+    send: () => post().attach('cv', minimalPdf(), 'cv.pdf'),
+  },
   {
     label: 'rolled back after the command ran (the Idempotency-Key claim lost)',
     status: 409,
@@ -183,7 +228,9 @@ describe('the bound on uploads in flight', () => {
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
     expectValidJsonApi(res.body);
-    expect(res.body.errors).toEqual([expect.objectContaining({ status: '503', code: 'service_unavailable', meta: { reason: 'uploads_busy' } })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ status: '503', code: 'service_unavailable', meta: { reason: 'uploads_busy' } }),
+    ]);
   };
 
   test(`at most ${DEFAULT_UPLOADS_IN_FLIGHT} uploads at once: the next is 503 with Retry-After before its body is read`, async () => {
@@ -216,7 +263,7 @@ describe('the bound on uploads in flight', () => {
       await expectBusy(
         post()
           .field('data', valid(big))
-          .attach('cv', Buffer.concat([minimalPdf(), Buffer.alloc(MAX_CV_BYTES - minimalPdf().length - 4096, 0x20)]), 'cv.pdf')
+          .attach('cv', Buffer.concat([minimalPdf(), Buffer.alloc(MAX_CV_BYTES - minimalPdf().length - 4096, 0x20)]), 'cv.pdf'),
       );
       // ...a small one does.
       const small = newApplicant();

@@ -32,7 +32,13 @@ beforeAll(async () => {
   await ensureLocale(s, 'de', 'German');
   locales = ((await s.plugin('i18n').service('locales').find()) as { code: string }[]).map((row) => row.code);
   await publish(s, JOB, { title: 'Open', slug: 'open', department: 'engineering', employmentType: 'full-time' });
-  await publish(s, JOB, { title: 'Closed', slug: 'closed', department: 'engineering', employmentType: 'full-time', closesOn: '2000-01-01' });
+  await publish(s, JOB, {
+    title: 'Closed',
+    slug: 'closed',
+    department: 'engineering',
+    employmentType: 'full-time',
+    closesOn: '2000-01-01',
+  });
   auth = (await createKey(s, { commands: '*' })).auth;
 });
 afterAll(async () => {
@@ -42,18 +48,29 @@ afterAll(async () => {
 const either = (valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: invalid });
 
-const junk = fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.string({ maxLength: 5 }), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+const junk = fc.oneof(
+  fc.constant(null),
+  fc.integer(),
+  fc.boolean(),
+  fc.string({ maxLength: 5 }),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
 
-const email = fc.oneof(fc.emailAddress(), fc.emailAddress().map((address) => `  ${address.toUpperCase()} `));
+const email = fc.oneof(
+  fc.emailAddress(),
+  fc.emailAddress().map((address) => `  ${address.toUpperCase()} `),
+);
 
 const attributes = (fields: Record<string, fc.Arbitrary<unknown>>) =>
   fc
-    .record(
-      Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, fc.option(value, { nil: undefined, freq: 5 })])),
-      { requiredKeys: [] }
-    )
+    .record(Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, fc.option(value, { nil: undefined, freq: 5 })])), {
+      requiredKeys: [],
+    })
     .chain((record) =>
-      fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), junk, { maxKeys: 2 }), { freq: 6 }).map((extra) => ({ ...(extra ?? {}), ...record }))
+      fc
+        .option(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), junk, { maxKeys: 2 }), { freq: 6 })
+        .map((extra) => ({ ...(extra ?? {}), ...record })),
     )
     .map((record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)));
 
@@ -70,7 +87,10 @@ const SIGNUP_FIELDS = {
   email: either(email, fc.constantFrom('nope', '', ' @ ', [])),
   name: either(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('', 'x'.repeat(201))),
   locale: either(fc.constantFrom('en', 'de'), fc.constantFrom('fr', 'EN', '', 1)),
-  topics: either(fc.array(fc.string({ minLength: 1, maxLength: 10 }), { maxLength: 4 }), fc.constantFrom([''], ['x'.repeat(51)], 'jobs', [1])),
+  topics: either(
+    fc.array(fc.string({ minLength: 1, maxLength: 10 }), { maxLength: 4 }),
+    fc.constantFrom([''], ['x'.repeat(51)], 'jobs', [1]),
+  ),
   consent: either(fc.constant(true), fc.constantFrom(false, 'yes', null)),
 };
 
@@ -92,7 +112,7 @@ test('job-application: never a 500, one record exactly when the input is valid',
         expect(await tableSnapshot(s, UIDS)).toEqual(before);
       }
     }),
-    { numRuns: 80 }
+    { numRuns: 80 },
   );
 });
 
@@ -114,6 +134,6 @@ test('newsletter-signup: never a 500, a record only for a valid input with a new
       expect(after).toHaveLength(1);
       expect(await count(SUBSCRIPTION)).toBe((before[SUBSCRIPTION] as unknown[]).length + (known ? 0 : 1));
     }),
-    { numRuns: 80 }
+    { numRuns: 80 },
   );
 });

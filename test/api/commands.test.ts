@@ -44,7 +44,9 @@ beforeAll(async () => {
   jobs.undated = (await job('undated')).documentId;
   jobs.today = (await job('closes-today', { closesOn: day(0) })).documentId;
   jobs.closed = (await job('closed', { closesOn: day(-1) })).documentId;
-  jobs.draft = (await s.documents(JOB).create({ data: { title: 'draft', slug: 'draft', department: 'design', employmentType: 'contract' } as never })).documentId;
+  jobs.draft = (
+    await s.documents(JOB).create({ data: { title: 'draft', slug: 'draft', department: 'design', employmentType: 'contract' } as never })
+  ).documentId;
   jobs.archived = (await job('archived')).documentId;
   await s.documents(JOB).unpublish({ documentId: jobs.archived });
   all = await createKey(s, { commands: '*' });
@@ -68,14 +70,19 @@ const VALID = { job: 'open', name: 'Ada Lovelace', email: 'ada@example.com', con
 const multipart = async (
   path: string,
   auth: string,
-  parts: { data?: unknown; files?: { name: string; content: Buffer; filename: string; contentType: string }[]; fields?: Record<string, string> },
-  headers: Record<string, string> = {}
+  parts: {
+    data?: unknown;
+    files?: { name: string; content: Buffer; filename: string; contentType: string }[];
+    fields?: Record<string, string>;
+  },
+  headers: Record<string, string> = {},
 ): Promise<Answer> => {
   let req = app.http().post(path).set('Authorization', auth);
   for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
   if (parts.data !== undefined) req = req.field('data', typeof parts.data === 'string' ? parts.data : JSON.stringify(parts.data));
   for (const [name, value] of Object.entries(parts.fields ?? {})) req = req.field(name, value);
-  for (const file of parts.files ?? []) req = req.attach(file.name, file.content, { filename: file.filename, contentType: file.contentType });
+  for (const file of parts.files ?? [])
+    req = req.attach(file.name, file.content, { filename: file.filename, contentType: file.contentType });
   const res = await req;
   expect(res.headers['content-type']).toBe('application/vnd.api+json');
   expectValidJsonApi(res.body);
@@ -138,7 +145,9 @@ describe('GET /commands/schema', () => {
 describe('which command, which key', () => {
   test('an unknown command is 404 for every key; a known one not granted is 403, before its body is read', async () => {
     for (const key of [all, none]) {
-      expectErrors(await api.post('/api/v2/commands/nope', key.auth, application(VALID)), 404, [{ code: 'not_found', meta: { reason: 'command_not_found' } }]);
+      expectErrors(await api.post('/api/v2/commands/nope', key.auth, application(VALID)), 404, [
+        { code: 'not_found', meta: { reason: 'command_not_found' } },
+      ]);
     }
     const before = await tableSnapshot(s, UIDS);
     const refused = [
@@ -146,7 +155,10 @@ describe('which command, which key', () => {
       await api.post('/api/v2/commands/newsletter-signup', jobsOnly.auth, 'not json', { 'Content-Type': 'text/plain' }),
       await api.post('/api/v2/commands/job-application', none.auth, application({})),
     ];
-    for (const res of refused) expectErrors(res, 403, [{ code: 'forbidden', detail: 'This key may not run this command.', meta: { reason: 'command_not_granted' } }]);
+    for (const res of refused)
+      expectErrors(res, 403, [
+        { code: 'forbidden', detail: 'This key may not run this command.', meta: { reason: 'command_not_granted' } },
+      ]);
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
     expect((await app.http().post('/api/v2/commands/newsletter-signup').send({})).status).toBe(401);
     expect((await app.http().get('/api/v2/commands/newsletter-signup').set('Authorization', all.auth)).status).toBe(405);
@@ -155,11 +167,25 @@ describe('which command, which key', () => {
 
 describe('job-application', () => {
   test('201 with a command result; the application is stored, linked to its job', async () => {
-    const res = await api.post('/api/v2/commands/job-application', all.auth, application({ ...VALID, email: '  ada@example.com ', phone: '+44 20 7946 0000', coverLetter: 'Dear team' }));
+    const res = await api.post(
+      '/api/v2/commands/job-application',
+      all.auth,
+      application({ ...VALID, email: '  ada@example.com ', phone: '+44 20 7946 0000', coverLetter: 'Dear team' }),
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ jsonapi: { version: '1.1' }, data: { type: 'command-results', id: expect.stringMatching(UUID), attributes: { command: 'job-application', status: 'accepted' } } });
+    expect(res.body).toEqual({
+      jsonapi: { version: '1.1' },
+      data: { type: 'command-results', id: expect.stringMatching(UUID), attributes: { command: 'job-application', status: 'accepted' } },
+    });
     const [stored] = (await applications()).slice(-1);
-    expect(stored).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', coverLetter: 'Dear team', consent: true, cv: null });
+    expect(stored).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+44 20 7946 0000',
+      coverLetter: 'Dear team',
+      consent: true,
+      cv: null,
+    });
     expect(stored.job.documentId).toBe(jobs.open);
   });
 
@@ -189,7 +215,7 @@ describe('job-application', () => {
     const res = await api.post(
       '/api/v2/commands/job-application',
       all.auth,
-      application({ job: 'closed', name: '', email: 'not-an-email', phone: 'call me', consent: false, cv: 'x', salary: 1 })
+      application({ job: 'closed', name: '', email: 'not-an-email', phone: 'call me', consent: false, cv: 'x', salary: 1 }),
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.map((error: any) => [error.source.pointer, error.meta.reason])).toEqual([
@@ -203,7 +229,7 @@ describe('job-application', () => {
     ]);
     const missing = await api.post('/api/v2/commands/job-application', all.auth, application({}));
     expect(missing.body.errors.map((error: any) => [error.source.pointer, error.meta.reason])).toEqual(
-      ['consent', 'email', 'job', 'name'].map((name) => [`/data/attributes/${name}`, 'attribute_required'])
+      ['consent', 'email', 'job', 'name'].map((name) => [`/data/attributes/${name}`, 'attribute_required']),
     );
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });
@@ -211,12 +237,22 @@ describe('job-application', () => {
   test('refusals of the body as for writes: 415, 413, 400, 409', async () => {
     const before = await tableSnapshot(s, UIDS);
     const path = '/api/v2/commands/job-application';
-    expectErrors(await api.post(path, all.auth, JSON.stringify(application(VALID)), { 'Content-Type': 'text/plain' }), 415, [{ source: { header: 'Content-Type' } }]);
-    expectErrors(await api.post(path, all.auth, { data: { type: 'job-application', attributes: { ...VALID, coverLetter: 'x'.repeat(1024 * 1024) } } }), 413, [{ meta: { reason: 'body_too_large' } }]);
+    expectErrors(await api.post(path, all.auth, JSON.stringify(application(VALID)), { 'Content-Type': 'text/plain' }), 415, [
+      { source: { header: 'Content-Type' } },
+    ]);
+    expectErrors(
+      await api.post(path, all.auth, { data: { type: 'job-application', attributes: { ...VALID, coverLetter: 'x'.repeat(1024 * 1024) } } }),
+      413,
+      [{ meta: { reason: 'body_too_large' } }],
+    );
     expectErrors(await api.post(path, all.auth, '{"data":'), 400, [{ meta: { reason: 'body_malformed' } }]);
     expectErrors(await api.post(path, all.auth, { data: [] }), 400, [{ source: { pointer: '/data' } }]);
-    expectErrors(await api.post(path, all.auth, { data: { type: 'newsletter-signup', attributes: VALID } }), 409, [{ source: { pointer: '/data/type' }, meta: { reason: 'type_mismatch' } }]);
-    expectErrors(await api.post(path, all.auth, { data: { type: 'job-application', id: 'x', attributes: VALID } }), 403, [{ source: { pointer: '/data/id' }, meta: { reason: 'client_id_not_supported' } }]);
+    expectErrors(await api.post(path, all.auth, { data: { type: 'newsletter-signup', attributes: VALID } }), 409, [
+      { source: { pointer: '/data/type' }, meta: { reason: 'type_mismatch' } },
+    ]);
+    expectErrors(await api.post(path, all.auth, { data: { type: 'job-application', id: 'x', attributes: VALID } }), 403, [
+      { source: { pointer: '/data/id' }, meta: { reason: 'client_id_not_supported' } },
+    ]);
     expectErrors(await api.post(`${path}?locale=en`, all.auth, application(VALID)), 400, [{ source: { parameter: 'locale' } }]);
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });
@@ -227,7 +263,10 @@ describe('job-application with a CV (multipart/form-data)', () => {
 
   test('a real PDF is stored through the upload plugin and linked, whatever its name and declared type', async () => {
     const pdf = minimalPdf();
-    const res = await multipart(path, all.auth, { data: application({ ...VALID, name: 'Grace Hopper' }), files: [cvPart(pdf, 'resume.exe', 'application/octet-stream')] });
+    const res = await multipart(path, all.auth, {
+      data: application({ ...VALID, name: 'Grace Hopper' }),
+      files: [cvPart(pdf, 'resume.exe', 'application/octet-stream')],
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.attributes).toEqual({ command: 'job-application', status: 'accepted' });
     const [stored] = (await applications()).slice(-1);
@@ -239,7 +278,10 @@ describe('job-application with a CV (multipart/form-data)', () => {
 
   test('a DOCX is recognized by its parts; the document may also come as a file part', async () => {
     let req = app.http().post(path).set('Authorization', all.auth);
-    req = req.attach('data', Buffer.from(JSON.stringify(application({ ...VALID, name: 'Docx Applicant' }))), { filename: 'data.json', contentType: 'application/json' });
+    req = req.attach('data', Buffer.from(JSON.stringify(application({ ...VALID, name: 'Docx Applicant' }))), {
+      filename: 'data.json',
+      contentType: 'application/json',
+    });
     req = req.attach('cv', minimalDocx(), { filename: 'cv.pdf', contentType: 'application/pdf' });
     const res = await req;
     expect(res.status).toBe(201);
@@ -249,7 +291,12 @@ describe('job-application with a CV (multipart/form-data)', () => {
 
   test.each([
     ['text that claims to be a PDF', Buffer.from('This is not a PDF at all, just text.\n'), 'cv.pdf', 'application/pdf'],
-    ['a ZIP that is not a Word document', Buffer.alloc(0), 'cv.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    [
+      'a ZIP that is not a Word document',
+      Buffer.alloc(0),
+      'cv.docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ],
     ['a PNG named .pdf', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'cv.pdf', 'application/pdf'],
   ])('%s: 422 pointing at the CV, nothing stored', async (_label, content, filename, contentType) => {
     const { zip } = await import('../helpers/files');
@@ -284,13 +331,27 @@ describe('job-application with a CV (multipart/form-data)', () => {
 
   test('malformed forms are 400, forms to commands without files 415', async () => {
     const before = await tableSnapshot(s, UIDS);
-    expectErrors(await multipart(path, all.auth, { files: [cvPart(minimalPdf())] }), 400, [{ meta: { reason: 'multipart_document_missing' } }]);
-    expectErrors(await multipart(path, all.auth, { data: application(VALID), fields: { photo: 'x' } }), 400, [{ meta: { reason: 'multipart_part_unknown' } }]);
-    expectErrors(await multipart(path, all.auth, { data: application(VALID), fields: { cv: 'x' } }), 400, [{ meta: { reason: 'multipart_part_not_file' } }]);
-    expectErrors(await multipart(path, all.auth, { data: application(VALID), files: [cvPart(minimalPdf()), cvPart(minimalPdf())] }), 400, [{ meta: { reason: 'multipart_part_repeated' } }]);
+    expectErrors(await multipart(path, all.auth, { files: [cvPart(minimalPdf())] }), 400, [
+      { meta: { reason: 'multipart_document_missing' } },
+    ]);
+    expectErrors(await multipart(path, all.auth, { data: application(VALID), fields: { photo: 'x' } }), 400, [
+      { meta: { reason: 'multipart_part_unknown' } },
+    ]);
+    expectErrors(await multipart(path, all.auth, { data: application(VALID), fields: { cv: 'x' } }), 400, [
+      { meta: { reason: 'multipart_part_not_file' } },
+    ]);
+    expectErrors(await multipart(path, all.auth, { data: application(VALID), files: [cvPart(minimalPdf()), cvPart(minimalPdf())] }), 400, [
+      { meta: { reason: 'multipart_part_repeated' } },
+    ]);
     expectErrors(await multipart(path, all.auth, { data: '{"data":' }), 400, [{ meta: { reason: 'body_malformed' } }]);
-    expectErrors(await api.post(path, all.auth, '--x\r\nnothing', { 'Content-Type': 'multipart/form-data' }), 400, [{ meta: { reason: 'multipart_malformed' } }]);
-    expectErrors(await multipart('/api/v2/commands/newsletter-signup', all.auth, { data: signup({ email: 'a@b.co', consent: true }) }), 415, [{ source: { header: 'Content-Type' } }]);
+    expectErrors(await api.post(path, all.auth, '--x\r\nnothing', { 'Content-Type': 'multipart/form-data' }), 400, [
+      { meta: { reason: 'multipart_malformed' } },
+    ]);
+    expectErrors(
+      await multipart('/api/v2/commands/newsletter-signup', all.auth, { data: signup({ email: 'a@b.co', consent: true }) }),
+      415,
+      [{ source: { header: 'Content-Type' } }],
+    );
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });
 
@@ -298,7 +359,12 @@ describe('job-application with a CV (multipart/form-data)', () => {
     const count = (await applications()).length;
     const headers = { 'Idempotency-Key': 'cv-once' };
     const first = await multipart(path, all.auth, { data: application(VALID), files: [cvPart(minimalPdf('one'))] }, headers);
-    const again = await multipart(path, all.auth, { data: application(VALID), files: [cvPart(minimalPdf('one'), 'other-name.pdf')] }, headers);
+    const again = await multipart(
+      path,
+      all.auth,
+      { data: application(VALID), files: [cvPart(minimalPdf('one'), 'other-name.pdf')] },
+      headers,
+    );
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);
@@ -317,7 +383,12 @@ describe('job-application with a CV (multipart/form-data)', () => {
     idempotency.complete = async () => false;
     const count = (await applications()).length;
     try {
-      const res = await multipart(path, all.auth, { data: application({ ...VALID, name: 'Lost Claim' }), files: [cvPart(minimalPdf())] }, { 'Idempotency-Key': 'cv-lost' });
+      const res = await multipart(
+        path,
+        all.auth,
+        { data: application({ ...VALID, name: 'Lost Claim' }), files: [cvPart(minimalPdf())] },
+        { 'Idempotency-Key': 'cv-lost' },
+      );
       expectErrors(res, 409, [{ source: { header: 'Idempotency-Key' }, meta: { reason: 'idempotency_superseded' } }]);
     } finally {
       idempotency.complete = complete;
@@ -333,13 +404,22 @@ describe('job-application with a CV (multipart/form-data)', () => {
     await multipart(path, all.auth, { data: application({ ...VALID, name: 'Seen In Admin' }), files: [cvPart(minimalPdf())] });
     const admin = await superAdmin(app);
     const [stored] = (await applications()).slice(-1);
-    const res = await app.http().get(`/content-manager/collection-types/${APPLICATION}/${stored.documentId}`).set('Authorization', admin.auth);
+    const res = await app
+      .http()
+      .get(`/content-manager/collection-types/${APPLICATION}/${stored.documentId}`)
+      .set('Authorization', admin.auth);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Seen In Admin', cv: { mime: 'application/pdf' } });
-    const relation = await app.http().get(`/content-manager/relations/${APPLICATION}/${stored.documentId}/job`).set('Authorization', admin.auth);
+    const relation = await app
+      .http()
+      .get(`/content-manager/relations/${APPLICATION}/${stored.documentId}/job`)
+      .set('Authorization', admin.auth);
     expect(relation.status).toBe(200);
     expect(relation.body.results.map((job: any) => job.documentId)).toEqual([jobs.open]);
-    const fromJob = await app.http().get(`/content-manager/relations/${JOB}/${jobs.open}/applications?pageSize=100`).set('Authorization', admin.auth);
+    const fromJob = await app
+      .http()
+      .get(`/content-manager/relations/${JOB}/${jobs.open}/applications?pageSize=100`)
+      .set('Authorization', admin.auth);
     expect(fromJob.status).toBe(200);
     expect(fromJob.body.results.map((entry: any) => entry.documentId)).toContain(stored.documentId);
   });
@@ -351,9 +431,16 @@ describe('newsletter-signup', () => {
   const withoutId = (body: any) => ({ ...body, data: { ...body.data, id: '<id>' } });
 
   test('stores the normalized email; a second signup creates nothing, changes nothing and answers the same', async () => {
-    const first = await api.post(path, all.auth, signup({ email: '  Lin@Example.COM ', name: 'Lin', locale: 'de', topics: ['jobs', 'events', 'jobs'], consent: true }));
+    const first = await api.post(
+      path,
+      all.auth,
+      signup({ email: '  Lin@Example.COM ', name: 'Lin', locale: 'de', topics: ['jobs', 'events', 'jobs'], consent: true }),
+    );
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ jsonapi: { version: '1.1' }, data: { type: 'command-results', id: expect.stringMatching(UUID), attributes: { command: 'newsletter-signup', status: 'accepted' } } });
+    expect(first.body).toEqual({
+      jsonapi: { version: '1.1' },
+      data: { type: 'command-results', id: expect.stringMatching(UUID), attributes: { command: 'newsletter-signup', status: 'accepted' } },
+    });
     const stored = await subscriptions();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ email: 'lin@example.com', name: 'Lin', language: 'de', topics: ['jobs', 'events'], consent: true });
@@ -379,7 +466,9 @@ describe('newsletter-signup', () => {
 
   test('signups of one address at the same time create one record and all answer alike', async () => {
     const email = 'same.time@example.com';
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post(path, all.auth, signup({ email: i % 2 ? email.toUpperCase() : email, consent: true }))));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.post(path, all.auth, signup({ email: i % 2 ? email.toUpperCase() : email, consent: true }))),
+    );
     expect(answers.map((res) => res.status)).toEqual(Array(8).fill(201));
     expect(new Set(answers.map((res) => JSON.stringify(withoutId(res.body)))).size).toBe(1);
     expect((await subscriptions()).filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
@@ -406,9 +495,15 @@ describe('newsletter-signup', () => {
     expect(again.text).toBe(first.text);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    expectErrors(await api.post(path, all.auth, signup({ email: 'other@example.com', consent: true }), headers), 422, [{ meta: { reason: 'idempotency_key_reused' } }]);
+    expectErrors(await api.post(path, all.auth, signup({ email: 'other@example.com', consent: true }), headers), 422, [
+      { meta: { reason: 'idempotency_key_reused' } },
+    ]);
     // A refusal before the handler is not stored: the key is still free for a corrected request.
-    expect((await api.post(path, all.auth, 'x', { ...headers, 'Idempotency-Key': 'fresh', 'Content-Type': 'text/plain' })).status).toBe(415);
-    expect((await api.post(path, all.auth, signup({ email: 'fresh@example.com', consent: true }), { 'Idempotency-Key': 'fresh' })).status).toBe(201);
+    expect((await api.post(path, all.auth, 'x', { ...headers, 'Idempotency-Key': 'fresh', 'Content-Type': 'text/plain' })).status).toBe(
+      415,
+    );
+    expect(
+      (await api.post(path, all.auth, signup({ email: 'fresh@example.com', consent: true }), { 'Idempotency-Key': 'fresh' })).status,
+    ).toBe(201);
   });
 });

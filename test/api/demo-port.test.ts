@@ -17,7 +17,7 @@ test('npm run demo on a taken port prints which port and how to choose another, 
     const result = await runNode(['scripts/run.js', 'demo'], { PORT: String(port), HOST: '127.0.0.1' }, 60_000);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      `Port ${port} is already in use by another program (or another demo). Stop it, or choose another port, e.g. PORT=4000 npm run demo`
+      `Port ${port} is already in use by another program (or another demo). Stop it, or choose another port, e.g. PORT=4000 npm run demo`,
     );
     // Nothing was started on the way: no build, no seeding, no .env.
     expect(result.stdout).toBe('');

@@ -70,7 +70,7 @@ const expectAdminViolation = (res: { status: number; body: { error?: unknown } }
 const expectViolation = async (write: Promise<unknown>, path: string) => {
   const error = await write.then(
     () => null,
-    (reason: unknown) => reason
+    (reason: unknown) => reason,
   );
   expect(error).toBeInstanceOf(errors.ValidationError);
   expect((error as errors.ValidationError).details).toEqual({
@@ -79,7 +79,9 @@ const expectViolation = async (write: Promise<unknown>, path: string) => {
 };
 
 const draftRows = (uid: string, documentId: string) =>
-  strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]).findMany({ where: { documentId, publishedAt: null }, orderBy: { locale: 'asc' } });
+  strapi.db
+    .query(uid as Parameters<typeof strapi.db.query>[0])
+    .findMany({ where: { documentId, publishedAt: null }, orderBy: { locale: 'asc' } });
 
 /**
  * Attribute values for the document service's `update`. This app has no generated content-type
@@ -147,10 +149,15 @@ describe('through the admin content-manager API', () => {
     expectAdminViolation(
       await admin.create(PRODUCT, { name: 'Free Sticker', sku: 'MRC-STICK-01', price: -1, currency: 'EUR' }),
       'price',
-      'A price cannot be negative.'
+      'A price cannot be negative.',
     );
 
-    const german = await admin.update(PRODUCT, first.body.data.documentId, { name: 'Festival-Stofftasche', sku: 'MRC-TOTE-01', price: 14.5, currency: 'EUR' }, 'de');
+    const german = await admin.update(
+      PRODUCT,
+      first.body.data.documentId,
+      { name: 'Festival-Stofftasche', sku: 'MRC-TOTE-01', price: 14.5, currency: 'EUR' },
+      'de',
+    );
     expect(german.status).toBe(200);
     expect(german.body.data).toMatchObject({ locale: 'de', sku: 'MRC-TOTE-01' });
   });
@@ -164,8 +171,14 @@ describe('through the document service', () => {
     await expectViolation(events().create({ data: eventData({ endsAt: '2025-03-14T19:00:00.000Z' }) }), 'endsAt');
     const event = await events().create({ data: eventData({ title: 'Printmaking Workshop', category: 'workshop' }) });
 
-    await expectViolation(events().update({ documentId: event.documentId, data: attributes({ endsAt: '2025-03-14T18:30:00.000Z' }) }), 'endsAt');
-    await expectViolation(events().update({ documentId: event.documentId, data: attributes({ startsAt: '2025-03-14T23:00:00.000Z' }) }), 'startsAt');
+    await expectViolation(
+      events().update({ documentId: event.documentId, data: attributes({ endsAt: '2025-03-14T18:30:00.000Z' }) }),
+      'endsAt',
+    );
+    await expectViolation(
+      events().update({ documentId: event.documentId, data: attributes({ startsAt: '2025-03-14T23:00:00.000Z' }) }),
+      'startsAt',
+    );
     await expectViolation(events().update({ documentId: event.documentId, data: attributes({ price: '-0.50' }) }), 'price');
     const [draft] = await draftRows(EVENT, event.documentId);
     expect(draft).toMatchObject({ endsAt: event.endsAt, startsAt: event.startsAt, price: 18 });
@@ -180,26 +193,46 @@ describe('through the document service', () => {
     const event = await events().create({ data: eventData({ title: 'Open Studio Night', category: 'exhibition' }), locale: 'en' });
     // de does not exist yet: Strapi copies startsAt/endsAt from en, so moving only the start is checked against en's end.
     await expectViolation(
-      events().update({ documentId: event.documentId, locale: 'de', data: attributes({ title: 'Offenes Atelier', startsAt: '2025-03-15T09:00:00.000Z' }) }),
-      'startsAt'
+      events().update({
+        documentId: event.documentId,
+        locale: 'de',
+        data: attributes({ title: 'Offenes Atelier', startsAt: '2025-03-15T09:00:00.000Z' }),
+      }),
+      'startsAt',
     );
     expect((await draftRows(EVENT, event.documentId)).map((row: { locale: string }) => row.locale)).toEqual(['en']);
     const german = await events().update({ documentId: event.documentId, locale: 'de', data: attributes({ title: 'Offenes Atelier' }) });
     expect(german).toMatchObject({ locale: 'de', startsAt: event.startsAt, endsAt: event.endsAt });
     // Shared fields changed in one locale are checked against that locale's stored values.
-    await expectViolation(events().update({ documentId: event.documentId, locale: 'de', data: attributes({ endsAt: '2025-03-01T00:00:00.000Z' }) }), 'endsAt');
+    await expectViolation(
+      events().update({ documentId: event.documentId, locale: 'de', data: attributes({ endsAt: '2025-03-01T00:00:00.000Z' }) }),
+      'endsAt',
+    );
   });
 
   test('festival and job rules hold on update', async () => {
-    const festival = await strapi.documents(FESTIVAL).create({ data: { name: 'Harbour Lights', startsOn: '2025-08-01', endsOn: '2025-08-03' } });
-    await expectViolation(strapi.documents(FESTIVAL).update({ documentId: festival.documentId, data: attributes({ startsOn: '2025-08-04' }) }), 'startsOn');
+    const festival = await strapi
+      .documents(FESTIVAL)
+      .create({ data: { name: 'Harbour Lights', startsOn: '2025-08-01', endsOn: '2025-08-03' } });
+    await expectViolation(
+      strapi.documents(FESTIVAL).update({ documentId: festival.documentId, data: attributes({ startsOn: '2025-08-04' }) }),
+      'startsOn',
+    );
     const job = await strapi.documents(JOB).create({ data: { title: 'Archivist', department: 'programming', salaryMin: 40000 } });
-    await expectViolation(strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 39999 }) }), 'salaryMax');
-    expect(await strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 40000 }) })).toMatchObject({ salaryMax: 40000 });
+    await expectViolation(
+      strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 39999 }) }),
+      'salaryMax',
+    );
+    expect(await strapi.documents(JOB).update({ documentId: job.documentId, data: attributes({ salaryMax: 40000 }) })).toMatchObject({
+      salaryMax: 40000,
+    });
   });
 
   test('SKUs are unique across documents, draft or published, and shared by a document’s locales', async () => {
-    const poster = await products().create({ data: { name: 'Festival Poster', sku: 'PRT-POSTER-A2', price: 12, currency: 'EUR' }, locale: 'en' });
+    const poster = await products().create({
+      data: { name: 'Festival Poster', sku: 'PRT-POSTER-A2', price: 12, currency: 'EUR' },
+      locale: 'en',
+    });
     await products().publish({ documentId: poster.documentId, locale: 'en' });
     await expectViolation(products().create({ data: { name: 'Poster', sku: 'PRT-POSTER-A2', price: 12, currency: 'EUR' } }), 'sku');
 
@@ -211,9 +244,15 @@ describe('through the document service', () => {
     await expectViolation(products().update({ documentId: catalogue.documentId, data: attributes({ sku: 'PRT-POSTER-A2' }) }), 'sku');
 
     // The poster's own locales never conflict with it.
-    const german = await products().update({ documentId: poster.documentId, locale: 'de', data: attributes({ name: 'Festivalplakat', sku: 'PRT-POSTER-A2-V2' }) });
+    const german = await products().update({
+      documentId: poster.documentId,
+      locale: 'de',
+      data: attributes({ name: 'Festivalplakat', sku: 'PRT-POSTER-A2-V2' }),
+    });
     expect(german).toMatchObject({ locale: 'de', sku: 'PRT-POSTER-A2-V2' });
-    expect(await products().update({ documentId: poster.documentId, locale: 'en', data: attributes({ sku: 'PRT-POSTER-A2-V2', price: 13 }) })).toMatchObject({ price: 13 });
+    expect(
+      await products().update({ documentId: poster.documentId, locale: 'en', data: attributes({ sku: 'PRT-POSTER-A2-V2', price: 13 }) }),
+    ).toMatchObject({ price: 13 });
 
     // A clone is another document: it cannot keep its source's SKU.
     await expectViolation(products().clone({ documentId: catalogue.documentId }), 'sku');

@@ -31,7 +31,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-const expectError = (res: { status: number; headers: Record<string, string>; body: { errors: unknown[] } }, status: number, code: string) => {
+const expectError = (
+  res: { status: number; headers: Record<string, string>; body: { errors: unknown[] } },
+  status: number,
+  code: string,
+) => {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toBe('application/vnd.api+json');
   expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -79,11 +83,15 @@ describe('Accept negotiation', () => {
       const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', accept);
       expectError(res, 406, 'not_acceptable');
       expect(res.body.errors[0].source).toEqual({ header: 'Accept' });
-    }
+    },
   );
 
   test('JSON:API asking only for an extension the endpoint does not support is 406 (JSON:API 1.1)', async () => {
-    const res = await app.http().get('/api/v2/').set('Authorization', auth).set('Accept', 'application/vnd.api+json; ext="https://example.com/ext"');
+    const res = await app
+      .http()
+      .get('/api/v2/')
+      .set('Authorization', auth)
+      .set('Accept', 'application/vnd.api+json; ext="https://example.com/ext"');
     expectError(res, 406, 'not_acceptable');
     expect(res.body.errors[0].meta).toEqual({ reason: 'extension_unsupported' });
   });

@@ -40,7 +40,12 @@ beforeAll(async () => {
   ]);
   const image = await uploadImage(s, 'cover.png');
   const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall' });
-  const fest = await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
+  const fest = await publish(s, 'api::festival.festival', {
+    name: 'Summer Fest',
+    slug: 'summer-fest',
+    startsOn: '2027-06-01',
+    endsOn: '2027-06-03',
+  });
   await publish(s, 'api::event.event', {
     title: 'Jazz Night',
     slug: 'jazz-night',
@@ -51,17 +56,26 @@ beforeAll(async () => {
     festival: fest.documentId,
     cover: image.id,
   });
-  await publish(s, 'api::job.job', { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time', closesOn: '2099-12-31' });
+  await publish(s, 'api::job.job', {
+    title: 'Engineer',
+    slug: 'engineer',
+    department: 'engineering',
+    employmentType: 'full-time',
+    closesOn: '2099-12-31',
+  });
   await publish(s, 'api::product.product', { name: 'Ticket', slug: 'ticket', sku: 'T-1', price: 10, currency: 'EUR' });
   await publish(s, 'api::page.page', { title: 'About', slug: 'about', website: site.documentId });
   await publish(s, 'api::setting.setting', { siteName: 'Site A', website: site.documentId });
   known.records.push('main-hall', 'summer-fest', 'jazz-night', 'engineer', 'ticket', 'about', hall.documentId);
 
   resources = (await (s.plugin('public-api').service('resources') as { all: () => Promise<Resource[]> }).all()).filter(
-    (resource) => resource.sourceType === 'native' || resource.website?.slug === 'site-a'
+    (resource) => resource.sourceType === 'native' || resource.website?.slug === 'site-a',
   );
   const grants = Object.fromEntries(
-    resources.map((resource) => [resource.id, resource.mode === 'singleton' ? { actions: ['read', 'update'], read: '*', write: '*' } : ALL])
+    resources.map((resource) => [
+      resource.id,
+      resource.mode === 'singleton' ? { actions: ['read', 'update'], read: '*', write: '*' } : ALL,
+    ]),
   );
   auth = (await createKey(s, { resources: grants, commands: '*', origins: ['https://shop.example'] })).auth;
 
@@ -122,18 +136,43 @@ const NASTY = [
 const nastyText = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 4 }), fc.constantFrom(...NASTY), fc.string({ maxLength: 4 })).map((parts) => parts.join('')) }
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.string({ maxLength: 4 }), fc.constantFrom(...NASTY), fc.string({ maxLength: 4 })).map((parts) => parts.join('')),
+  },
 );
 
 const DATES = ['2027-06-01', '0000-01-01', '0001-01-01', '9999-12-31', '10000-01-01', '2027-02-29', '2028-02-29'];
-const DATETIMES = ['2027-06-01T19:00:00Z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:59:59Z', '9999-12-31T23:30:00-01:00', '2027-06-01T19:00:00'];
+const DATETIMES = [
+  '2027-06-01T19:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '0001-01-01T00:30:00+01:00',
+  '9999-12-31T23:59:59Z',
+  '9999-12-31T23:30:00-01:00',
+  '2027-06-01T19:00:00',
+];
 const NUMBERS = ['0', '-1', '1.5', '1e308', '1e309', '2147483648', '-2147483649', '99999999.99', '100000000', '9007199254740993', '0x10'];
 
 /** A text that the parameter might accept, or junk. */
 const parameterValue = fc.oneof(
   { weight: 3, arbitrary: nastyText },
   { weight: 2, arbitrary: fc.constantFrom(...DATES, ...DATETIMES, ...NUMBERS) },
-  { weight: 1, arbitrary: fc.constantFrom('title', '-title', 'sort,-startsAt', 'venue', 'festival.events', 'en', 'de', 'true', 'false', 'jazz-night,about') }
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'title',
+      '-title',
+      'sort,-startsAt',
+      'venue',
+      'festival.events',
+      'en',
+      'de',
+      'true',
+      'false',
+      'jazz-night,about',
+    ),
+  },
 );
 
 /** Percent-encodes every byte that is not unreserved; a lone surrogate as its (invalid) three UTF-8 bytes. */
@@ -144,7 +183,10 @@ const percentEncode = (text: string): string => {
     const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     const char = pair ? text.slice(i, i + 2) : text[i]!;
     if (pair) i += 1;
-    const bytes = unit >= 0xd800 && unit <= 0xdfff && !pair ? Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]) : Buffer.from(char, 'utf8');
+    const bytes =
+      unit >= 0xd800 && unit <= 0xdfff && !pair
+        ? Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)])
+        : Buffer.from(char, 'utf8');
     for (const byte of bytes) {
       const c = String.fromCharCode(byte);
       out += /[A-Za-z0-9\-._~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -161,11 +203,17 @@ const segment = (names: string[]) =>
     { weight: 5, arbitrary: fc.constantFrom(...names) },
     { weight: 3, arbitrary: nastyText.map(percentEncode) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...names), fc.constantFrom(...RAW_SEGMENTS)).map(([name, raw]) => `${name}${raw}`) },
-    { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) }
+    { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
   );
 
 const resourceSlugs = () => [...new Set(resources.filter((r) => r.sourceType === 'native').map((r) => r.slug))];
-const fieldNames = () => [...new Set(resources.flatMap((r) => r.fields.map((f) => f.key))), 'slug', 'createdAt', 'updatedAt', 'publishedAt'];
+const fieldNames = () => [
+  ...new Set(resources.flatMap((r) => r.fields.map((f) => f.key))),
+  'slug',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+];
 
 const pathArbitrary = () => {
   const resource = segment(resourceSlugs());
@@ -180,16 +228,26 @@ const pathArbitrary = () => {
     fc.tuple(site, collection).map(([w, c]) => `/cms/${w}/${c}`),
     fc.tuple(site, collection, record).map(([w, c, id]) => `/cms/${w}/${c}/${id}`),
     command.map((c) => `/commands/${c}`),
-    fc.tuple(segment([known.assetPath.split('/')[2]!]), segment([known.assetPath.split('/')[3]!])).map(([t, f]) => `/assets/${t}/${f}`)
+    fc.tuple(segment([known.assetPath.split('/')[2]!]), segment([known.assetPath.split('/')[3]!])).map(([t, f]) => `/assets/${t}/${f}`),
   );
 };
 
 const parameterName = () =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom('limit', 'cursor', 'sort', 'locale', 'include', 'w', 'h', 'fit', 'format', 'q') },
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...fieldNames()), fc.option(fc.constantFrom(...FILTER_OPERATORS), { nil: undefined })).map(([f, op]) => `filter[${f}]${op ? `[${op}]` : ''}`) },
-    { weight: 1, arbitrary: fc.tuple(nastyText, fc.option(nastyText, { nil: undefined })).map(([f, op]) => `filter[${f}]${op !== undefined ? `[${op}]` : ''}`) },
-    { weight: 1, arbitrary: nastyText }
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...fieldNames()), fc.option(fc.constantFrom(...FILTER_OPERATORS), { nil: undefined }))
+        .map(([f, op]) => `filter[${f}]${op ? `[${op}]` : ''}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(nastyText, fc.option(nastyText, { nil: undefined }))
+        .map(([f, op]) => `filter[${f}]${op !== undefined ? `[${op}]` : ''}`),
+    },
+    { weight: 1, arbitrary: nastyText },
   );
 
 /** Writes and commands judge the query before the body: a query on every request would hide the bodies. */
@@ -199,13 +257,21 @@ const rarely = (query: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary:
 const collectionQuery = (resource: Resource) => {
   const fields = [...resource.fields.map((field) => field.key), 'slug', 'createdAt', 'updatedAt', 'publishedAt'];
   const name = fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...fields), fc.option(fc.constantFrom(...FILTER_OPERATORS), { nil: undefined })).map(([f, op]) => `filter[${f}]${op ? `[${op}]` : ''}`) },
-    { weight: 1, arbitrary: fc.constantFrom('limit', 'cursor', 'sort', 'locale', 'include') }
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...fields), fc.option(fc.constantFrom(...FILTER_OPERATORS), { nil: undefined }))
+        .map(([f, op]) => `filter[${f}]${op ? `[${op}]` : ''}`),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('limit', 'cursor', 'sort', 'locale', 'include') },
   );
-  return fc.uniqueArray(fc.tuple(name, parameterValue), { maxLength: 3, selector: ([n]) => n }).map((pairs) => (pairs.length ? `?${pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join('&')}` : ''));
+  return fc
+    .uniqueArray(fc.tuple(name, parameterValue), { maxLength: 3, selector: ([n]) => n })
+    .map((pairs) => (pairs.length ? `?${pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join('&')}` : ''));
 };
 
-const resourcePath = (resource: Resource) => (resource.sourceType === 'native' ? `/${resource.slug}` : `/cms/${resource.website!.slug}/${resource.slug}`);
+const resourcePath = (resource: Resource) =>
+  resource.sourceType === 'native' ? `/${resource.slug}` : `/cms/${resource.website!.slug}/${resource.slug}`;
 
 const queryArbitrary = () =>
   fc
@@ -217,7 +283,13 @@ const queryArbitrary = () =>
 // ---------------------------------------------------------------------------------------------------------
 
 /** What a header value may hold on the wire: tab, printable ASCII and obs-text (Node refuses the rest). */
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const headerText = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 
 /** Absent `oneIn - 1` times out of `oneIn`: each header that fails a request must leave most of them alone. */
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number) =>
@@ -226,18 +298,53 @@ const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number) =>
 const headersArbitrary = (withBody: boolean) =>
   fc
     .record({
-      Authorization: fc.oneof({ weight: 12, arbitrary: fc.constant('KEY') }, { weight: 1, arbitrary: headerText }, { weight: 1, arbitrary: headerText.map((t) => `Bearer pdk_${t}`) }),
+      Authorization: fc.oneof(
+        { weight: 12, arbitrary: fc.constant('KEY') },
+        { weight: 1, arbitrary: headerText },
+        { weight: 1, arbitrary: headerText.map((t) => `Bearer pdk_${t}`) },
+      ),
       Accept: fc.oneof(
         { weight: 8, arbitrary: fc.constantFrom(undefined, 'application/vnd.api+json', '*/*') },
-        { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/html', 'application/vnd.api+json; ext="x"', 'application/vnd.api+json;q=0') },
-        { weight: 1, arbitrary: headerText }
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('application/json', 'text/html', 'application/vnd.api+json; ext="x"', 'application/vnd.api+json;q=0'),
+        },
+        { weight: 1, arbitrary: headerText },
       ),
       'Content-Type': withBody
-        ? fc.oneof({ weight: 12, arbitrary: fc.constantFrom('application/vnd.api+json', 'application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'multipart/form-data; boundary=x', 'application/vnd.api+json; ext="x"') }, { weight: 1, arbitrary: headerText })
+        ? fc.oneof(
+            { weight: 12, arbitrary: fc.constantFrom('application/vnd.api+json', 'application/json') },
+            { weight: 1, arbitrary: fc.constantFrom('text/plain', 'multipart/form-data; boundary=x', 'application/vnd.api+json; ext="x"') },
+            { weight: 1, arbitrary: headerText },
+          )
         : sometimes(headerText, 8),
       'Idempotency-Key': sometimes(fc.oneof({ weight: 4, arbitrary: fc.uuid() }, { weight: 1, arbitrary: headerText }), 4),
-      Origin: sometimes(fc.oneof({ weight: 3, arbitrary: fc.constant('https://shop.example') }, { weight: 1, arbitrary: fc.constantFrom('https://evil.example', 'null') }, { weight: 1, arbitrary: headerText }), 5),
-      Host: sometimes(fc.oneof(fc.constantFrom('evil.example', 'evil.example:8080', '[::1]:80', '', 'a b', 'x:99999', 'host/path', 'h?x', 'user@host', 'EVIL.example.'), headerText), 10),
+      Origin: sometimes(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant('https://shop.example') },
+          { weight: 1, arbitrary: fc.constantFrom('https://evil.example', 'null') },
+          { weight: 1, arbitrary: headerText },
+        ),
+        5,
+      ),
+      Host: sometimes(
+        fc.oneof(
+          fc.constantFrom(
+            'evil.example',
+            'evil.example:8080',
+            '[::1]:80',
+            '',
+            'a b',
+            'x:99999',
+            'host/path',
+            'h?x',
+            'user@host',
+            'EVIL.example.',
+          ),
+          headerText,
+        ),
+        10,
+      ),
     })
     .map((headers) => {
       const out: Record<string, string> = {};
@@ -264,15 +371,34 @@ const valueFor = (field: Field): fc.Arbitrary<unknown> => {
     case 'tags':
       return fc.oneof(fc.array(nastyText, { maxLength: 3 }), nasty);
     case 'richtext':
-      return fc.oneof(nastyText.map((text) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] })), nasty);
+      return fc.oneof(
+        nastyText.map((text) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] })),
+        nasty,
+      );
     case 'relation':
     case 'image':
     case 'file':
-      return fc.oneof(fc.constantFrom(...known.records), nastyText, nastyText.map((id) => ({ id })), nastyText.map((slug) => ({ slug })), nasty);
+      return fc.oneof(
+        fc.constantFrom(...known.records),
+        nastyText,
+        nastyText.map((id) => ({ id })),
+        nastyText.map((slug) => ({ slug })),
+        nasty,
+      );
     case 'relations':
     case 'images':
     case 'files':
-      return fc.oneof(fc.array(fc.oneof(fc.constantFrom(...known.records), nastyText, nastyText.map((id) => ({ id }))), { maxLength: 3 }), nasty);
+      return fc.oneof(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...known.records),
+            nastyText,
+            nastyText.map((id) => ({ id })),
+          ),
+          { maxLength: 3 },
+        ),
+        nasty,
+      );
     default:
       return fc.oneof(nastyText, nasty);
   }
@@ -281,7 +407,11 @@ const valueFor = (field: Field): fc.Arbitrary<unknown> => {
 const COMMAND_ATTRIBUTES: Record<string, fc.Arbitrary<unknown>> = {
   job: fc.oneof(fc.constantFrom('engineer'), nastyText),
   name: nastyText,
-  email: fc.oneof(fc.constantFrom('ada@example.com'), nastyText.map((t) => `${t}@example.com`), nastyText),
+  email: fc.oneof(
+    fc.constantFrom('ada@example.com'),
+    nastyText.map((t) => `${t}@example.com`),
+    nastyText,
+  ),
   phone: nastyText,
   coverLetter: nastyText,
   consent: fc.oneof(fc.constant(true), jsonValue),
@@ -293,17 +423,34 @@ const attributesFor = (fields: Record<string, fc.Arbitrary<unknown>>) =>
   fc
     .subarray(Object.keys(fields), { maxLength: 4 })
     .chain((names) => fc.tuple(...names.map((name) => fields[name]!.map((value) => [name, value] as const))))
-    .chain((entries) => sometimes(fc.tuple(nastyText, jsonValue), 6).map((extra) => ({ ...(extra ? { [extra[0]]: extra[1] } : {}), ...Object.fromEntries(entries) })));
+    .chain((entries) =>
+      sometimes(fc.tuple(nastyText, jsonValue), 6).map((extra) => ({
+        ...(extra ? { [extra[0]]: extra[1] } : {}),
+        ...Object.fromEntries(entries),
+      })),
+    );
 
 const documentFor = (type: fc.Arbitrary<string>, fields: Record<string, fc.Arbitrary<unknown>>) =>
-  fc.tuple(type, attributesFor(fields), sometimes(nastyText, 10)).map(([t, attributes, id]) => ({ data: { type: t, ...(id !== undefined ? { id } : {}), attributes } }));
+  fc
+    .tuple(type, attributesFor(fields), sometimes(nastyText, 10))
+    .map(([t, attributes, id]) => ({ data: { type: t, ...(id !== undefined ? { id } : {}), attributes } }));
 
 const bodyText = (document: fc.Arbitrary<unknown>) =>
   fc.oneof(
     { weight: 8, arbitrary: document.map((value) => JSON.stringify(value)) },
     { weight: 1, arbitrary: jsonValue.map((value) => JSON.stringify(value)) },
     // JSON with escapes JSON.stringify never writes: a lone surrogate, NUL, or not JSON at all.
-    { weight: 1, arbitrary: fc.constantFrom('{"data":{"type":"events","attributes":{"title":"\\ud800"}}}', '{"data":{"type":"events","attributes":{"title":"a\\u0000"}}}', '{', '', 'null', '\u0000') }
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"data":{"type":"events","attributes":{"title":"\\ud800"}}}',
+        '{"data":{"type":"events","attributes":{"title":"a\\u0000"}}}',
+        '{',
+        '',
+        'null',
+        '\u0000',
+      ),
+    },
   );
 
 // ---------------------------------------------------------------------------------------------------------
@@ -311,14 +458,20 @@ const bodyText = (document: fc.Arbitrary<unknown>) =>
 // ---------------------------------------------------------------------------------------------------------
 
 const describeRequest = (request: RawRequest) =>
-  JSON.stringify({ method: request.method, target: request.target, headers: { ...request.headers, Authorization: request.headers?.Authorization === auth ? '<key>' : request.headers?.Authorization }, body: request.body?.toString().slice(0, 500) });
+  JSON.stringify({
+    method: request.method,
+    target: request.target,
+    headers: { ...request.headers, Authorization: request.headers?.Authorization === auth ? '<key>' : request.headers?.Authorization },
+    body: request.body?.toString().slice(0, 500),
+  });
 
 /** Below 500; a refusal is one JSON:API error document with this status and its code. */
 const expectWellAnswered = (request: RawRequest, response: RawResponse) => {
   const context = `${response.status} for ${describeRequest(request)}\n${response.text.slice(0, 1000)}`;
   if (response.status >= 500) throw new Error(`Server error: ${context}`);
   if (response.status < 400 || request.method === 'HEAD') return;
-  if (response.headers['content-type'] !== 'application/vnd.api+json') throw new Error(`Not a JSON:API error (${response.headers['content-type']}): ${context}`);
+  if (response.headers['content-type'] !== 'application/vnd.api+json')
+    throw new Error(`Not a JSON:API error (${response.headers['content-type']}): ${context}`);
   const body = JSON.parse(response.text) as { errors?: { status: string; code: string; title: string }[] };
   expectValidJsonApi(body);
   const expected = ERROR_STATUSES[response.status as ErrorStatus];
@@ -362,7 +515,12 @@ const run = (property: fc.IAsyncPropertyWithHooks<[RawRequest]> | fc.IAsyncPrope
 
 test('reads: any path and query with any headers', async () => {
   const request = fc
-    .tuple(fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT'), pathArbitrary(), queryArbitrary(), headersArbitrary(false))
+    .tuple(
+      fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT'),
+      pathArbitrary(),
+      queryArbitrary(),
+      headersArbitrary(false),
+    )
     .map(([method, path, query, headers]): RawRequest => ({ method, target: `/api/v2${path}${query}`, headers }));
   await run(fc.asyncProperty(request, check));
 });
@@ -374,8 +532,13 @@ test('collections: filters, sort, include and cursor of each resource, with any 
   // A real cursor of /events (bound to no filter and the default sort), as issued or with one character changed.
   const paged = fc
     .tuple(
-      fc.oneof(fc.constant(known.cursor), fc.tuple(fc.nat(known.cursor.length - 1), fc.constantFrom('A', '_', '-', '\u0000')).map(([at, char]) => `${known.cursor.slice(0, at)}${char}${known.cursor.slice(at + 1)}`)),
-      fc.option(fc.constantFrom('1', '100', '0', '101'), { nil: undefined })
+      fc.oneof(
+        fc.constant(known.cursor),
+        fc
+          .tuple(fc.nat(known.cursor.length - 1), fc.constantFrom('A', '_', '-', '\u0000'))
+          .map(([at, char]) => `${known.cursor.slice(0, at)}${char}${known.cursor.slice(at + 1)}`),
+      ),
+      fc.option(fc.constantFrom('1', '100', '0', '101'), { nil: undefined }),
     )
     .map(([cursor, limit]) => `/events?cursor=${percentEncode(cursor)}${limit ? `&limit=${limit}` : ''}`);
   const request = fc
@@ -386,11 +549,16 @@ test('collections: filters, sort, include and cursor of each resource, with any 
 
 test('writes: any body to any resource path', async () => {
   const writable = resources.filter((resource) => resource.fields.length);
-  const body = fc.constantFrom(...writable).chain((resource) =>
-    bodyText(documentFor(fc.oneof({ weight: 9, arbitrary: fc.constant(resource.slug) }, { weight: 1, arbitrary: nastyText }), Object.fromEntries(resource.fields.map((field) => [field.key, valueFor(field)])))).map(
-      (text) => [resource, text] as const
-    )
-  );
+  const body = fc
+    .constantFrom(...writable)
+    .chain((resource) =>
+      bodyText(
+        documentFor(
+          fc.oneof({ weight: 9, arbitrary: fc.constant(resource.slug) }, { weight: 1, arbitrary: nastyText }),
+          Object.fromEntries(resource.fields.map((field) => [field.key, valueFor(field)])),
+        ),
+      ).map((text) => [resource, text] as const),
+    );
   const request = fc
     .tuple(fc.constantFrom('POST', 'PATCH'), body, segment(known.records), rarely(queryArbitrary()), headersArbitrary(true))
     .map(([method, [resource, text], record, query, headers]): RawRequest => {
@@ -405,16 +573,26 @@ test('commands: any body to any command', async () => {
   const request = fc
     .tuple(fc.constantFrom('job-application', 'newsletter-signup'), rarely(queryArbitrary()), headersArbitrary(true))
     .chain(([command, query, headers]) =>
-      bodyText(documentFor(fc.oneof({ weight: 9, arbitrary: fc.constant(command) }, { weight: 1, arbitrary: nastyText }), COMMAND_ATTRIBUTES)).map(
-        (text): RawRequest => ({ method: 'POST', target: `/api/v2/commands/${command}${query}`, headers, body: text })
-      )
+      bodyText(
+        documentFor(fc.oneof({ weight: 9, arbitrary: fc.constant(command) }, { weight: 1, arbitrary: nastyText }), COMMAND_ATTRIBUTES),
+      ).map((text): RawRequest => ({ method: 'POST', target: `/api/v2/commands/${command}${query}`, headers, body: text })),
     );
   await run(fc.asyncProperty(request, check));
 });
 
 test('request targets: absolute form, with any Host', async () => {
   const request = fc
-    .tuple(fc.constantFrom('http', 'https', 'HTTP'), fc.constantFrom('127.0.0.1', 'evil.example', 'evil.example:8080', '[::1]', 'a:b@evil.example', 'EVIL.example.'), pathArbitrary(), queryArbitrary(), headersArbitrary(false))
-    .map(([scheme, authority, path, query, headers]): RawRequest => ({ method: 'GET', target: `${scheme}://${authority}/api/v2${path}${query}`, headers }));
+    .tuple(
+      fc.constantFrom('http', 'https', 'HTTP'),
+      fc.constantFrom('127.0.0.1', 'evil.example', 'evil.example:8080', '[::1]', 'a:b@evil.example', 'EVIL.example.'),
+      pathArbitrary(),
+      queryArbitrary(),
+      headersArbitrary(false),
+    )
+    .map(([scheme, authority, path, query, headers]): RawRequest => ({
+      method: 'GET',
+      target: `${scheme}://${authority}/api/v2${path}${query}`,
+      headers,
+    }));
   await run(fc.asyncProperty(request, check));
 });

@@ -20,7 +20,20 @@ const run = promisify(execFile);
 const ARTIFACTS = path.join(APP_ROOT, 'test', '.artifacts', `generated-client-${process.pid}`);
 const bin = (relative: string) => path.join(APP_ROOT, 'node_modules', relative);
 const TOOL_ENV = { ...process.env, NO_COLOR: '1' };
-const TSC_OPTIONS = ['--strict', '--noUncheckedIndexedAccess', '--esModuleInterop', '--target', 'ES2022', '--module', 'commonjs', '--lib', 'ES2022,DOM', '--types', 'node', '--skipLibCheck'];
+const TSC_OPTIONS = [
+  '--strict',
+  '--noUncheckedIndexedAccess',
+  '--esModuleInterop',
+  '--target',
+  'ES2022',
+  '--module',
+  'commonjs',
+  '--lib',
+  'ES2022,DOM',
+  '--types',
+  'node',
+  '--skipLibCheck',
+];
 
 let app: TestApp;
 let key: Awaited<ReturnType<typeof createKey>>;
@@ -30,9 +43,25 @@ beforeAll(async () => {
   app = await checkResponses(await bootApp());
   const s = app.strapi;
   const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall', floors: 3 });
-  await publish(s, 'api::event.event', { title: 'Jazz Night', slug: 'jazz-night', startsAt: '2027-06-01T19:30:00.000Z', category: 'concert', venue: hall.documentId });
-  await publish(s, 'api::event.event', { title: 'Rock Night', slug: 'rock-night', startsAt: '2027-06-20T19:30:00.000Z', category: 'concert' });
-  await publish(s, 'api::event.event', { title: 'Early Concert', slug: 'early-concert', startsAt: '2027-05-01T19:30:00.000Z', category: 'concert' });
+  await publish(s, 'api::event.event', {
+    title: 'Jazz Night',
+    slug: 'jazz-night',
+    startsAt: '2027-06-01T19:30:00.000Z',
+    category: 'concert',
+    venue: hall.documentId,
+  });
+  await publish(s, 'api::event.event', {
+    title: 'Rock Night',
+    slug: 'rock-night',
+    startsAt: '2027-06-20T19:30:00.000Z',
+    category: 'concert',
+  });
+  await publish(s, 'api::event.event', {
+    title: 'Early Concert',
+    slug: 'early-concert',
+    startsAt: '2027-05-01T19:30:00.000Z',
+    category: 'concert',
+  });
   await publish(s, 'api::event.event', { title: 'Talk', slug: 'talk', startsAt: '2027-07-01T10:00:00.000Z', category: 'talk' });
   await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
   await publish(s, 'api::festival.festival', { name: 'Autumn Fest', slug: 'autumn-fest', startsOn: '2027-10-01', endsOn: '2027-10-03' });
@@ -100,31 +129,47 @@ test('openapi-typescript types from a live key document, and openapi-fetch set u
   const response = await fetch(`${baseUrl}/openapi.json`, { headers: { Authorization: key.auth } });
   expect(response.status).toBe(200);
   fs.writeFileSync(path.join(ARTIFACTS, 'openapi.json'), await response.text());
-  await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), path.join(ARTIFACTS, 'openapi.json'), '--output', path.join(ARTIFACTS, 'api.d.ts')], { cwd: ARTIFACTS, env: TOOL_ENV });
+  await run(
+    process.execPath,
+    [bin('openapi-typescript/bin/cli.js'), path.join(ARTIFACTS, 'openapi.json'), '--output', path.join(ARTIFACTS, 'api.d.ts')],
+    { cwd: ARTIFACTS, env: TOOL_ENV },
+  );
   fs.writeFileSync(path.join(ARTIFACTS, 'client-setup.ts'), documentedSetup());
   fs.writeFileSync(path.join(ARTIFACTS, 'calls.ts'), CALLS);
-  const wrongLines = ["import { createApiClient } from './client-setup';", "const client = createApiClient('http://localhost', 'key');", ...WRONG_CALLS];
+  const wrongLines = [
+    "import { createApiClient } from './client-setup';",
+    "const client = createApiClient('http://localhost', 'key');",
+    ...WRONG_CALLS,
+  ];
   fs.writeFileSync(path.join(ARTIFACTS, 'wrong.ts'), `${wrongLines.join('\n')}\n`);
 
-  await run(process.execPath, [bin('typescript/bin/tsc'), ...TSC_OPTIONS, '--outDir', path.join(ARTIFACTS, 'out'), path.join(ARTIFACTS, 'calls.ts')], {
-    cwd: APP_ROOT,
-    env: TOOL_ENV,
-  }).catch((error: { stdout?: string; stderr?: string }) => {
+  await run(
+    process.execPath,
+    [bin('typescript/bin/tsc'), ...TSC_OPTIONS, '--outDir', path.join(ARTIFACTS, 'out'), path.join(ARTIFACTS, 'calls.ts')],
+    {
+      cwd: APP_ROOT,
+      env: TOOL_ENV,
+    },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`tsc failed on the client:\n${error.stdout}\n${error.stderr}`);
   });
 
   // Each wrong call is an error on its own line, and nothing else is.
-  const failure = await run(process.execPath, [bin('typescript/bin/tsc'), ...TSC_OPTIONS, '--noEmit', path.join(ARTIFACTS, 'wrong.ts')], { cwd: APP_ROOT, env: TOOL_ENV }).then(
+  const failure = await run(process.execPath, [bin('typescript/bin/tsc'), ...TSC_OPTIONS, '--noEmit', path.join(ARTIFACTS, 'wrong.ts')], {
+    cwd: APP_ROOT,
+    env: TOOL_ENV,
+  }).then(
     () => null,
-    (error: { stdout?: string }) => error.stdout ?? ''
+    (error: { stdout?: string }) => error.stdout ?? '',
   );
   expect(failure).not.toBeNull();
   const erroneous = [...failure!.matchAll(/wrong\.ts\((\d+),\d+\): error TS\d+/g)].map((match) => Number(match[1]));
   expect([...new Set(erroneous)]).toEqual(WRONG_CALLS.map((_, index) => index + 3));
   expect(failure).not.toMatch(/(calls|client-setup)\.ts\(/);
 
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const client = require(path.join(ARTIFACTS, 'out', 'calls.js')) as { run: (baseUrl: string, key: string) => Promise<Record<string, any>> };
+  const client = require(path.join(ARTIFACTS, 'out', 'calls.js')) as {
+    run: (baseUrl: string, key: string) => Promise<Record<string, any>>;
+  };
   const result = await client.run(baseUrl, key.token);
   expect(result).toMatchObject({
     titles: ['Rock Night', 'Jazz Night'],
@@ -136,6 +181,8 @@ test('openapi-typescript types from a live key document, and openapi-fetch set u
     replayed: { status: 201, header: 'true' },
   });
   expect(result.replayed.id).toBe(result.created.id);
-  const stored = await app.strapi.db.query('api::event.event').findMany({ where: { title: 'Typed Night', publishedAt: { $notNull: true } } });
+  const stored = await app.strapi.db
+    .query('api::event.event')
+    .findMany({ where: { title: 'Typed Night', publishedAt: { $notNull: true } } });
   expect(stored).toHaveLength(1);
 });

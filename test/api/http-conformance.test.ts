@@ -24,7 +24,14 @@ const ORIGIN = 'https://shop.example';
 const JSONAPI = 'application/vnd.api+json';
 const ATOMIC = 'https://jsonapi.org/ext/atomic';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const UIDS = ['api::event.event', 'api::page.page', 'api::setting.setting', 'api::homepage.homepage', 'api::newsletter-subscription.newsletter-subscription', 'api::job-application.job-application'];
+const UIDS = [
+  'api::event.event',
+  'api::page.page',
+  'api::setting.setting',
+  'api::homepage.homepage',
+  'api::newsletter-subscription.newsletter-subscription',
+  'api::job-application.job-application',
+];
 
 let app: TestApp;
 let all: Awaited<ReturnType<typeof createKey>>;
@@ -34,12 +41,20 @@ beforeAll(async () => {
   app = await checkResponses(await bootApp());
   const s = app.strapi;
   const image = await uploadImage(s, 'cover.png');
-  await publish(s, 'api::event.event', { title: 'Talk', slug: 'talk', startsAt: '2027-07-01T10:00:00.000Z', category: 'talk', cover: image.id });
+  await publish(s, 'api::event.event', {
+    title: 'Talk',
+    slug: 'talk',
+    startsAt: '2027-07-01T10:00:00.000Z',
+    category: 'talk',
+    cover: image.id,
+  });
   const site = await website(s, 'site-a', DEMO_PUBLICATIONS);
   await publish(s, 'api::page.page', { title: 'About', slug: 'about', website: site.documentId });
   await publish(s, 'api::setting.setting', { siteName: 'Site A', website: site.documentId });
   // Every action on every resource and every command, and a browser origin for preflights.
-  const everything = Object.fromEntries((await resources()).map((resource) => [resource.id, { actions: supportedActions(resource), read: '*', write: '*' }]));
+  const everything = Object.fromEntries(
+    (await resources()).map((resource) => [resource.id, { actions: supportedActions(resource), read: '*', write: '*' }]),
+  );
   all = await createKey(s, { resources: everything, commands: '*', origins: [ORIGIN] });
   const events = await app.http().get('/api/v2/events').set('Authorization', all.auth);
   assetPath = new URL(events.body.data[0].attributes.cover.url).pathname;
@@ -49,23 +64,39 @@ afterAll(async () => {
 });
 
 const resources = () => (app.strapi.plugin('public-api').service('resources') as { all: () => Promise<Resource[]> }).all();
-const resourcePathOf = (resource: Resource) => (resource.sourceType === 'cms' ? `/api/v2/cms/${resource.website!.slug}/${resource.slug}` : `/api/v2/${resource.slug}`);
+const resourcePathOf = (resource: Resource) =>
+  resource.sourceType === 'cms' ? `/api/v2/cms/${resource.website!.slug}/${resource.slug}` : `/api/v2/${resource.slug}`;
 
 /** Every path shape the API has, once per resource the registry holds. */
 const everyPath = async (): Promise<string[]> => {
-  const paths = ['/api/v2/', '/api/v2/schema', '/api/v2/openapi', '/api/v2/openapi.json', '/api/v2/commands/schema', '/api/v2/commands/newsletter-signup', assetPath];
+  const paths = [
+    '/api/v2/',
+    '/api/v2/schema',
+    '/api/v2/openapi',
+    '/api/v2/openapi.json',
+    '/api/v2/commands/schema',
+    '/api/v2/commands/newsletter-signup',
+    assetPath,
+  ];
   for (const resource of await resources()) paths.push(resourcePathOf(resource), `${resourcePathOf(resource)}/no-such-record`);
   return paths;
 };
 
 /** One request of `method` at `path` with the all-grants key, shaped so that nothing can be written. */
 const probe = (method: (typeof METHODS)[number], path: string) => {
-  const test = app.http()[method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete'](path).set('Authorization', all.auth);
+  const test = app
+    .http()
+    [method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete'](path)
+    .set('Authorization', all.auth);
   // A body the server refuses (400/422) where one is read; DELETE refuses any body (400) before acting.
   return method === 'GET' || method === 'HEAD' ? test : test.set('Content-Type', 'application/json').send('{}');
 };
 
-const allowOf = (header: string | undefined) => (header ?? '').split(',').map((method) => method.trim()).filter(Boolean);
+const allowOf = (header: string | undefined) =>
+  (header ?? '')
+    .split(',')
+    .map((method) => method.trim())
+    .filter(Boolean);
 
 describe('methods: one source for 405, OPTIONS and the preflight', () => {
   test('every path: the methods that do not answer 405 are exactly what OPTIONS and the preflight allow', async () => {
@@ -94,7 +125,12 @@ describe('methods: one source for 405, OPTIONS and the preflight', () => {
       expect({ path, allow }).toEqual({ path, allow: [...notRefused, 'OPTIONS'] });
       // Every 405 names the same methods.
       expect({ path, refused: [...refusedAllows] }).toEqual({ path, refused: refusedAllows.size ? [options.headers.allow] : [] });
-      expect({ path, preflight: preflight.status, methods: preflight.headers['access-control-allow-methods'], allow: preflight.headers.allow }).toEqual({
+      expect({
+        path,
+        preflight: preflight.status,
+        methods: preflight.headers['access-control-allow-methods'],
+        allow: preflight.headers.allow,
+      }).toEqual({
         path,
         preflight: 204,
         methods: options.headers.allow,
@@ -115,7 +151,7 @@ describe('methods: one source for 405, OPTIONS and the preflight', () => {
         '/api/v2/commands/schema: GET, HEAD, OPTIONS',
         '/api/v2/commands/newsletter-signup: POST, OPTIONS',
         `${assetPath}: GET, HEAD, OPTIONS`,
-      ])
+      ]),
     );
   });
 
@@ -148,9 +184,19 @@ describe('negotiation: JSON:API 1.1 as written', () => {
     { method: 'get', path: '/api/v2/events/talk' },
     { method: 'get', path: '/api/v2/cms/site-a/settings' },
     { method: 'get', path: '/api/v2/commands/schema' },
-    { method: 'post', path: '/api/v2/events', body: JSON.stringify({ data: { type: 'events', attributes: { title: 'Never', startsAt: '2027-01-01T00:00:00Z', category: 'talk' } } }) },
+    {
+      method: 'post',
+      path: '/api/v2/events',
+      body: JSON.stringify({
+        data: { type: 'events', attributes: { title: 'Never', startsAt: '2027-01-01T00:00:00Z', category: 'talk' } },
+      }),
+    },
     { method: 'patch', path: '/api/v2/events/talk', body: JSON.stringify({ data: { type: 'events', attributes: { title: 'Never' } } }) },
-    { method: 'patch', path: '/api/v2/cms/site-a/settings', body: JSON.stringify({ data: { type: 'settings', attributes: { siteName: 'Never' } } }) },
+    {
+      method: 'patch',
+      path: '/api/v2/cms/site-a/settings',
+      body: JSON.stringify({ data: { type: 'settings', attributes: { siteName: 'Never' } } }),
+    },
     {
       method: 'post',
       path: '/api/v2/commands/newsletter-signup',
@@ -175,7 +221,11 @@ describe('negotiation: JSON:API 1.1 as written', () => {
     const before = await tableSnapshot(app.strapi, UIDS);
     for (const endpoint of keyed()) {
       const res = await send(endpoint, { Accept: accept });
-      expect({ endpoint: endpoint.path, status: res.status, reason: res.body.errors?.[0]?.meta?.reason }).toEqual({ endpoint: endpoint.path, status: 406, reason });
+      expect({ endpoint: endpoint.path, status: res.status, reason: res.body.errors?.[0]?.meta?.reason }).toEqual({
+        endpoint: endpoint.path,
+        status: 406,
+        reason,
+      });
       expect(res.headers['content-type']).toBe(JSONAPI);
       expectValidJsonApi(res.body);
     }
@@ -197,7 +247,11 @@ describe('negotiation: JSON:API 1.1 as written', () => {
     const before = await tableSnapshot(app.strapi, UIDS);
     for (const endpoint of keyed().filter((e) => e.body)) {
       const res = await send(endpoint, { 'Content-Type': contentType });
-      expect({ endpoint: endpoint.path, status: res.status, reason: res.body.errors?.[0]?.meta?.reason }).toEqual({ endpoint: endpoint.path, status: 415, reason });
+      expect({ endpoint: endpoint.path, status: res.status, reason: res.body.errors?.[0]?.meta?.reason }).toEqual({
+        endpoint: endpoint.path,
+        status: 415,
+        reason,
+      });
     }
     expect(await tableSnapshot(app.strapi, UIDS)).toEqual(before);
   });

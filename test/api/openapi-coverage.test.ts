@@ -24,7 +24,13 @@ import type { Resource } from '../../src/plugins/public-api/server/src/registry/
 
 const METHODS = ['get', 'post', 'patch', 'delete'] as const;
 type HttpMethod = (typeof METHODS)[number];
-const REQUEST_TYPES = ['application/json', 'application/vnd.api+json', 'multipart/form-data', 'application/x-www-form-urlencoded', 'text/plain'] as const;
+const REQUEST_TYPES = [
+  'application/json',
+  'application/vnd.api+json',
+  'multipart/form-data',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+] as const;
 const UIDS = [
   'api::event.event',
   'api::building.building',
@@ -38,7 +44,12 @@ const UIDS = [
   'api::newsletter-subscription.newsletter-subscription',
 ];
 
-type Doc = Omit<OpenApiDocument, 'paths'> & { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: any; encoding?: Record<string, { contentType: string }> }> } }>> };
+type Doc = Omit<OpenApiDocument, 'paths'> & {
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: any; encoding?: Record<string, { contentType: string }> }> } }>
+  >;
+};
 
 let app: TestApp;
 let resources: Resource[];
@@ -47,17 +58,43 @@ const records = new Map<string, string>();
 const keys: Record<string, { auth: string }> = {};
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const pathOf = (resource: Resource) => (resource.sourceType === 'cms' ? `/cms/${resource.website!.slug}/${resource.slug}` : `/${resource.slug}`);
+const pathOf = (resource: Resource) =>
+  resource.sourceType === 'cms' ? `/cms/${resource.website!.slug}/${resource.slug}` : `/${resource.slug}`;
 
 beforeAll(async () => {
   app = await checkResponses(await bootApp());
   const s = app.strapi;
   await ensureLocale(s, 'de', 'German');
   const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall', floors: 3 });
-  const fest = await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
-  const jazz = await publish(s, 'api::event.event', { title: 'Jazz Night', slug: 'jazz-night', startsAt: '2027-06-01T19:30:00.000Z', category: 'concert', venue: hall.documentId, festival: fest.documentId });
-  await publish(s, 'api::job.job', { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time', closesOn: day(30) });
-  await publish(s, 'api::product.product', { name: 'Tote', slug: 'tote', sku: 'TOTE-1', price: 12, currency: 'EUR', event: jazz.documentId });
+  const fest = await publish(s, 'api::festival.festival', {
+    name: 'Summer Fest',
+    slug: 'summer-fest',
+    startsOn: '2027-06-01',
+    endsOn: '2027-06-03',
+  });
+  const jazz = await publish(s, 'api::event.event', {
+    title: 'Jazz Night',
+    slug: 'jazz-night',
+    startsAt: '2027-06-01T19:30:00.000Z',
+    category: 'concert',
+    venue: hall.documentId,
+    festival: fest.documentId,
+  });
+  await publish(s, 'api::job.job', {
+    title: 'Engineer',
+    slug: 'engineer',
+    department: 'engineering',
+    employmentType: 'full-time',
+    closesOn: day(30),
+  });
+  await publish(s, 'api::product.product', {
+    name: 'Tote',
+    slug: 'tote',
+    sku: 'TOTE-1',
+    price: 12,
+    currency: 'EUR',
+    event: jazz.documentId,
+  });
   const siteA = await website(s, 'site-a', [
     { collection: 'pages', contentType: 'api::page.page', mode: 'collection' },
     { collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' },
@@ -70,11 +107,18 @@ beforeAll(async () => {
   await publish(s, 'api::homepage.homepage', { headline: 'Welcome' });
 
   resources = await (s.plugin('public-api').service('resources') as { all: () => Promise<Resource[]> }).all();
-  const everything = Object.fromEntries(resources.map((resource) => [resource.id, { actions: supportedActions(resource), read: '*', write: '*' }]));
+  const everything = Object.fromEntries(
+    resources.map((resource) => [resource.id, { actions: supportedActions(resource), read: '*', write: '*' }]),
+  );
   const grants: Record<string, unknown> = {
     none: { resources: {} },
     commandsOnly: { commands: ['job-application'] },
-    readsOnly: { resources: { 'native:jobs': { actions: ['read'], read: ['title'] }, 'cms:site-a/settings': { actions: ['read'], read: ['siteName'] } } },
+    readsOnly: {
+      resources: {
+        'native:jobs': { actions: ['read'], read: ['title'] },
+        'cms:site-a/settings': { actions: ['read'], read: ['siteName'] },
+      },
+    },
     writesOnly: {
       resources: {
         'native:events': { actions: ['create', 'update', 'delete'], write: ['title', 'startsAt', 'category'] },
@@ -82,12 +126,20 @@ beforeAll(async () => {
         'cms:site-a/settings': { actions: ['update'], write: ['siteName'] },
       },
     },
-    cmsOnly: { resources: { 'cms:site-a/pages': { actions: ['read', 'update'], read: '*', write: ['title'] }, 'cms:site-a/home': { actions: ['read'], read: ['headline'] } } },
+    cmsOnly: {
+      resources: {
+        'cms:site-a/pages': { actions: ['read', 'update'], read: '*', write: ['title'] },
+        'cms:site-a/home': { actions: ['read'], read: ['headline'] },
+      },
+    },
     everything: { resources: everything, commands: '*' },
   };
   for (const [name, grant] of Object.entries(grants)) keys[name] = await createKey(s, grant, { name });
   for (const resource of resources.filter((r) => r.mode === 'collection')) {
-    const page = await app.http().get(`/api/v2${pathOf(resource)}`).set('Authorization', keys.everything!.auth);
+    const page = await app
+      .http()
+      .get(`/api/v2${pathOf(resource)}`)
+      .set('Authorization', keys.everything!.auth);
     const first = page.body.data[0] as { id: string; meta: { slug: string | null } } | undefined;
     if (!first) throw new Error(`No record of ${resource.id} to address.`);
     records.set(resource.id, first.meta.slug ?? first.id);
@@ -127,7 +179,9 @@ const attempt = (auth: string, method: HttpMethod, path: string) => {
 const REFUSED = new Set([403, 404, 405]);
 
 const described = (document: Doc): string[] =>
-  Object.entries(document.paths).flatMap(([template, item]) => METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${template}`));
+  Object.entries(document.paths).flatMap(([template, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${template}`),
+  );
 
 test.each(['none', 'commandsOnly', 'readsOnly', 'writesOnly', 'cmsOnly', 'everything'])(
   'key %s: the operations it can call are exactly those its document describes',
@@ -144,7 +198,7 @@ test.each(['none', 'commandsOnly', 'readsOnly', 'writesOnly', 'cmsOnly', 'everyt
     expect(callable.sort()).toEqual(described(document).sort());
     expect(callable).toContain('GET /commands/schema');
     expect(await tableSnapshot(app.strapi, UIDS)).toEqual(before);
-  }
+  },
 );
 
 /** A small body of each media type. */
@@ -195,16 +249,26 @@ test('the job application described as multipart/form-data, CV part included, is
       cv: { type: 'string', contentMediaType: 'application/octet-stream' },
     },
   });
-  expect(multipart.encoding!.cv!.contentType.split(', ')).toEqual(['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']);
+  expect(multipart.encoding!.cv!.contentType.split(', ')).toEqual([
+    'application/pdf',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ]);
   expect(Object.keys(multipart.schema.properties).sort()).toEqual(['cv', 'data']);
 
   const res = await app
     .http()
     .post('/api/v2/commands/job-application')
     .set('Authorization', keys.commandsOnly!.auth)
-    .field('data', JSON.stringify({ data: { type: 'job-application', attributes: { job: 'engineer', name: 'Ada Lovelace', email: 'ada@example.com', consent: true } } }))
+    .field(
+      'data',
+      JSON.stringify({
+        data: { type: 'job-application', attributes: { job: 'engineer', name: 'Ada Lovelace', email: 'ada@example.com', consent: true } },
+      }),
+    )
     .attach('cv', minimalPdf(), { filename: 'cv.pdf', contentType: multipart.encoding!.cv!.contentType.split(', ')[0]! });
   expect(res.status).toBe(201);
-  const stored = (await app.strapi.db.query('api::job-application.job-application').findMany({ populate: ['cv'] })) as { cv: { mime: string } | null }[];
+  const stored = (await app.strapi.db.query('api::job-application.job-application').findMany({ populate: ['cv'] })) as {
+    cv: { mime: string } | null;
+  }[];
   expect(stored.map((row) => row.cv?.mime)).toEqual(['application/pdf']);
 });

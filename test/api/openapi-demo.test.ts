@@ -56,7 +56,8 @@ test('every demo resource, read page by page with every relation expanded, answe
     const recordPath = document.paths[`${template}/{record}`];
     if (!recordPath) {
       // A singleton, in each locale.
-      for (const locale of ['en', 'de']) await app.http().get(`/api/v2${template}?${query}&locale=${locale}`).set('Authorization', key.auth);
+      for (const locale of ['en', 'de'])
+        await app.http().get(`/api/v2${template}?${query}&locale=${locale}`).set('Authorization', key.auth);
       continue;
     }
     let next: string | undefined = `/api/v2${template}?limit=100${query ? `&${query}` : ''}`;
@@ -70,9 +71,24 @@ test('every demo resource, read page by page with every relation expanded, answe
     }
     // Deep includes and single records, on a few of them.
     const deep = include.filter((path) => path.split('.').length === 3).slice(0, 10);
-    if (deep.length) expect((await app.http().get(`/api/v2${template}?limit=10&include=${deep.join(',')}`).set('Authorization', key.auth)).status).toBe(200);
+    if (deep.length)
+      expect(
+        (
+          await app
+            .http()
+            .get(`/api/v2${template}?limit=10&include=${deep.join(',')}`)
+            .set('Authorization', key.auth)
+        ).status,
+      ).toBe(200);
     for (const slug of slugs.slice(0, 3)) {
-      expect((await app.http().get(`/api/v2${template}/${encodeURIComponent(slug)}?${query}`).set('Authorization', key.auth)).status).toBe(200);
+      expect(
+        (
+          await app
+            .http()
+            .get(`/api/v2${template}/${encodeURIComponent(slug)}?${query}`)
+            .set('Authorization', key.auth)
+        ).status,
+      ).toBe(200);
     }
   }
   expect(records).toBeGreaterThan(200);

@@ -34,8 +34,20 @@ beforeAll(async () => {
   const s = app.strapi;
   await ensureLocale(s, 'de', 'German');
   const image = await uploadImage(s, 'hall.png', 64, 48);
-  const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall', sort: 1, floors: 3, images: [image.id], description: BLOCKS });
-  const fest = await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
+  const hall = await publish(s, 'api::building.building', {
+    name: 'Main Hall',
+    slug: 'main-hall',
+    sort: 1,
+    floors: 3,
+    images: [image.id],
+    description: BLOCKS,
+  });
+  const fest = await publish(s, 'api::festival.festival', {
+    name: 'Summer Fest',
+    slug: 'summer-fest',
+    startsOn: '2027-06-01',
+    endsOn: '2027-06-03',
+  });
   const jazz = await publish(s, 'api::event.event', {
     title: 'Jazz Night',
     slug: 'jazz-night',
@@ -49,10 +61,28 @@ beforeAll(async () => {
     cover: image.id,
     body: BLOCKS,
   });
-  await localize(s, 'api::event.event', jazz.documentId, 'de', { title: 'Jazznacht', slug: 'jazznacht', startsAt: '2027-06-01T19:30:00.000Z', category: 'concert' });
+  await localize(s, 'api::event.event', jazz.documentId, 'de', {
+    title: 'Jazznacht',
+    slug: 'jazznacht',
+    startsAt: '2027-06-01T19:30:00.000Z',
+    category: 'concert',
+  });
   await publish(s, 'api::event.event', { title: 'Talk', slug: 'talk', sort: 1, startsAt: '2027-07-01T10:00:00.000Z', category: 'talk' });
-  await publish(s, 'api::job.job', { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time', description: '# Role' });
-  await publish(s, 'api::product.product', { name: 'Tote', slug: 'tote', sku: 'TOTE-1', price: 12, currency: 'EUR', event: jazz.documentId });
+  await publish(s, 'api::job.job', {
+    title: 'Engineer',
+    slug: 'engineer',
+    department: 'engineering',
+    employmentType: 'full-time',
+    description: '# Role',
+  });
+  await publish(s, 'api::product.product', {
+    name: 'Tote',
+    slug: 'tote',
+    sku: 'TOTE-1',
+    price: 12,
+    currency: 'EUR',
+    event: jazz.documentId,
+  });
   const siteA = await website(s, 'site-a', [
     { collection: 'pages', contentType: 'api::page.page', mode: 'collection' },
     { collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' },
@@ -129,7 +159,9 @@ test('content negotiation: JSON or the OpenAPI media type; 406 for an Accept tha
   const key = await createKey(app.strapi, KEYS.none);
   const accept = (value: string) => app.http().get('/api/v2/openapi.json').set('Authorization', key.auth).set('Accept', value);
   expect((await accept('application/vnd.oai.openapi+json')).headers['content-type']).toMatch(/^application\/vnd\.oai\.openapi\+json/);
-  expect((await accept('application/vnd.oai.openapi+json;version=3.1, application/json;q=0.5')).headers['content-type']).toMatch(/^application\/vnd\.oai\.openapi\+json/);
+  expect((await accept('application/vnd.oai.openapi+json;version=3.1, application/json;q=0.5')).headers['content-type']).toMatch(
+    /^application\/vnd\.oai\.openapi\+json/,
+  );
   expect((await accept('application/json')).headers['content-type']).toMatch(/^application\/json/);
   expect((await accept('*/*')).headers['content-type']).toMatch(/^application\/json/);
   expect((await accept('application/*')).headers['content-type']).toMatch(/^application\/json/);
@@ -176,22 +208,37 @@ describe('documents of differently granted keys', () => {
 
   test('each passes Redocly CLI lint with the checked-in configuration: no errors, no warnings', async () => {
     const files = Object.keys(documents).map((name) => path.join(ARTIFACTS, `${name}.json`));
-    const { stdout } = await run(process.execPath, [bin('@redocly/cli/bin/cli.js'), 'lint', ...files, '--config', path.join(APP_ROOT, 'redocly.yaml'), '--format=json'], {
-      cwd: APP_ROOT,
-      env: TOOL_ENV,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => {
+    const { stdout } = await run(
+      process.execPath,
+      [bin('@redocly/cli/bin/cli.js'), 'lint', ...files, '--config', path.join(APP_ROOT, 'redocly.yaml'), '--format=json'],
+      {
+        cwd: APP_ROOT,
+        env: TOOL_ENV,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`Redocly lint failed:\n${error.stdout}\n${error.stderr}`);
     });
     // One JSON report per file, concatenated.
-    const reports = stdout.split(/(?=\{\s*"totals")/).map((part) => JSON.parse(part) as { totals: { errors: number; warnings: number }; problems: unknown[] });
+    const reports = stdout
+      .split(/(?=\{\s*"totals")/)
+      .map((part) => JSON.parse(part) as { totals: { errors: number; warnings: number }; problems: unknown[] });
     expect(reports).toHaveLength(files.length);
-    for (const report of reports) expect({ totals: report.totals, problems: report.problems }).toEqual({ totals: { errors: 0, warnings: 0, ignored: 0 }, problems: [] });
+    for (const report of reports)
+      expect({ totals: report.totals, problems: report.problems }).toEqual({
+        totals: { errors: 0, warnings: 0, ignored: 0 },
+        problems: [],
+      });
   });
 
   test('each holds exactly the paths and methods its key may use', () => {
     const methods = (document: OpenApiDocument) =>
-      Object.fromEntries(Object.entries(document.paths).map(([p, item]) => [p, Object.keys(item).filter((k) => ['get', 'post', 'patch', 'delete'].includes(k))]));
+      Object.fromEntries(
+        Object.entries(document.paths).map(([p, item]) => [
+          p,
+          Object.keys(item).filter((k) => ['get', 'post', 'patch', 'delete'].includes(k)),
+        ]),
+      );
     // Self-description every key may call: the index, the document, the (maybe empty) list of its commands.
     const service = { '/': ['get'], '/schema': ['get'], '/openapi': ['get'], '/openapi.json': ['get'], '/commands/schema': ['get'] };
     expect(methods(documents.none!)).toEqual(service);
@@ -211,7 +258,11 @@ describe('documents of differently granted keys', () => {
       '/cms/site-a/home': ['get'],
     });
     const all = methods(documents.all!);
-    expect(all).toMatchObject({ '/events': ['get', 'post'], '/events/{record}': ['get', 'patch', 'delete'], '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'] });
+    expect(all).toMatchObject({
+      '/events': ['get', 'post'],
+      '/events/{record}': ['get', 'patch', 'delete'],
+      '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'],
+    });
     expect(documents.all!.paths['/events/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
     expect(documents.all!.paths['/cms/site-a/pages/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
     expect(documents.all!.components.parameters.Locale!.schema).toEqual({ type: 'string', enum: ['de', 'en'] });
@@ -220,10 +271,14 @@ describe('documents of differently granted keys', () => {
   test('a narrowly granted key: no name of a resource, field or command outside its grants', async () => {
     const resources = await registry().all();
     for (const name of ['narrowRead', 'readAndExpand', 'writeOnly', 'cmsOnly', 'none']) {
-      expect({ name, leaked: leakedNames({ document: documents[name]!, grants: grantsOf[name]!, resources, commands: [] }) }).toEqual({ name, leaked: [] });
+      expect({ name, leaked: leakedNames({ document: documents[name]!, grants: grantsOf[name]!, resources, commands: [] }) }).toEqual({
+        name,
+        leaked: [],
+      });
     }
     const narrow = JSON.stringify(documents.narrowRead);
-    for (const word of ['events', 'buildings', 'site-a', 'pages', 'salaryMin', 'employmentType', 'remote', 'festival']) expect(narrow).not.toContain(word);
+    for (const word of ['events', 'buildings', 'site-a', 'pages', 'salaryMin', 'employmentType', 'remote', 'festival'])
+      expect(narrow).not.toContain(word);
   });
 });
 
@@ -234,21 +289,48 @@ test('every GET the all-grants key is described for answers as described', async
   const before = checker.counts.described;
   for (const [template, item] of Object.entries(document.paths)) {
     if (!item.get || template.includes('{')) continue;
-    const res = await app.http().get(`/api/v2${template === '/' ? '/' : template}`).set('Authorization', key.auth);
+    const res = await app
+      .http()
+      .get(`/api/v2${template === '/' ? '/' : template}`)
+      .set('Authorization', key.auth);
     expect([200, 404]).toContain(res.status);
     const recordTemplate = `${template}/{record}`;
     if (res.status === 200 && Array.isArray(res.body.data) && document.paths[recordTemplate] && template !== '/') {
       for (const record of res.body.data as { id: string; meta: { slug: string | null } }[]) {
         const id = record.meta.slug ?? record.id;
-        expect((await app.http().get(`/api/v2${template}/${encodeURIComponent(id)}`).set('Authorization', key.auth)).status).toBe(200);
+        expect(
+          (
+            await app
+              .http()
+              .get(`/api/v2${template}/${encodeURIComponent(id)}`)
+              .set('Authorization', key.auth)
+          ).status,
+        ).toBe(200);
       }
       // With every expandable path the key has, one level deep.
-      const include = (item.get.parameters as { name?: string; schema?: { items?: { enum?: string[] } } }[]).find((p) => p.name === 'include');
+      const include = (item.get.parameters as { name?: string; schema?: { items?: { enum?: string[] } } }[]).find(
+        (p) => p.name === 'include',
+      );
       const paths = include?.schema?.items?.enum?.filter((p) => !p.includes('.')).slice(0, 10);
-      if (paths?.length) expect((await app.http().get(`/api/v2${template}?include=${paths.join(',')}`).set('Authorization', key.auth)).status).toBe(200);
+      if (paths?.length)
+        expect(
+          (
+            await app
+              .http()
+              .get(`/api/v2${template}?include=${paths.join(',')}`)
+              .set('Authorization', key.auth)
+          ).status,
+        ).toBe(200);
     }
   }
-  expect((await app.http().get('/api/v2/events?locale=de&sort=-startsAt&filter[category]=concert&include=venue.events').set('Authorization', key.auth)).status).toBe(200);
+  expect(
+    (
+      await app
+        .http()
+        .get('/api/v2/events?locale=de&sort=-startsAt&filter[category]=concert&include=venue.events')
+        .set('Authorization', key.auth)
+    ).status,
+  ).toBe(200);
   expect(checker.counts.described - before).toBeGreaterThan(15);
 });
 
@@ -260,8 +342,17 @@ test('a response that drifts from the document fails the check', async () => {
   await expect(checker.check('GET', url, key.auth, res)).resolves.toBeUndefined();
   const drift = (body: unknown, status = 200) => ({ ...res, status, text: JSON.stringify(body) }) as Response;
   const record = res.body.data[0];
-  await expect(checker.check('GET', url, key.auth, drift({ ...res.body, data: [{ ...record, attributes: { ...record.attributes, salaryMin: 1 } }] }))).rejects.toThrow(/does not match/);
-  await expect(checker.check('GET', url, key.auth, drift({ ...res.body, data: [{ ...record, attributes: { ...record.attributes, department: 'astrology' } }] }))).rejects.toThrow(/does not match/);
+  await expect(
+    checker.check('GET', url, key.auth, drift({ ...res.body, data: [{ ...record, attributes: { ...record.attributes, salaryMin: 1 } }] })),
+  ).rejects.toThrow(/does not match/);
+  await expect(
+    checker.check(
+      'GET',
+      url,
+      key.auth,
+      drift({ ...res.body, data: [{ ...record, attributes: { ...record.attributes, department: 'astrology' } }] }),
+    ),
+  ).rejects.toThrow(/does not match/);
   await expect(checker.check('GET', url, key.auth, drift(res.body, 418))).rejects.toThrow(/does not list status 418/);
   await expect(checker.check('GET', 'http://127.0.0.1/api/v2/events', key.auth, drift(res.body))).rejects.toThrow(/does not describe/);
 });
@@ -272,7 +363,9 @@ test('the document follows grant and publication changes on the very next reques
   expect(Object.keys(first.document.paths)).toContain('/cms/site-a/home');
   expect(Object.keys(first.document.components.schemas.SiteA_HomeAttributes!.properties!)).toEqual(['headline']);
 
-  await keysService(app.strapi).update(key.id, { grants: { resources: { 'cms:site-a/home': { actions: ['read', 'update'], read: ['headline', 'intro'], write: ['headline'] } } } });
+  await keysService(app.strapi).update(key.id, {
+    grants: { resources: { 'cms:site-a/home': { actions: ['read', 'update'], read: ['headline', 'intro'], write: ['headline'] } } },
+  });
   const widened = await fetchDocument(key);
   expect(widened.res.headers.etag).not.toBe(first.res.headers.etag);
   expect(Object.keys(widened.document.components.schemas.SiteA_HomeAttributes!.properties!)).toEqual(['headline', 'intro']);
@@ -283,7 +376,10 @@ test('the document follows grant and publication changes on the very next reques
 
   const websites = app.strapi.db.query('plugin::public-api.website');
   const site = await websites.findOne({ where: { slug: 'site-a' } });
-  await websites.update({ where: { id: site.id }, data: { publications: site.publications.filter((p: { collection: string }) => p.collection !== 'home') } });
+  await websites.update({
+    where: { id: site.id },
+    data: { publications: site.publications.filter((p: { collection: string }) => p.collection !== 'home') },
+  });
   try {
     const unpublished = await fetchDocument(key);
     expect(Object.keys(unpublished.document.paths)).not.toContain('/cms/site-a/home');
@@ -305,7 +401,11 @@ test('openapi-typescript generates types from the all-grants document, and a cli
   const response = await fetch(`${baseUrl}/openapi.json`, { headers: { Authorization: key.auth } });
   expect(response.status).toBe(200);
   fs.writeFileSync(path.join(dir, 'openapi.json'), await response.text());
-  const generated = await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '--output', path.join(dir, 'api.d.ts')], { cwd: dir, env: TOOL_ENV });
+  const generated = await run(
+    process.execPath,
+    [bin('openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '--output', path.join(dir, 'api.d.ts')],
+    { cwd: dir, env: TOOL_ENV },
+  );
   expect(generated.stderr).not.toMatch(/error/i);
   expect(fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toContain('EventsCreateWritableAttributes');
 
@@ -343,16 +443,31 @@ export const klingon: EventsQuery['locale'] = 'tlh';
 export const draft: NewEvent = { title: 'New', startsAt: '2027-01-01T00:00:00.000Z', category: 'talk' };
 // @ts-expect-error title is required on create
 export const untitled: NewEvent = { startsAt: '2027-01-01T00:00:00.000Z', category: 'talk' };
-`
+`,
   );
   await run(
     process.execPath,
-    [bin('typescript/bin/tsc'), '--strict', '--noUncheckedIndexedAccess', '--target', 'ES2022', '--module', 'commonjs', '--lib', 'ES2022,DOM', '--types', 'node', '--skipLibCheck', '--outDir', path.join(dir, 'out'), path.join(dir, 'client.ts')],
-    { cwd: APP_ROOT, env: TOOL_ENV }
+    [
+      bin('typescript/bin/tsc'),
+      '--strict',
+      '--noUncheckedIndexedAccess',
+      '--target',
+      'ES2022',
+      '--module',
+      'commonjs',
+      '--lib',
+      'ES2022,DOM',
+      '--types',
+      'node',
+      '--skipLibCheck',
+      '--outDir',
+      path.join(dir, 'out'),
+      path.join(dir, 'client.ts'),
+    ],
+    { cwd: APP_ROOT, env: TOOL_ENV },
   ).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`tsc failed:\n${error.stdout}\n${error.stderr}`);
   });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const client = require(path.join(dir, 'out', 'client.js')) as {
     readEvents: (baseUrl: string, key: string, query: object) => Promise<unknown>;
     titles: (page: unknown) => string[];

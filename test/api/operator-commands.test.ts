@@ -14,8 +14,14 @@ import { runKeyCommand } from '../helpers/scripts';
 describe('invalid database settings stop the start with one clear line', () => {
   test.each([
     [{ DATABASE_CLIENT: 'mysql' }, "Invalid database settings: DATABASE_CLIENT must be one of sqlite, postgres, got 'mysql'."],
-    [{ DATABASE_CLIENT: 'postgres', DATABASE_URL: 'http://db/x' }, 'Invalid database settings: DATABASE_URL must start with postgres:// or postgresql://'],
-    [{ DATABASE_CLIENT: 'postgres', DATABASE_NAME: 'x', DATABASE_PORT: 'abc' }, "Invalid database settings: DATABASE_PORT must be a whole number, got 'abc'."],
+    [
+      { DATABASE_CLIENT: 'postgres', DATABASE_URL: 'http://db/x' },
+      'Invalid database settings: DATABASE_URL must start with postgres:// or postgresql://',
+    ],
+    [
+      { DATABASE_CLIENT: 'postgres', DATABASE_NAME: 'x', DATABASE_PORT: 'abc' },
+      "Invalid database settings: DATABASE_PORT must be a whole number, got 'abc'.",
+    ],
   ])('%j', async (env, message) => {
     const result = await runNode([STRAPI_BIN, 'start'], env);
     expect(result.code).not.toBe(0);
@@ -99,7 +105,11 @@ describe('npm run key', () => {
   test.each([
     ['not json', '{ nope', /not valid JSON/],
     ['unknown resource', { resources: { 'native:spaceships': { actions: ['read'] } } }, /Unknown resource 'native:spaceships'/],
-    ['unknown field', { resources: { 'native:events': { actions: ['read'], read: ['title', 'hidden'] } } }, /Unknown field of native:events: 'hidden'/],
+    [
+      'unknown field',
+      { resources: { 'native:events': { actions: ['read'], read: ['title', 'hidden'] } } },
+      /Unknown field of native:events: 'hidden'/,
+    ],
     ['unknown action', { resources: { 'native:events': { actions: ['launch'] } } }, /actions/],
     ['unknown command', { resources: {}, commands: ['launch'] }, /Unknown command: 'launch'/],
     ['bad origin', { resources: {}, origins: ['shop.example/path'] }, /scheme:\/\/host/],

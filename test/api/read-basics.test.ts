@@ -15,9 +15,22 @@ beforeAll(async () => {
   const s = app.strapi;
   await ensureLocale(s, 'de', 'German');
   const image = await uploadImage(s, 'hall.png', 64, 48);
-  const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall', sort: 1, floors: 3, accessible: true, images: [image.id], description: BLOCKS });
+  const hall = await publish(s, 'api::building.building', {
+    name: 'Main Hall',
+    slug: 'main-hall',
+    sort: 1,
+    floors: 3,
+    accessible: true,
+    images: [image.id],
+    description: BLOCKS,
+  });
   ids.hall = hall.documentId;
-  const fest = await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
+  const fest = await publish(s, 'api::festival.festival', {
+    name: 'Summer Fest',
+    slug: 'summer-fest',
+    startsOn: '2027-06-01',
+    endsOn: '2027-06-03',
+  });
   ids.fest = fest.documentId;
   const jazz = await publish(s, 'api::event.event', {
     title: 'Jazz Night',
@@ -37,12 +50,36 @@ beforeAll(async () => {
     summary: 'An evening of jazz',
   });
   ids.jazz = jazz.documentId;
-  await localize(s, 'api::event.event', jazz.documentId, 'de', { title: 'Jazznacht', slug: 'jazznacht', summary: 'Ein Abend Jazz', startsAt: '2027-06-01T19:30:00.000Z', category: 'concert' });
-  const talk = await publish(s, 'api::event.event', { title: 'Talk', slug: 'talk', sort: 1, startsAt: '2027-07-01T10:00:00.000Z', category: 'talk' });
+  await localize(s, 'api::event.event', jazz.documentId, 'de', {
+    title: 'Jazznacht',
+    slug: 'jazznacht',
+    summary: 'Ein Abend Jazz',
+    startsAt: '2027-06-01T19:30:00.000Z',
+    category: 'concert',
+  });
+  const talk = await publish(s, 'api::event.event', {
+    title: 'Talk',
+    slug: 'talk',
+    sort: 1,
+    startsAt: '2027-07-01T10:00:00.000Z',
+    category: 'talk',
+  });
   ids.talk = talk.documentId;
-  const hidden = await draft(s, 'api::event.event', { title: 'Secret draft', slug: 'secret-draft', sort: 0, startsAt: '2027-08-01T10:00:00.000Z', category: 'talk' });
+  const hidden = await draft(s, 'api::event.event', {
+    title: 'Secret draft',
+    slug: 'secret-draft',
+    sort: 0,
+    startsAt: '2027-08-01T10:00:00.000Z',
+    category: 'talk',
+  });
   ids.hidden = hidden.documentId;
-  await publish(s, 'api::job.job', { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time', description: '# Role\n\nBuild **things**.' });
+  await publish(s, 'api::job.job', {
+    title: 'Engineer',
+    slug: 'engineer',
+    department: 'engineering',
+    employmentType: 'full-time',
+    description: '# Role\n\nBuild **things**.',
+  });
   const siteA = await website(s, 'site-a', [
     { collection: 'pages', contentType: 'api::page.page', mode: 'collection' },
     { collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' },
@@ -79,7 +116,17 @@ test('a collection page: document shape, field types, only granted fields', asyn
   expect(body.links.next).toBeUndefined();
   expect(body.meta.page).toEqual({ nextCursor: null });
   expect(body.meta.resource).toEqual({ name: 'Events', slug: 'events', mode: 'collection' });
-  expect(body.meta.fields.map((f: { key: string }) => f.key)).toEqual(['title', 'startsAt', 'category', 'tags', 'price', 'soldOut', 'venue', 'cover', 'body']);
+  expect(body.meta.fields.map((f: { key: string }) => f.key)).toEqual([
+    'title',
+    'startsAt',
+    'category',
+    'tags',
+    'price',
+    'soldOut',
+    'venue',
+    'cover',
+    'body',
+  ]);
   expect(body.data.map((r: { id: string }) => r.id)).toEqual([ids.talk, ids.jazz]);
   const jazz = body.data[1];
   expect(jazz).toEqual({
@@ -133,12 +180,68 @@ test('field metadata says what the key may do with each field', async () => {
   });
   const body = await get(key, '/api/v2/events');
   expect(body.meta.fields).toEqual([
-    { key: 'title', label: 'Title', type: 'string', required: true, readable: true, writable: true, inlineEditable: true, sortable: true, expandable: false, filterable: true },
-    { key: 'category', label: 'Category', type: 'select', required: true, readable: true, writable: false, inlineEditable: false, sortable: true, expandable: false, filterable: true, options: expect.arrayContaining([{ value: 'concert', label: 'Concert' }]) },
-    { key: 'price', label: 'Price', type: 'number', required: false, readable: false, writable: true, inlineEditable: true, sortable: false, expandable: false, filterable: false },
+    {
+      key: 'title',
+      label: 'Title',
+      type: 'string',
+      required: true,
+      readable: true,
+      writable: true,
+      inlineEditable: true,
+      sortable: true,
+      expandable: false,
+      filterable: true,
+    },
+    {
+      key: 'category',
+      label: 'Category',
+      type: 'select',
+      required: true,
+      readable: true,
+      writable: false,
+      inlineEditable: false,
+      sortable: true,
+      expandable: false,
+      filterable: true,
+      options: expect.arrayContaining([{ value: 'concert', label: 'Concert' }]),
+    },
+    {
+      key: 'price',
+      label: 'Price',
+      type: 'number',
+      required: false,
+      readable: false,
+      writable: true,
+      inlineEditable: true,
+      sortable: false,
+      expandable: false,
+      filterable: false,
+    },
     // The key may not read buildings, so the venue is shown as a reference but cannot be expanded.
-    { key: 'venue', label: 'Venue', type: 'relation', required: false, readable: true, writable: false, inlineEditable: false, sortable: false, expandable: false, filterable: true },
-    { key: 'body', label: 'Body', type: 'richtext', required: false, readable: true, writable: false, inlineEditable: false, sortable: false, expandable: false, filterable: false },
+    {
+      key: 'venue',
+      label: 'Venue',
+      type: 'relation',
+      required: false,
+      readable: true,
+      writable: false,
+      inlineEditable: false,
+      sortable: false,
+      expandable: false,
+      filterable: true,
+    },
+    {
+      key: 'body',
+      label: 'Body',
+      type: 'richtext',
+      required: false,
+      readable: true,
+      writable: false,
+      inlineEditable: false,
+      sortable: false,
+      expandable: false,
+      filterable: false,
+    },
   ]);
   expect(body.data[0].attributes).not.toHaveProperty('price');
 });
@@ -180,7 +283,14 @@ test('locale: localized fields in the language, 404 for a missing translation, 4
 test('markdown and other types on jobs', async () => {
   const key = await createKey(app.strapi, { resources: { 'native:jobs': { actions: ['read'], read: '*' } } });
   const body = await get(key, '/api/v2/jobs');
-  expect(body.data[0].attributes).toMatchObject({ title: 'Engineer', department: 'engineering', remote: false, description: '# Role\n\nBuild **things**.', salaryMin: null, closesOn: null });
+  expect(body.data[0].attributes).toMatchObject({
+    title: 'Engineer',
+    department: 'engineering',
+    remote: false,
+    description: '# Role\n\nBuild **things**.',
+    salaryMin: null,
+    closesOn: null,
+  });
 });
 
 test('403 without a read grant, 404 for resources that do not exist', async () => {
@@ -218,7 +328,10 @@ test('CMS: website scoping, singletons, localized singletons', async () => {
   expect(settings.links.next).toBeUndefined();
 
   const home = await get(key, '/api/v2/cms/site-a/home');
-  expect(home.data.attributes).toEqual({ headline: 'Welcome', featuredEvents: [{ id: ids.jazz, slug: 'jazz-night', collection: 'events' }] });
+  expect(home.data.attributes).toEqual({
+    headline: 'Welcome',
+    featuredEvents: [{ id: ids.jazz, slug: 'jazz-night', collection: 'events' }],
+  });
   const homeDe = await get(key, '/api/v2/cms/site-a/home?locale=de');
   expect(homeDe.data.attributes.headline).toBe('Willkommen');
   await get(key, '/api/v2/cms/site-a/home/anything', 404);

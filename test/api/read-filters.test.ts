@@ -12,11 +12,56 @@ let key: Awaited<ReturnType<typeof createKey>>;
 const ids: Record<string, string> = {};
 
 const EVENTS = [
-  { title: 'Jazz Night', slug: 'jazz-night', sort: 1, price: 25, soldOut: false, startsAt: '2027-06-01T19:00:00.000Z', category: 'concert', venue: 'hall' },
-  { title: 'jazz brunch', slug: 'jazz-brunch', sort: 2, price: 10.5, soldOut: true, startsAt: '2027-06-02T10:00:00.000Z', category: 'concert', venue: 'club' },
-  { title: 'Poetry 100%', slug: 'poetry', sort: 3, price: null, soldOut: false, startsAt: '2027-06-03T18:00:00.000Z', category: 'talk', venue: null },
-  { title: 'Under_score', slug: 'under-score', sort: 4, price: 0, soldOut: false, startsAt: '2027-07-01T09:00:00.000Z', category: 'workshop', venue: 'hall' },
-  { title: 'Film club', slug: 'film-club', sort: 5, price: 8, soldOut: null, startsAt: '2027-07-02T20:00:00.000Z', category: 'film', venue: 'club' },
+  {
+    title: 'Jazz Night',
+    slug: 'jazz-night',
+    sort: 1,
+    price: 25,
+    soldOut: false,
+    startsAt: '2027-06-01T19:00:00.000Z',
+    category: 'concert',
+    venue: 'hall',
+  },
+  {
+    title: 'jazz brunch',
+    slug: 'jazz-brunch',
+    sort: 2,
+    price: 10.5,
+    soldOut: true,
+    startsAt: '2027-06-02T10:00:00.000Z',
+    category: 'concert',
+    venue: 'club',
+  },
+  {
+    title: 'Poetry 100%',
+    slug: 'poetry',
+    sort: 3,
+    price: null,
+    soldOut: false,
+    startsAt: '2027-06-03T18:00:00.000Z',
+    category: 'talk',
+    venue: null,
+  },
+  {
+    title: 'Under_score',
+    slug: 'under-score',
+    sort: 4,
+    price: 0,
+    soldOut: false,
+    startsAt: '2027-07-01T09:00:00.000Z',
+    category: 'workshop',
+    venue: 'hall',
+  },
+  {
+    title: 'Film club',
+    slug: 'film-club',
+    sort: 5,
+    price: 8,
+    soldOut: null,
+    startsAt: '2027-07-02T20:00:00.000Z',
+    category: 'film',
+    venue: 'club',
+  },
 ];
 
 beforeAll(async () => {
@@ -104,7 +149,10 @@ test('filters travel with the cursor: links.next keeps them, and the next page i
   expect(first.body.data.map((r: { meta: { slug: string } }) => r.meta.slug)).toEqual(['jazz-night', 'jazz-brunch']);
   const next = new URL(first.body.links.next);
   expect(next.searchParams.get('filter[category][in]')).toBe('concert,talk,film');
-  const second = await app.http().get(next.pathname + next.search).set('Authorization', key.auth);
+  const second = await app
+    .http()
+    .get(next.pathname + next.search)
+    .set('Authorization', key.auth);
   expect(second.body.data.map((r: { meta: { slug: string } }) => r.meta.slug)).toEqual(['poetry', 'film-club']);
   expect(second.body.links.next).toBeUndefined();
 });
@@ -139,10 +187,27 @@ describe('refusals: 400 naming the parameter, the same answer whether or not the
   });
 
   test('at most 10 conditions', async () => {
-    const eleven = Array.from({ length: 11 }, (_, i) => `filter[price][ne]=${i}`.replace('[ne]', i % 2 ? '[ne]' : '[gt]').replace(/\[gt\]=(\d+)/, (_m, n) => `[gt]=-${n}`));
-    const unique = ['filter[price][gt]=-1', 'filter[price][gte]=-1', 'filter[price][lt]=1000', 'filter[price][lte]=1000', 'filter[price][ne]=999', 'filter[price][null]=false', 'filter[title][contains]=a', 'filter[title][startsWith]=', 'filter[category][ne]=x', 'filter[startsAt][gt]=2000-01-01', 'filter[soldOut][ne]=true'];
+    const eleven = Array.from({ length: 11 }, (_, i) =>
+      `filter[price][ne]=${i}`.replace('[ne]', i % 2 ? '[ne]' : '[gt]').replace(/\[gt\]=(\d+)/, (_m, n) => `[gt]=-${n}`),
+    );
+    const unique = [
+      'filter[price][gt]=-1',
+      'filter[price][gte]=-1',
+      'filter[price][lt]=1000',
+      'filter[price][lte]=1000',
+      'filter[price][ne]=999',
+      'filter[price][null]=false',
+      'filter[title][contains]=a',
+      'filter[title][startsWith]=',
+      'filter[category][ne]=x',
+      'filter[startsAt][gt]=2000-01-01',
+      'filter[soldOut][ne]=true',
+    ];
     expect(eleven).toHaveLength(11);
-    const res = await app.http().get(`/api/v2/events?${unique.join('&')}`).set('Authorization', key.auth);
+    const res = await app
+      .http()
+      .get(`/api/v2/events?${unique.join('&')}`)
+      .set('Authorization', key.auth);
     expect(res.status).toBe(400);
     expect(res.body.errors.some((e: { meta?: { reason: string } }) => e.meta?.reason === 'filter_limit')).toBe(true);
   });

@@ -13,7 +13,23 @@ import { ensureLocale, localize, publish } from '../helpers/fixtures';
 let app: TestApp;
 
 const FIELDS: Record<string, string[]> = {
-  events: ['title', 'slug', 'sort', 'summary', 'startsAt', 'endsAt', 'category', 'tags', 'price', 'soldOut', 'capacity', 'venue', 'festival', 'cover', 'body'],
+  events: [
+    'title',
+    'slug',
+    'sort',
+    'summary',
+    'startsAt',
+    'endsAt',
+    'category',
+    'tags',
+    'price',
+    'soldOut',
+    'capacity',
+    'venue',
+    'festival',
+    'cover',
+    'body',
+  ],
   buildings: ['name', 'slug', 'sort', 'address', 'city', 'floors', 'yearBuilt', 'accessible', 'description', 'images', 'events'],
   festivals: ['name', 'slug', 'sort', 'startsOn', 'endsOn', 'description', 'website', 'poster', 'events'],
 };
@@ -42,10 +58,16 @@ beforeAll(async () => {
         floors: 3 - i,
         yearBuilt: 1900 + i,
         accessible: i % 2 === 0,
-      })
+      }),
     );
   }
-  const fest = await publish(s, 'api::festival.festival', { name: secretOf('festivals', 'name'), slug: 'fest', startsOn: '2027-01-01', endsOn: '2027-01-02', website: 'https://fest.example/S3CR3T-festivals-website' });
+  const fest = await publish(s, 'api::festival.festival', {
+    name: secretOf('festivals', 'name'),
+    slug: 'fest',
+    startsOn: '2027-01-01',
+    endsOn: '2027-01-02',
+    website: 'https://fest.example/S3CR3T-festivals-website',
+  });
   for (let i = 0; i < 9; i += 1) {
     const event = await publish(s, 'api::event.event', {
       title: `${secretOf('events', 'title')}-${i % 4}`,
@@ -61,7 +83,13 @@ beforeAll(async () => {
       venue: halls[i % 3]!.documentId,
       festival: i % 2 ? fest.documentId : null,
     });
-    if (i % 3 === 0) await localize(s, 'api::event.event', event.documentId, 'de', { title: `${secretOf('events', 'title')}-de`, slug: `event-${i}-de`, startsAt: '2027-01-01T00:00:00.000Z', category: 'talk' });
+    if (i % 3 === 0)
+      await localize(s, 'api::event.event', event.documentId, 'de', {
+        title: `${secretOf('events', 'title')}-de`,
+        slug: `event-${i}-de`,
+        startsAt: '2027-01-01T00:00:00.000Z',
+        category: 'talk',
+      });
   }
 });
 afterAll(async () => {
@@ -78,11 +106,20 @@ const grantsArb: fc.Arbitrary<Grants> = fc.record({
 
 const requestArb = fc.record({
   resource: fc.constantFrom('events', 'buildings', 'festivals'),
-  sort: fc.array(fc.tuple(fc.constantFrom(...new Set([...FIELDS.events!, ...FIELDS.buildings!, ...SYSTEM, 'nosuch'])), fc.boolean()), { maxLength: 2 }),
-  include: fc.array(fc.constantFrom('venue', 'festival', 'events', 'venue.events', 'festival.events.venue', 'events.festival', 'title', 'nosuch'), { maxLength: 2 }),
+  sort: fc.array(fc.tuple(fc.constantFrom(...new Set([...FIELDS.events!, ...FIELDS.buildings!, ...SYSTEM, 'nosuch'])), fc.boolean()), {
+    maxLength: 2,
+  }),
+  include: fc.array(
+    fc.constantFrom('venue', 'festival', 'events', 'venue.events', 'festival.events.venue', 'events.festival', 'title', 'nosuch'),
+    { maxLength: 2 },
+  ),
   filters: fc.array(
-    fc.tuple(fc.constantFrom('title', 'price', 'category', 'venue', 'city', 'floors', 'capacity', 'startsOn', 'slug', 'nosuch'), fc.constantFrom('eq', 'ne', 'gt', 'null', 'contains'), fc.constantFrom('1', 'talk', 'hall-0', 'true', '2027-01-01', 'S3')),
-    { maxLength: 2 }
+    fc.tuple(
+      fc.constantFrom('title', 'price', 'category', 'venue', 'city', 'floors', 'capacity', 'startsOn', 'slug', 'nosuch'),
+      fc.constantFrom('eq', 'ne', 'gt', 'null', 'contains'),
+      fc.constantFrom('1', 'talk', 'hall-0', 'true', '2027-01-01', 'S3'),
+    ),
+    { maxLength: 2 },
   ),
   limit: fc.integer({ min: 1, max: 4 }),
   locale: fc.constantFrom(null, 'en', 'de'),
@@ -116,7 +153,8 @@ const FILTER_TYPES: Record<string, { type: 'string' | 'number' | 'select' | 'rel
 };
 
 type Problem = { parameter: string | undefined; reason: string | undefined };
-const sortedProblems = (problems: Problem[]) => [...problems].sort((a, b) => `${a.parameter} ${a.reason}`.localeCompare(`${b.parameter} ${b.reason}`));
+const sortedProblems = (problems: Problem[]) =>
+  [...problems].sort((a, b) => `${a.parameter} ${a.reason}`.localeCompare(`${b.parameter} ${b.reason}`));
 
 /**
  * What the filters of a request whose fields may all be used are refused for (contract section 6): a
@@ -136,7 +174,8 @@ const filterProblems = (filters: [string, string, string][]): Problem[] => {
     const target = FILTER_TYPES[field]!;
     const applies = op === 'gt' ? ['number', 'date'].includes(target.type) : op === 'contains' ? target.type === 'string' : true;
     if (!applies) problems.push({ parameter, reason: 'filter_operator_invalid' });
-    else if (op === 'null' ? !['true', 'false'].includes(value) : !target.accepts(value)) problems.push({ parameter, reason: 'filter_value_invalid' });
+    else if (op === 'null' ? !['true', 'false'].includes(value) : !target.accepts(value))
+      problems.push({ parameter, reason: 'filter_value_invalid' });
   });
   return problems;
 };
@@ -151,7 +190,9 @@ const compare = (a: unknown, b: unknown, descending: boolean) => {
 test('nothing unreadable leaves, nothing unreadable is accepted, the order is explained by readable values', async () => {
   await fc.assert(
     fc.asyncProperty(grantsArb, requestArb, async (grants, request) => {
-      const key = await createKey(app.strapi, { resources: Object.fromEntries(Object.entries(grants).map(([slug, grant]) => [`native:${slug}`, grant])) });
+      const key = await createKey(app.strapi, {
+        resources: Object.fromEntries(Object.entries(grants).map(([slug, grant]) => [`native:${slug}`, grant])),
+      });
       const params = new URLSearchParams();
       params.set('limit', String(request.limit));
       if (request.sort.length) params.set('sort', request.sort.map(([field, desc]) => `${desc ? '-' : ''}${field}`).join(','));
@@ -178,18 +219,26 @@ test('nothing unreadable leaves, nothing unreadable is accepted, the order is ex
         expect(res.status).toBe(403);
         return;
       }
-      const sortable = (field: string) => SYSTEM.includes(field) || (readable.has(field) && !['tags', 'venue', 'festival', 'cover', 'body', 'description', 'images', 'events', 'poster', 'summary'].includes(field));
+      const sortable = (field: string) =>
+        SYSTEM.includes(field) ||
+        (readable.has(field) &&
+          !['tags', 'venue', 'festival', 'cover', 'body', 'description', 'images', 'events', 'poster', 'summary'].includes(field));
       const sortOk = request.sort.every(([field]) => sortable(field)) && new Set(request.sort.map(([f]) => f)).size === request.sort.length;
-      const includeOk = request.include.every((path) => {
-        let slug: string = request.resource;
-        for (const segment of path.split('.')) {
-          const target = RELATIONS[slug]?.[segment];
-          if (!target || !readableOf(slug).has(segment) || !grants[target]!.actions.includes('read')) return false;
-          slug = target;
-        }
-        return true;
-      }) && new Set(request.include).size === request.include.length;
-      const filterOk = request.filters.every(([field]) => ['slug'].includes(field) || (readable.has(field) && (RELATIONS[request.resource]?.[field] === undefined || exposed(RELATIONS[request.resource]![field]!))));
+      const includeOk =
+        request.include.every((path) => {
+          let slug: string = request.resource;
+          for (const segment of path.split('.')) {
+            const target = RELATIONS[slug]?.[segment];
+            if (!target || !readableOf(slug).has(segment) || !grants[target]!.actions.includes('read')) return false;
+            slug = target;
+          }
+          return true;
+        }) && new Set(request.include).size === request.include.length;
+      const filterOk = request.filters.every(
+        ([field]) =>
+          ['slug'].includes(field) ||
+          (readable.has(field) && (RELATIONS[request.resource]?.[field] === undefined || exposed(RELATIONS[request.resource]![field]!))),
+      );
       if (!sortOk || !includeOk || !filterOk) {
         // Something unreadable (or unusable) was asked for: never answered with data.
         expect(res.status).toBe(400);
@@ -200,7 +249,10 @@ test('nothing unreadable leaves, nothing unreadable is accepted, the order is ex
       const problems = filterProblems(request.filters);
       if (problems.length) {
         expect(res.status).toBe(400);
-        const reported = (res.body.errors as { source?: { parameter?: string }; meta?: { reason?: string } }[]).map((error) => ({ parameter: error.source?.parameter, reason: error.meta?.reason }));
+        const reported = (res.body.errors as { source?: { parameter?: string }; meta?: { reason?: string } }[]).map((error) => ({
+          parameter: error.source?.parameter,
+          reason: error.meta?.reason,
+        }));
         expect(sortedProblems(reported)).toEqual(sortedProblems(problems));
         return;
       }
@@ -213,20 +265,25 @@ test('nothing unreadable leaves, nothing unreadable is accepted, the order is ex
 
       // The order follows the requested (readable) keys, then the default, then id.
       const terms = request.sort.length ? request.sort : [['sort', false] as [string, boolean]];
-      const valueOf = (record: Doc, field: string) => (SYSTEM.includes(field) && !(field in record.attributes) ? record.meta[field] : (record.attributes[field] ?? null));
+      const valueOf = (record: Doc, field: string) =>
+        SYSTEM.includes(field) && !(field in record.attributes) ? record.meta[field] : (record.attributes[field] ?? null);
       const data = res.body.data as Doc[];
       for (let i = 1; i < data.length; i += 1) {
         let result = 0;
         for (const [field, descending] of terms) {
           const a = valueOf(data[i - 1]!, field);
           const b = valueOf(data[i]!, field);
-          result = compare(typeof a === 'object' && a !== null ? JSON.stringify(a) : a, typeof b === 'object' && b !== null ? JSON.stringify(b) : b, descending);
+          result = compare(
+            typeof a === 'object' && a !== null ? JSON.stringify(a) : a,
+            typeof b === 'object' && b !== null ? JSON.stringify(b) : b,
+            descending,
+          );
           if (result !== 0) break;
         }
         if (result === 0) result = data[i - 1]!.id < data[i]!.id ? -1 : 1;
         expect(result).toBe(-1);
       }
     }),
-    { numRuns: 150 }
+    { numRuns: 150 },
   );
 });

@@ -38,7 +38,13 @@ beforeAll(async () => {
   const b = await website(s, 'site-b', [{ collection: 'pages', contentType: 'api::page.page', mode: 'collection' }]);
   const otherSitePage = await publish(s, 'api::page.page', { title: 'B page', slug: 'b-page', website: b.documentId });
   const sameSitePage = await publish(s, 'api::page.page', { title: 'A other', slug: 'a-other', website: a.documentId });
-  await publish(s, 'api::page.page', { title: 'A page', slug: 'a-page', sort: 0, website: a.documentId, relatedPages: [sameSitePage.documentId, otherSitePage.documentId] });
+  await publish(s, 'api::page.page', {
+    title: 'A page',
+    slug: 'a-page',
+    sort: 0,
+    website: a.documentId,
+    relatedPages: [sameSitePage.documentId, otherSitePage.documentId],
+  });
   await publish(s, 'api::homepage.homepage', { headline: 'Home', featuredEvents: [ids.e1, ids.e0] });
 });
 afterAll(async () => {
@@ -81,7 +87,11 @@ test('nested paths up to three levels, with the grants of every level', async ()
   expect(festival.type).toBe('festivals');
   expect(festival.attributes.events.map((e: { id: string }) => e.id)).toEqual([ids.e0, ids.e1, ids.e2]);
   const nested = festival.attributes.events[1];
-  expect(nested).toMatchObject({ type: 'events', id: ids.e1, attributes: { title: 'Event 1', venue: { type: 'buildings', id: ids.hall } } });
+  expect(nested).toMatchObject({
+    type: 'events',
+    id: ids.e1,
+    attributes: { title: 'Event 1', venue: { type: 'buildings', id: ids.hall } },
+  });
   expect(nested.attributes.venue.attributes.events[0]).toEqual(expect.objectContaining({ collection: 'events' }));
   expect(nested.attributes).not.toHaveProperty('capacity');
 });
@@ -101,18 +111,33 @@ test('unpublished targets are never shown, neither as references nor expanded', 
 });
 
 test('a target in another website is never shown', async () => {
-  const key = await createKey(app.strapi, { resources: { 'cms:site-a/pages': { actions: ['read'], read: ['title', 'relatedPages'] }, 'cms:site-b/pages': { actions: ['read'], read: ['title'] } } });
+  const key = await createKey(app.strapi, {
+    resources: {
+      'cms:site-a/pages': { actions: ['read'], read: ['title', 'relatedPages'] },
+      'cms:site-b/pages': { actions: ['read'], read: ['title'] },
+    },
+  });
   const body = await get(key, '/api/v2/cms/site-a/pages/a-page?include=relatedPages');
-  expect(body.data.attributes.relatedPages).toEqual([expect.objectContaining({ type: 'pages', attributes: { title: 'A other', relatedPages: [] } })]);
+  expect(body.data.attributes.relatedPages).toEqual([
+    expect.objectContaining({ type: 'pages', attributes: { title: 'A other', relatedPages: [] } }),
+  ]);
   expect(JSON.stringify(body)).not.toContain('B page');
   const references = await get(key, '/api/v2/cms/site-a/pages/a-page');
   expect(references.data.attributes.relatedPages).toEqual([{ id: expect.any(String), slug: 'a-other', collection: 'pages' }]);
 });
 
 test('singletons expand too', async () => {
-  const key = await createKey(app.strapi, { resources: { 'cms:site-a/home': { actions: ['read'], read: ['headline', 'featuredEvents'] }, 'native:events': { actions: ['read'], read: ['title'] } } });
+  const key = await createKey(app.strapi, {
+    resources: {
+      'cms:site-a/home': { actions: ['read'], read: ['headline', 'featuredEvents'] },
+      'native:events': { actions: ['read'], read: ['title'] },
+    },
+  });
   const body = await get(key, '/api/v2/cms/site-a/home?include=featuredEvents');
-  expect(body.data.attributes.featuredEvents.map((e: { attributes: { title: string } }) => e.attributes.title)).toEqual(['Event 1', 'Event 0']);
+  expect(body.data.attributes.featuredEvents.map((e: { attributes: { title: string } }) => e.attributes.title)).toEqual([
+    'Event 1',
+    'Event 0',
+  ]);
 });
 
 describe('what include refuses: 400 on the include parameter, the same answer whether or not the field exists', () => {
@@ -132,13 +157,23 @@ describe('what include refuses: 400 on the include parameter, the same answer wh
   });
 
   test('a relation whose target the key may not read cannot be included', async () => {
-    const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title', 'venue'] }, 'native:buildings': { actions: ['create'], write: ['name'] } } });
+    const key = await createKey(app.strapi, {
+      resources: {
+        'native:events': { actions: ['read'], read: ['title', 'venue'] },
+        'native:buildings': { actions: ['create'], write: ['name'] },
+      },
+    });
     const refused = await get(key, '/api/v2/events?include=venue', 400);
     const unknown = await get(key, '/api/v2/events?include=nosuch', 400);
-    const strip = (body: { errors: { detail: string }[] }) => body.errors.map((e) => ({ ...e, detail: e.detail.replace(/venue|nosuch/g, 'X') }));
+    const strip = (body: { errors: { detail: string }[] }) =>
+      body.errors.map((e) => ({ ...e, detail: e.detail.replace(/venue|nosuch/g, 'X') }));
     expect(strip(refused)).toEqual(strip(unknown));
     // The reference itself is still shown (the resource is exposed to the key).
-    expect((await get(key, '/api/v2/events/event-0')).data.attributes.venue).toEqual({ id: ids.hall, slug: 'hall', collection: 'buildings' });
+    expect((await get(key, '/api/v2/events/event-0')).data.attributes.venue).toEqual({
+      id: ids.hall,
+      slug: 'hall',
+      collection: 'buildings',
+    });
   });
 });
 
@@ -149,7 +184,10 @@ test('expansion is batched: a page of 5 costs the queries of a page of 1', async
     const listener = () => {
       queries += 1;
     };
-    const connection = app.strapi.db.connection as unknown as { on: (e: string, l: () => void) => void; off: (e: string, l: () => void) => void };
+    const connection = app.strapi.db.connection as unknown as {
+      on: (e: string, l: () => void) => void;
+      off: (e: string, l: () => void) => void;
+    };
     connection.on('query', listener);
     try {
       await get(key, path);

@@ -23,7 +23,9 @@ const indexNames = async (knex: Knex, table: string): Promise<string[]> => {
     const result = await knex.raw('SELECT indexname AS name FROM pg_indexes WHERE tablename = ?', [table]);
     return result.rows.map((row: { name: string }) => row.name);
   }
-  return (await knex.raw("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [table])).map((row: { name: string }) => row.name);
+  return (await knex.raw("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [table])).map(
+    (row: { name: string }) => row.name,
+  );
 };
 
 test.each(['events', 'buildings', 'festivals', 'jobs', 'products'])('%s has its order and slug indexes', async (table) => {
@@ -61,7 +63,7 @@ test('the default page order is read from the index, not sorted', async () => {
   const knex = app.strapi.db.connection as unknown as Knex;
   const details = await planOf(
     knex,
-    "SELECT id FROM events WHERE published_at IS NOT NULL AND locale = 'en' ORDER BY (sort IS NULL) ASC, sort ASC, document_id ASC LIMIT 26"
+    "SELECT id FROM events WHERE published_at IS NOT NULL AND locale = 'en' ORDER BY (sort IS NULL) ASC, sort ASC, document_id ASC LIMIT 26",
   );
   expect(details).toContain('events_pda_order');
   expect(details).not.toMatch(SORTS);
@@ -69,13 +71,23 @@ test('the default page order is read from the index, not sorted', async () => {
 
 test('every query of a walk, first page to last, is a range on the order index', async () => {
   for (let index = 0; index < 7; index += 1) {
-    await publish(app.strapi, 'api::event.event', { title: `Indexed ${index}`, startsAt: '2027-01-01T10:00:00.000Z', category: 'talk', sort: index % 3 === 0 ? null : index });
+    await publish(app.strapi, 'api::event.event', {
+      title: `Indexed ${index}`,
+      startsAt: '2027-01-01T10:00:00.000Z',
+      category: 'talk',
+      sort: index % 3 === 0 ? null : index,
+    });
   }
-  const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } }, commands: [], origins: [] });
+  const key = await createKey(app.strapi, {
+    resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } },
+    commands: [],
+    origins: [],
+  });
   const knex = app.strapi.db.connection as unknown as Knex;
   const queries: { sql: string; bindings: readonly unknown[] }[] = [];
   const listen = (query: { sql: string; bindings?: readonly unknown[] }) => {
-    if (/^select .* from [`"]events[`"]/i.test(query.sql) && /order by/i.test(query.sql)) queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    if (/^select .* from [`"]events[`"]/i.test(query.sql) && /order by/i.test(query.sql))
+      queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
   };
   knex.on('query', listen);
   let next: string | null = '/api/v2/events?limit=2';

@@ -30,9 +30,21 @@ beforeAll(async () => {
       category: index % 2 ? 'talk' : 'concert',
       capacity: 100 + index,
     });
-    if (index % 5 === 0) await localize(app.strapi, EVENT, doc.documentId, 'de', { title: `Veranstaltung ${index}`, slug: `veranstaltung-${index}`, startsAt: '2027-01-01T00:00:00.000Z', category: 'talk' });
+    if (index % 5 === 0)
+      await localize(app.strapi, EVENT, doc.documentId, 'de', {
+        title: `Veranstaltung ${index}`,
+        slug: `veranstaltung-${index}`,
+        startsAt: '2027-01-01T00:00:00.000Z',
+        category: 'talk',
+      });
   }
-  await draft(app.strapi, EVENT, { title: 'Draft only', slug: 'draft-only', sort: 1, startsAt: '2027-01-01T00:00:00.000Z', category: 'talk' });
+  await draft(app.strapi, EVENT, {
+    title: 'Draft only',
+    slug: 'draft-only',
+    sort: 1,
+    startsAt: '2027-01-01T00:00:00.000Z',
+    category: 'talk',
+  });
   const grants = { resources: { 'native:events': { actions: ['read'], read: ['title', 'price', 'startsAt', 'category'] } } };
   reader = await createKey(app.strapi, grants);
   other = await createKey(app.strapi, grants);
@@ -100,9 +112,27 @@ test('default order: sort ascending with nulls last, then id; every record exact
 test.each([
   ['-sort', [[(r: Record_) => r.meta.sort, -1]]],
   ['price', [[(r: Record_) => r.attributes.price, 1]]],
-  ['-price,title', [[(r: Record_) => r.attributes.price, -1], [(r: Record_) => r.attributes.title, 1]]],
-  ['startsAt,-sort', [[(r: Record_) => r.attributes.startsAt, 1], [(r: Record_) => r.meta.sort, -1]]],
-  ['category,-createdAt', [[(r: Record_) => r.attributes.category, 1], [(r: Record_) => 0, 1]]],
+  [
+    '-price,title',
+    [
+      [(r: Record_) => r.attributes.price, -1],
+      [(r: Record_) => r.attributes.title, 1],
+    ],
+  ],
+  [
+    'startsAt,-sort',
+    [
+      [(r: Record_) => r.attributes.startsAt, 1],
+      [(r: Record_) => r.meta.sort, -1],
+    ],
+  ],
+  [
+    'category,-createdAt',
+    [
+      [(r: Record_) => r.attributes.category, 1],
+      [(_r: Record_) => 0, 1],
+    ],
+  ],
   ['-slug', [[(r: Record_) => r.meta.slug, -1]]],
 ] as [string, [(r: Record_) => unknown, 1 | -1][]][])('sort=%s walks every record once, in order', async (sort, keys) => {
   for (const limit of [1, 4, 100]) {
@@ -144,7 +174,13 @@ test('records created, changed and deleted between pages: none repeated, none of
   const changed = new Set<string>();
   const { records } = await walk(reader, '/api/v2/events?limit=4', async (page, seenSoFar) => {
     // A new record on every page, in every region of the order.
-    await publish(app.strapi, EVENT, { title: `New ${page}`, slug: `new-${page}`, sort: page % 3 === 0 ? null : page, startsAt: '2027-02-01T00:00:00.000Z', category: 'talk' });
+    await publish(app.strapi, EVENT, {
+      title: `New ${page}`,
+      slug: `new-${page}`,
+      sort: page % 3 === 0 ? null : page,
+      startsAt: '2027-02-01T00:00:00.000Z',
+      category: 'talk',
+    });
     created += 1;
     // Delete one record that was not read yet, and move another one.
     const seen = new Set(seenSoFar.map((r) => r.id));
@@ -231,7 +267,8 @@ describe('limit and sort errors', () => {
     const missing = await get(reader, '/api/v2/events?sort=nosuchfield');
     expect(unreadable.status).toBe(400);
     expect(unreadable.body.errors[0].source).toEqual({ parameter: 'sort' });
-    const strip = (body: { errors: { detail: string }[] }) => body.errors.map((e) => ({ ...e, detail: e.detail.replace(/capacity|nosuchfield/g, 'X') }));
+    const strip = (body: { errors: { detail: string }[] }) =>
+      body.errors.map((e) => ({ ...e, detail: e.detail.replace(/capacity|nosuchfield/g, 'X') }));
     expect(strip(unreadable.body)).toEqual(strip(missing.body));
   });
 
@@ -253,8 +290,12 @@ describe('limit and sort errors', () => {
 
   // SQLite only, skipped (and reported so) on PostgreSQL: its varchar(255) refuses such a slug in the first place.
   (usingPostgres() ? test.skip : test)('a sort value too long for a cursor is a 400 on sort, never a 500 (SQLite)', async () => {
-    const knex = app.strapi.db.connection as unknown as { (table: string): { where: (c: string, v: string) => { update: (d: object) => Promise<number> } } };
-    await knex('events').where('slug', 'event-0').update({ slug: `zzz-${'x'.repeat(5000)}` });
+    const knex = app.strapi.db.connection as unknown as {
+      (table: string): { where: (c: string, v: string) => { update: (d: object) => Promise<number> } };
+    };
+    await knex('events')
+      .where('slug', 'event-0')
+      .update({ slug: `zzz-${'x'.repeat(5000)}` });
     const res = await get(reader, '/api/v2/events?sort=-slug&limit=1');
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ source: { parameter: 'sort' }, meta: { reason: 'sort_value_too_long' } });

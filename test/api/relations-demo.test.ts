@@ -75,8 +75,10 @@ const refsOf = (record: RecordObject, field: FieldMeta): Reference[] => {
 
 /** The resource a reference's `collection` names: the same website's collection first, then the native one. */
 const targetOf = (from: Resource, collection: string): Resource =>
-  resources.find((resource) => resource.website !== null && resource.website === from.website && resource.slug === collection && resource.mode === 'collection') ??
-  resources.find((resource) => resource.website === null && resource.slug === collection)!;
+  resources.find(
+    (resource) =>
+      resource.website !== null && resource.website === from.website && resource.slug === collection && resource.mode === 'collection',
+  ) ?? resources.find((resource) => resource.website === null && resource.slug === collection)!;
 
 const listings = new Map<string, Listing>();
 const listing = async (resource: Resource, locale: string) => {
@@ -107,21 +109,25 @@ beforeAll(async () => {
   const cityGuide = await strapi.db.query('plugin::public-api.website').findOne({ where: { slug: 'city-guide' } });
   const page = (await strapi
     .documents('api::page.page' as never)
-    .create({ data: { title: 'Opening hours', website: cityGuide!.documentId } as never, status: 'published' })) as unknown as { documentId: string };
+    .create({ data: { title: 'Opening hours', website: cityGuide!.documentId } as never, status: 'published' })) as unknown as {
+    documentId: string;
+  };
   await strapi.db.query('api::page.page').updateMany({ where: { documentId: page.documentId }, data: { slug: null } });
   slugless.documentId = page.documentId;
 
   key = await createKey(strapi, 'all');
   const index = await ok('/api/v2/');
-  const registry = (await (strapi.plugin('public-api').service('resources') as { all: () => Promise<{ id: string; uid: string }[]> }).all());
-  resources = index.data.map((entry: { id: string; attributes: { slug: string; mode: string; website?: string }; links: { self: string } }) => ({
-    id: entry.id,
-    path: new URL(entry.links.self).pathname,
-    mode: entry.attributes.mode,
-    website: entry.attributes.website ?? null,
-    slug: entry.attributes.slug,
-    uid: registry.find((resource) => resource.id === entry.id)!.uid,
-  }));
+  const registry = await (strapi.plugin('public-api').service('resources') as { all: () => Promise<{ id: string; uid: string }[]> }).all();
+  resources = index.data.map(
+    (entry: { id: string; attributes: { slug: string; mode: string; website?: string }; links: { self: string } }) => ({
+      id: entry.id,
+      path: new URL(entry.links.self).pathname,
+      mode: entry.attributes.mode,
+      website: entry.attributes.website ?? null,
+      slug: entry.attributes.slug,
+      uid: registry.find((resource) => resource.id === entry.id)!.uid,
+    }),
+  );
   openapi = JSON.parse((await app.http().get('/api/v2/openapi.json').set('Authorization', key.auth)).text);
 }, 600_000);
 
@@ -131,11 +137,25 @@ afterAll(async () => {
 
 test('the demo has what the classes below are about', async () => {
   expect(resources.map((resource) => resource.id)).toEqual(
-    expect.arrayContaining(['native:buildings', 'native:events', 'native:festivals', 'native:products', 'cms:city-guide/pages', 'cms:culture-hub/pages', 'cms:culture-hub/home'])
+    expect.arrayContaining([
+      'native:buildings',
+      'native:events',
+      'native:festivals',
+      'native:products',
+      'cms:city-guide/pages',
+      'cms:culture-hub/pages',
+      'cms:culture-hub/home',
+    ]),
   );
-  const buildings = await listing(resources.find((resource) => resource.id === 'native:buildings')!, 'en');
+  const buildings = await listing(
+    resources.find((resource) => resource.id === 'native:buildings')!,
+    'en',
+  );
   expect(buildings.records.some((record) => (record.attributes.events as Reference[]).length > 1)).toBe(true);
-  const pages = await listing(resources.find((resource) => resource.id === 'cms:city-guide/pages')!, 'en');
+  const pages = await listing(
+    resources.find((resource) => resource.id === 'cms:city-guide/pages')!,
+    'en',
+  );
   expect(pages.records.some((record) => record.id === slugless.documentId && record.meta.slug === null)).toBe(true);
 });
 
@@ -181,7 +201,9 @@ describe.each(LOCALES)('in %s', (locale) => {
   test('every listed record of every resource can be fetched by each identifier x-service names', async () => {
     let fetched = 0;
     for (const resource of resources.filter((candidate) => candidate.mode === 'collection')) {
-      const modes = (openapi.paths[`${resource.path.replace('/api/v2', '')}/{record}`] as { 'x-service': { identifier: string[] } })['x-service'].identifier;
+      const modes = (openapi.paths[`${resource.path.replace('/api/v2', '')}/{record}`] as { 'x-service': { identifier: string[] } })[
+        'x-service'
+      ].identifier;
       expect([resource.id, modes]).toEqual([resource.id, expect.arrayContaining(['id'])]);
       for (const record of (await listing(resource, locale)).records) {
         const identifiers = [record.id, ...(modes.includes('slug') && record.meta.slug !== null ? [record.meta.slug] : [])];
@@ -211,9 +233,14 @@ describe.each(LOCALES)('in %s', (locale) => {
         expect([where, await filtered(`filter[${field.key}][null]=true`)]).toEqual([where, empty]);
 
         // What the key sees: a few targets, by id and by slug.
-        const referenced = [...new Map(records.flatMap((record) => refsOf(record, field)).map((ref) => [ref.id, ref])).values()].slice(0, 4);
+        const referenced = [...new Map(records.flatMap((record) => refsOf(record, field)).map((ref) => [ref.id, ref])).values()].slice(
+          0,
+          4,
+        );
         for (const ref of referenced) {
-          const owners = records.filter((record) => refsOf(record, field).some((candidate) => candidate.id === ref.id)).map((record) => record.id);
+          const owners = records
+            .filter((record) => refsOf(record, field).some((candidate) => candidate.id === ref.id))
+            .map((record) => record.id);
           for (const value of [ref.id, ...(ref.slug ? [ref.slug] : [])]) {
             expect([where, value, await filtered(`filter[${field.key}]=${encodeURIComponent(value)}`)]).toEqual([where, value, owners]);
           }
@@ -221,22 +248,34 @@ describe.each(LOCALES)('in %s', (locale) => {
 
         // What it does not see through this resource: every other row of the target's content type
         // (another website's records, drafts, the slugs of other languages).
-        const target = targetOf(resource, refsOf(records.find((record) => refsOf(record, field).length > 0) ?? records[0]!, field)[0]?.collection ?? field.key);
+        const target = targetOf(
+          resource,
+          refsOf(records.find((record) => refsOf(record, field).length > 0) ?? records[0]!, field)[0]?.collection ?? field.key,
+        );
         const visible = (await listing(target, locale)).records;
         const seen = new Set(visible.flatMap((record) => [record.id, ...(record.meta.slug ? [record.meta.slug] : [])]));
         const model = app.strapi.db.metadata.get(target.uid as never) as unknown as { tableName: string };
         const rows = (await knex(model.tableName).select('document_id', 'slug')) as { document_id: string; slug: string | null }[];
-        const hidden = [...new Set(rows.flatMap((row) => [row.document_id, ...(row.slug ? [row.slug] : [])]))].filter((value) => !seen.has(value));
+        const hidden = [...new Set(rows.flatMap((row) => [row.document_id, ...(row.slug ? [row.slug] : [])]))].filter(
+          (value) => !seen.has(value),
+        );
         hiddenChecked += hidden.length;
         // One by one for a few of each kind (named in a failure), then all of them in `in` lists.
-        const sample = [...hidden.filter((value) => rows.some((row) => row.document_id === value)).slice(0, 6), ...hidden.filter((value) => !rows.some((row) => row.document_id === value)).slice(0, 6)];
+        const sample = [
+          ...hidden.filter((value) => rows.some((row) => row.document_id === value)).slice(0, 6),
+          ...hidden.filter((value) => !rows.some((row) => row.document_id === value)).slice(0, 6),
+        ];
         for (const value of sample) {
           expect([where, value, await filtered(`filter[${field.key}]=${encodeURIComponent(value)}`)]).toEqual([where, value, unknown]);
         }
         // Values are at most 1000 characters long.
         let batch: string[] = [];
         const flush = async () => {
-          if (batch.length) expect([where, await filtered(`filter[${field.key}][in]=${batch.map(encodeURIComponent).join(',')}`)]).toEqual([where, unknown]);
+          if (batch.length)
+            expect([where, await filtered(`filter[${field.key}][in]=${batch.map(encodeURIComponent).join(',')}`)]).toEqual([
+              where,
+              unknown,
+            ]);
           batch = [];
         };
         for (const value of hidden) {
@@ -284,20 +323,28 @@ describe('writing references back', () => {
     const german = (await listing(buildings, 'de')).records.find((record) => record.id === building.id)!;
     const changed = [events[2]!, events[0]!];
 
-    const res = await api().patch(`${buildings.path}/${building.id}`, key.auth, resourceDocument('buildings', { events: changed.map((ref) => ({ id: ref.id })) }));
+    const res = await api().patch(
+      `${buildings.path}/${building.id}`,
+      key.auth,
+      resourceDocument('buildings', { events: changed.map((ref) => ({ id: ref.id })) }),
+    );
     expect(res.status).toBe(200);
     expect((res.body.data.attributes.events as Reference[]).map((ref) => ref.id)).toEqual(changed.map((ref) => ref.id));
-    const read = async (locale: string) => ((await ok(`${buildings.path}/${building.id}?locale=${locale}`)).data.attributes.events as Reference[]).map((ref) => ref.id);
+    const read = async (locale: string) =>
+      ((await ok(`${buildings.path}/${building.id}?locale=${locale}`)).data.attributes.events as Reference[]).map((ref) => ref.id);
     expect(await read('en')).toEqual(changed.map((ref) => ref.id));
     expect(await read('de')).toEqual((german.attributes.events as Reference[]).map((ref) => ref.id));
     // The event left out has no venue in English any more, and keeps it in German.
     const dropped = events[1]!;
-    const venueOf = async (locale: string) => ((await ok(`/api/v2/events/${dropped.id}?locale=${locale}`)).data.attributes.venue as Reference | null)?.id ?? null;
+    const venueOf = async (locale: string) =>
+      ((await ok(`/api/v2/events/${dropped.id}?locale=${locale}`)).data.attributes.venue as Reference | null)?.id ?? null;
     expect(await venueOf('en')).toBeNull();
     expect(await venueOf('de')).toBe(building.id);
 
     // Written back in the old order, English is as it was.
-    expect((await api().patch(`${buildings.path}/${building.id}?locale=en`, key.auth, resourceDocument('buildings', { events }))).status).toBe(200);
+    expect(
+      (await api().patch(`${buildings.path}/${building.id}?locale=en`, key.auth, resourceDocument('buildings', { events }))).status,
+    ).toBe(200);
     expect(await read('en')).toEqual(events.map((ref) => ref.id));
     expect(await read('de')).toEqual((german.attributes.events as Reference[]).map((ref) => ref.id));
   });

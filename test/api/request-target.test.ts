@@ -17,7 +17,13 @@ const setUp = async (env: Record<string, string> = {}): Promise<Setup> => {
   const app = await bootApp(env);
   const image = await uploadImage(app.strapi, 'cover.png');
   for (const slug of ['a-night', 'b-night']) {
-    await publish(app.strapi, 'api::event.event', { title: slug, slug, category: 'concert', startsAt: '2027-06-01T19:00:00.000Z', cover: image.id });
+    await publish(app.strapi, 'api::event.event', {
+      title: slug,
+      slug,
+      category: 'concert',
+      startsAt: '2027-06-01T19:00:00.000Z',
+      cover: image.id,
+    });
   }
   const { auth } = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: '*' } } });
   return { app, port: await portOf(app), auth };
@@ -52,7 +58,12 @@ const expectHostRefused = (response: RawResponse, header: string | null) => {
   const body = JSON.parse(response.text);
   expectValidJsonApi(body);
   expect(body.errors).toEqual([
-    expect.objectContaining({ status: '400', code: 'bad_request', meta: { reason: 'host_invalid' }, ...(header ? { source: { header } } : {}) }),
+    expect.objectContaining({
+      status: '400',
+      code: 'bad_request',
+      meta: { reason: 'host_invalid' },
+      ...(header ? { source: { header } } : {}),
+    }),
   ]);
   if (!header) expect(body.errors[0].source).toBeUndefined();
 };
@@ -61,7 +72,13 @@ const expectHostRefused = (response: RawResponse, header: string | null) => {
 const raw = async (port: number, requestLine: string, headers: string[]) =>
   parseRawResponse(await sendBytes(port, `${requestLine}\r\n${[...headers, 'Connection: close'].join('\r\n')}\r\n\r\n`));
 
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 30 });
+const headerText = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 30,
+});
 
 describe('without PUBLIC_URL', () => {
   let s: Setup;
@@ -73,7 +90,10 @@ describe('without PUBLIC_URL', () => {
   });
 
   test('absolute form with a port-less Host (the issue): 200, links from the target, never glued to the Host', async () => {
-    const response = await raw(s.port, 'GET http://evil.example/api/v2/events?limit=1 HTTP/1.1', ['Host: 127.0.0.1', `Authorization: ${s.auth}`]);
+    const response = await raw(s.port, 'GET http://evil.example/api/v2/events?limit=1 HTTP/1.1', [
+      'Host: 127.0.0.1',
+      `Authorization: ${s.auth}`,
+    ]);
     const body = expectLinksUnder(response, 'http://evil.example');
     expect(body.links.self).toBe('http://evil.example/api/v2/events?limit=1');
     expect(response.text).not.toContain('http//');
@@ -81,7 +101,10 @@ describe('without PUBLIC_URL', () => {
 
   test('absolute form naming this server: the same document as origin form, and links.next leads on', async () => {
     const authority = `127.0.0.1:${s.port}`;
-    const absolute = await raw(s.port, `GET http://${authority}/api/v2/events?limit=1 HTTP/1.1`, [`Host: ${authority}`, `Authorization: ${s.auth}`]);
+    const absolute = await raw(s.port, `GET http://${authority}/api/v2/events?limit=1 HTTP/1.1`, [
+      `Host: ${authority}`,
+      `Authorization: ${s.auth}`,
+    ]);
     const origin = await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Authorization: s.auth } });
     const body = expectLinksUnder(absolute, `http://${authority}`);
     // The same document, but for the cursors, which carry their time of issue.
@@ -100,12 +123,21 @@ describe('without PUBLIC_URL', () => {
     expect(slugsOf(second.text)).toEqual([first === 'a-night' ? 'b-night' : 'a-night']);
   });
 
-  test.each(['evil.example/x', 'user@evil.example', 'a.example, b.example', 'x:99999', 'a b', 'evil.example:80:80', '', 'évil.example'])('Host %p is 400, with no link built from it', async (host) => {
-    expectHostRefused(await sendRequest(s.port, { method: 'GET', target: '/api/v2/events', headers: { Host: host, Authorization: s.auth } }), 'Host');
-  });
+  test.each(['evil.example/x', 'user@evil.example', 'a.example, b.example', 'x:99999', 'a b', 'evil.example:80:80', '', 'évil.example'])(
+    'Host %p is 400, with no link built from it',
+    async (host) => {
+      expectHostRefused(
+        await sendRequest(s.port, { method: 'GET', target: '/api/v2/events', headers: { Host: host, Authorization: s.auth } }),
+        'Host',
+      );
+    },
+  );
 
   test('a malformed authority in absolute form is 400 too, whatever the Host', async () => {
-    expectHostRefused(await raw(s.port, 'GET http://user@evil.example/api/v2/events HTTP/1.1', [`Host: 127.0.0.1:${s.port}`, `Authorization: ${s.auth}`]), null);
+    expectHostRefused(
+      await raw(s.port, 'GET http://user@evil.example/api/v2/events HTTP/1.1', [`Host: 127.0.0.1:${s.port}`, `Authorization: ${s.auth}`]),
+      null,
+    );
   });
 
   test('HTTP/1.0 without Host: 400 (there is no host to link to)', async () => {
@@ -115,11 +147,15 @@ describe('without PUBLIC_URL', () => {
   test('property: for any Host, every link starts with that host as checked, or the answer is 400', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(headerText, fc.domain(), fc.ipV4()), async (host) => {
-        const response = await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Host: host, Authorization: s.auth } });
+        const response = await sendRequest(s.port, {
+          method: 'GET',
+          target: '/api/v2/events?limit=1',
+          headers: { Host: host, Authorization: s.auth },
+        });
         if (response.status === 400) return expectHostRefused(response, 'Host');
         expectLinksUnder(response, new URL(`http://${host}`).origin);
       }),
-      { numRuns: 150, seed: 9_2026 }
+      { numRuns: 150, seed: 9_2026 },
     );
   });
 });
@@ -137,8 +173,16 @@ describe('with PUBLIC_URL', () => {
 
   test('links come from PUBLIC_URL whatever the Host or the target names', async () => {
     const cases = [
-      await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Host: 'evil.example', Authorization: s.auth } }),
-      await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Host: 'evil.example/x@y', Authorization: s.auth } }),
+      await sendRequest(s.port, {
+        method: 'GET',
+        target: '/api/v2/events?limit=1',
+        headers: { Host: 'evil.example', Authorization: s.auth },
+      }),
+      await sendRequest(s.port, {
+        method: 'GET',
+        target: '/api/v2/events?limit=1',
+        headers: { Host: 'evil.example/x@y', Authorization: s.auth },
+      }),
       await raw(s.port, 'GET http://evil.example/api/v2/events?limit=1 HTTP/1.1', ['Host: 127.0.0.1', `Authorization: ${s.auth}`]),
       await raw(s.port, 'GET http://user@evil.example:1/api/v2/events?limit=1 HTTP/1.1', ['Host: evil', `Authorization: ${s.auth}`]),
     ];
@@ -150,9 +194,12 @@ describe('with PUBLIC_URL', () => {
   test('property: no Host changes a link', async () => {
     await fc.assert(
       fc.asyncProperty(headerText, async (host) => {
-        expectLinksUnder(await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Host: host, Authorization: s.auth } }), PUBLIC_URL);
+        expectLinksUnder(
+          await sendRequest(s.port, { method: 'GET', target: '/api/v2/events?limit=1', headers: { Host: host, Authorization: s.auth } }),
+          PUBLIC_URL,
+        );
       }),
-      { numRuns: 100, seed: 9_2026 }
+      { numRuns: 100, seed: 9_2026 },
     );
   });
 });

@@ -7,14 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Core } from '@strapi/strapi';
 import { main } from '../../scripts/seed';
-import {
-  benchSlug,
-  contentFingerprint,
-  isUnchanged,
-  seedBulkEvents,
-  seedDemo,
-  takeCensus,
-} from '../../src/seed';
+import { benchSlug, contentFingerprint, isUnchanged, seedBulkEvents, seedDemo, takeCensus } from '../../src/seed';
 import { UID } from '../../src/seed/plan/types';
 import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
 
@@ -50,18 +43,30 @@ type Row = Record<string, unknown>;
 const snapshot = async () => {
   const rows: Record<string, Row[]> = {};
   for (const uid of Object.values(UID)) {
-    rows[uid] = (await strapi.db.query(uid).findMany({ select: ['id', 'documentId', 'locale', 'publishedAt', 'updatedAt'], orderBy: { id: 'asc' } })) as Row[];
+    rows[uid] = (await strapi.db
+      .query(uid)
+      .findMany({ select: ['id', 'documentId', 'locale', 'publishedAt', 'updatedAt'], orderBy: { id: 'asc' } })) as Row[];
   }
   const knex = strapi.db.connection;
   const links: Record<string, unknown> = {};
-  for (const table of ['events_venue_lnk', 'events_festival_lnk', 'products_event_lnk', 'pages_website_lnk', 'settings_website_lnk', 'homepages_featured_events_lnk', 'files_related_mph']) {
+  for (const table of [
+    'events_venue_lnk',
+    'events_festival_lnk',
+    'products_event_lnk',
+    'pages_website_lnk',
+    'settings_website_lnk',
+    'homepages_featured_events_lnk',
+    'files_related_mph',
+  ]) {
     links[table] = (await knex(table).count({ count: '*' }))[0].count;
   }
   return {
     rows,
     links,
     files: await strapi.db.query('plugin::upload.file').findMany({ select: ['id', 'name', 'hash', 'updatedAt'], orderBy: { id: 'asc' } }),
-    locales: (await strapi.db.query('plugin::i18n.locale').findMany({ select: ['code'], orderBy: { code: 'asc' } })).map((locale: Row) => locale.code),
+    locales: (await strapi.db.query('plugin::i18n.locale').findMany({ select: ['code'], orderBy: { code: 'asc' } })).map(
+      (locale: Row) => locale.code,
+    ),
     fingerprint: await contentFingerprint(strapi),
   };
 };
@@ -119,7 +124,9 @@ describe('the demo seed', () => {
 
     const drafts = await strapi.db.query(UID.event).findMany({ select: ['documentId'], where: { publishedAt: null, locale: 'en' } });
     const published = new Set(
-      (await strapi.db.query(UID.event).findMany({ select: ['documentId'], where: { publishedAt: { $notNull: true }, locale: 'en' } })).map((row: Row) => row.documentId)
+      (await strapi.db.query(UID.event).findMany({ select: ['documentId'], where: { publishedAt: { $notNull: true }, locale: 'en' } })).map(
+        (row: Row) => row.documentId,
+      ),
     );
     expect(drafts.filter((row: Row) => !published.has(row.documentId))).toHaveLength(6);
 
@@ -129,12 +136,16 @@ describe('the demo seed', () => {
   });
 
   test('relations link the same locale and status; media are real uploads with formats', async () => {
-    const german = await strapi.documents(UID.homepage).findFirst({ status: 'published', locale: 'de', populate: ['featuredEvents', 'hero'] });
+    const german = await strapi
+      .documents(UID.homepage)
+      .findFirst({ status: 'published', locale: 'de', populate: ['featuredEvents', 'hero'] });
     expect(german!.featuredEvents).toHaveLength(6);
     for (const event of german!.featuredEvents as Row[]) expect(event).toMatchObject({ locale: 'de', publishedAt: expect.any(String) });
     expect(german!.hero).toMatchObject({ mime: 'image/jpeg', width: 800, height: 600 });
 
-    const device = await strapi.documents(UID.product).findFirst({ filters: { sku: 'DEV-001' }, status: 'published', locale: 'de', populate: ['manual', 'images'] });
+    const device = await strapi
+      .documents(UID.product)
+      .findFirst({ filters: { sku: 'DEV-001' }, status: 'published', locale: 'de', populate: ['manual', 'images'] });
     expect(device!.manual).toMatchObject({ name: 'seed-product-manual.pdf', mime: 'application/pdf', ext: '.pdf' });
     for (const image of device!.images as Row[]) {
       expect(Object.keys(image.formats as object).sort()).toEqual(['medium', 'small', 'thumbnail']);
@@ -156,16 +167,26 @@ describe('the demo seed', () => {
 
 describe('website pages', () => {
   const CULTURE_HUB_SLUGS = ['about-us', 'accessibility', 'contact', 'education', 'legal-notice', 'membership', 'press', 'privacy-policy'];
-  const CITY_GUIDE_SLUGS = ['about-us', 'accessibility', 'contact', 'getting-around', 'legal-notice', 'neighbourhoods', 'privacy-policy', 'where-to-eat'];
+  const CITY_GUIDE_SLUGS = [
+    'about-us',
+    'accessibility',
+    'contact',
+    'getting-around',
+    'legal-notice',
+    'neighbourhoods',
+    'privacy-policy',
+    'where-to-eat',
+  ];
 
   /** Every page row's slug, by website, drafts included. */
   const slugsBySite = async () => {
     const rows = (await strapi.db.query(UID.page).findMany({ select: ['slug'], populate: { website: { select: ['slug'] } } })) as Row[];
-    const of = (site: string) => [...new Set(rows.filter((row) => (row.website as Row | null)?.slug === site).map((row) => row.slug))].sort();
+    const of = (site: string) =>
+      [...new Set(rows.filter((row) => (row.website as Row | null)?.slug === site).map((row) => row.slug))].sort();
     return { 'city-guide': of('city-guide'), 'culture-hub': of('culture-hub') };
   };
 
-  test("have natural slugs on each website: both have about-us and contact, whatever the other has", async () => {
+  test('have natural slugs on each website: both have about-us and contact, whatever the other has', async () => {
     expect(await slugsBySite()).toEqual({ 'city-guide': CITY_GUIDE_SLUGS, 'culture-hub': CULTURE_HUB_SLUGS });
   });
 
@@ -178,13 +199,23 @@ describe('website pages', () => {
       expect(rows.length).toBeGreaterThan(0);
       await strapi.db.query(UID.page).updateMany({ where: { id: { $in: rows.map((row) => row.id) } }, data: { slug: `${slug}-1` } });
     }
-    expect((await slugsBySite())['culture-hub']).toEqual(['about-us-1', 'accessibility-1', 'contact-1', 'education', 'legal-notice-1', 'membership', 'press', 'privacy-policy-1']);
+    expect((await slugsBySite())['culture-hub']).toEqual([
+      'about-us-1',
+      'accessibility-1',
+      'contact-1',
+      'education',
+      'legal-notice-1',
+      'membership',
+      'press',
+      'privacy-policy-1',
+    ]);
 
     const rerun = await seedDemo(strapi, { log });
     // The five pages are renamed, every version of each; nothing is created, published or edited.
     expect(rerun.writes[UID.page]).toEqual({ created: 0, localized: 0, published: 0, revised: 0, renamed: 5 });
     for (const [contentType, counts] of Object.entries(rerun.writes)) {
-      if (contentType !== UID.page) expect([contentType, counts]).toEqual([contentType, { created: 0, localized: 0, published: 0, revised: 0, renamed: 0 }]);
+      if (contentType !== UID.page)
+        expect([contentType, counts]).toEqual([contentType, { created: 0, localized: 0, published: 0, revised: 0, renamed: 0 }]);
     }
     expect(await slugsBySite()).toEqual({ 'city-guide': CITY_GUIDE_SLUGS, 'culture-hub': CULTURE_HUB_SLUGS });
     expect(await snapshot()).toEqual(before);
@@ -194,7 +225,11 @@ describe('website pages', () => {
 
 describe('bulk benchmark events', () => {
   const benchRows = () =>
-    strapi.db.query(UID.event).findMany({ select: ['id', 'documentId', 'slug', 'publishedAt', 'updatedAt'], where: { slug: { $startsWith: 'bench-' } }, orderBy: { id: 'asc' } });
+    strapi.db.query(UID.event).findMany({
+      select: ['id', 'documentId', 'slug', 'publishedAt', 'updatedAt'],
+      where: { slug: { $startsWith: 'bench-' } },
+      orderBy: { id: 'asc' },
+    });
 
   test('N events are added once: a rerun adds nothing, a larger N adds the difference', async () => {
     const demo = await contentFingerprint(strapi);
@@ -211,8 +246,20 @@ describe('bulk benchmark events', () => {
 
   test('each is stored as Strapi stores a published document: a draft and a published row, linked to the venue in the same status', async () => {
     const events = strapi.documents(UID.event);
-    const published = await events.findMany({ filters: { slug: { $startsWith: 'bench-' } }, status: 'published', populate: ['venue'], sort: 'slug:asc', limit: 100 });
-    const drafts = await events.findMany({ filters: { slug: { $startsWith: 'bench-' } }, status: 'draft', populate: ['venue'], sort: 'slug:asc', limit: 100 });
+    const published = await events.findMany({
+      filters: { slug: { $startsWith: 'bench-' } },
+      status: 'published',
+      populate: ['venue'],
+      sort: 'slug:asc',
+      limit: 100,
+    });
+    const drafts = await events.findMany({
+      filters: { slug: { $startsWith: 'bench-' } },
+      status: 'draft',
+      populate: ['venue'],
+      sort: 'slug:asc',
+      limit: 100,
+    });
     expect(published.map((event) => event.slug)).toEqual(Array.from({ length: 35 }, (_, index) => benchSlug(index + 1)));
     expect(drafts.map((event) => event.documentId)).toEqual(published.map((event) => event.documentId));
     for (const event of published) {
@@ -226,7 +273,9 @@ describe('bulk benchmark events', () => {
       expect((draft.venue as Row).documentId).toBe((published[index].venue as Row).documentId);
     });
     // The building's own list of events sees them too, in a continued order.
-    const venue = await strapi.documents(UID.building).findOne({ documentId: (published[0].venue as Row).documentId as string, status: 'published', populate: ['events'] });
+    const venue = await strapi
+      .documents(UID.building)
+      .findOne({ documentId: (published[0].venue as Row).documentId as string, status: 'published', populate: ['events'] });
     expect((venue!.events as Row[]).map((event) => event.slug)).toContain(published[0].slug);
   });
 });
@@ -260,8 +309,11 @@ describe('the seed command', () => {
   test('runs end to end from the command line: nothing new for the demo, the missing benchmark events added', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['-e', `require(${JSON.stringify(path.join(APP_ROOT, 'dist', 'scripts', 'seed.js'))}).main(['--events', '40']).then((code) => process.exit(code))`],
-      { cwd: APP_ROOT, env: process.env, timeout: 120_000 }
+      [
+        '-e',
+        `require(${JSON.stringify(path.join(APP_ROOT, 'dist', 'scripts', 'seed.js'))}).main(['--events', '40']).then((code) => process.exit(code))`,
+      ],
+      { cwd: APP_ROOT, env: process.env, timeout: 120_000 },
     );
     expect(stdout).toContain('Demo content already complete: nothing written');
     expect(stdout).toContain('Benchmark events: 5 inserted, 35 already present');

@@ -53,22 +53,36 @@ beforeAll(async () => {
   const image = await uploadImage(s, 'cover.png');
   const hall = await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall' });
   await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
-  await publish(s, 'api::event.event', { title: 'Jazz Night', slug: 'jazz-night', category: 'concert', startsAt: '2027-06-01T19:00:00.000Z', venue: hall.documentId, cover: image.id });
+  await publish(s, 'api::event.event', {
+    title: 'Jazz Night',
+    slug: 'jazz-night',
+    category: 'concert',
+    startsAt: '2027-06-01T19:00:00.000Z',
+    venue: hall.documentId,
+    cover: image.id,
+  });
   await publish(s, 'api::job.job', { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time' });
   await publish(s, 'api::product.product', { name: 'Ticket', slug: 'ticket', sku: 'T-1', price: 10, currency: 'EUR' });
   await publish(s, 'api::page.page', { title: 'About', slug: 'about', website: site.documentId });
   await publish(s, 'api::setting.setting', { siteName: 'Site A', website: site.documentId });
 
   resources = (await (s.plugin('public-api').service('resources') as { all: () => Promise<Resource[]> }).all()).filter(
-    (resource) => resource.sourceType === 'native' || resource.website?.slug === 'site-a'
+    (resource) => resource.sourceType === 'native' || resource.website?.slug === 'site-a',
   );
-  const slugs: Record<string, string> = { buildings: 'main-hall', festivals: 'summer-fest', events: 'jazz-night', jobs: 'engineer', products: 'ticket', pages: 'about' };
+  const slugs: Record<string, string> = {
+    buildings: 'main-hall',
+    festivals: 'summer-fest',
+    events: 'jazz-night',
+    jobs: 'engineer',
+    products: 'ticket',
+    pages: 'about',
+  };
   for (const resource of resources) if (slugs[resource.slug]) records.set(resource.id, slugs[resource.slug]!);
   const grants = Object.fromEntries(
     resources.map((resource) => [
       resource.id,
       { actions: resource.mode === 'singleton' ? ['read', 'update'] : ['read', 'create', 'update', 'delete'], read: '*', write: '*' },
-    ])
+    ]),
   );
   auth = (await createKey(s, { resources: grants, commands: '*' })).auth;
 });
@@ -76,10 +90,20 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Answer = { status: number; body: { data?: unknown; errors?: { status: string; code: string; source?: unknown; meta?: { reason: string } }[] } };
+type Answer = {
+  status: number;
+  body: { data?: unknown; errors?: { status: string; code: string; source?: unknown; meta?: { reason: string } }[] };
+};
 
 const send = async (request: RawRequest): Promise<Answer> => {
-  const response = await sendRequest(port, { ...request, headers: { Authorization: auth, ...(request.body !== undefined ? { 'Content-Type': 'application/vnd.api+json' } : {}), ...request.headers } });
+  const response = await sendRequest(port, {
+    ...request,
+    headers: {
+      Authorization: auth,
+      ...(request.body !== undefined ? { 'Content-Type': 'application/vnd.api+json' } : {}),
+      ...request.headers,
+    },
+  });
   const body = response.text ? JSON.parse(response.text) : {};
   if (response.text) expectValidJsonApi(body);
   return { status: response.status, body };
@@ -87,7 +111,8 @@ const send = async (request: RawRequest): Promise<Answer> => {
 
 const get = (target: string) => send({ method: 'GET', target });
 
-const pathOf = (resource: Resource) => (resource.sourceType === 'native' ? `/api/v2/${resource.slug}` : `/api/v2/cms/${resource.website!.slug}/${resource.slug}`);
+const pathOf = (resource: Resource) =>
+  resource.sourceType === 'native' ? `/api/v2/${resource.slug}` : `/api/v2/cms/${resource.website!.slug}/${resource.slug}`;
 
 const collections = () => resources.filter((resource) => resource.mode === 'collection');
 
@@ -104,18 +129,31 @@ const expectParameterRefused = (answer: Answer, parameter: string, reason: strin
 // ---------------------------------------------------------------------------------------------------------
 
 /** A real value for each path parameter, so that only the NUL can be wrong. */
-const REAL: Record<string, string> = { resource: 'events', record: 'jazz-night', website: 'site-a', collection: 'pages', command: 'newsletter-signup' };
+const REAL: Record<string, string> = {
+  resource: 'events',
+  record: 'jazz-night',
+  website: 'site-a',
+  collection: 'pages',
+  command: 'newsletter-signup',
+};
 
 describe('paths', () => {
   test('NUL in any parameter of any keyed route, with any method: 400, nothing written', async () => {
     const before = await tableSnapshot(s, UIDS);
     let checked = 0;
     for (const route of contentApiRoutes.filter((candidate) => candidate.name !== 'asset')) {
-      const names = route.path.split('/').filter((part) => part.startsWith(':')).map((part) => part.slice(1));
+      const names = route.path
+        .split('/')
+        .filter((part) => part.startsWith(':'))
+        .map((part) => part.slice(1));
       for (const name of names) {
         for (const nul of ['%00', 'x%00y']) {
           const path = route.path.replace(/:(\w+)/g, (_, param: string) => (param === name ? nul : REAL[param]!));
-          const answer = await send({ method: route.method, target: `/api/v2${path}`, ...(route.method === 'POST' || route.method === 'PATCH' ? { body: '{}' } : {}) });
+          const answer = await send({
+            method: route.method,
+            target: `/api/v2${path}`,
+            ...(route.method === 'POST' || route.method === 'PATCH' ? { body: '{}' } : {}),
+          });
           expect({ route: `${route.method} ${path}`, status: answer.status, errors: answer.body.errors }).toEqual({
             route: `${route.method} ${path}`,
             status: 400,
@@ -144,7 +182,15 @@ describe('paths', () => {
 
 describe('query parameters', () => {
   test('NUL in the name or the value of any parameter of any read: 400 naming it', async () => {
-    const targets = ['/api/v2/', '/api/v2/schema', '/api/v2/commands/schema', '/api/v2/events', '/api/v2/events/jazz-night', '/api/v2/cms/site-a/pages', '/api/v2/cms/site-a/settings'];
+    const targets = [
+      '/api/v2/',
+      '/api/v2/schema',
+      '/api/v2/commands/schema',
+      '/api/v2/events',
+      '/api/v2/events/jazz-night',
+      '/api/v2/cms/site-a/pages',
+      '/api/v2/cms/site-a/settings',
+    ];
     for (const target of targets) {
       expectParameterRefused(await get(`${target}?locale=%00`), 'locale', 'unstorable_text');
       expectParameterRefused(await get(`${target}?filter%5Btitle%5D=a%00b`), 'filter[title]', 'unstorable_text');
@@ -173,7 +219,13 @@ describe('query parameters', () => {
   });
 
   const DATES_OUT = ['0000-01-01', '0000-12-31', '10000-01-01'];
-  const DATETIMES_OUT = ['0000-01-01', '0000-12-31T23:59:59Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:30:00-01:00', '+010000-01-01T00:00:00Z'];
+  const DATETIMES_OUT = [
+    '0000-01-01',
+    '0000-12-31T23:59:59Z',
+    '0001-01-01T00:30:00+01:00',
+    '9999-12-31T23:30:00-01:00',
+    '+010000-01-01T00:00:00Z',
+  ];
   const DATES_IN = ['0001-01-01', '9999-12-31'];
   const DATETIMES_IN = ['0001-01-01', '0001-01-01T00:00:00Z', '0000-12-31T23:30:00-01:00', '9999-12-31T23:59:59.999Z'];
   const VALUE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in'] as const;
@@ -181,12 +233,18 @@ describe('query parameters', () => {
   test('every date and date-time filter of every resource, every operator: outside 0001-9999 is 400, the edges are answered', async () => {
     let checked = 0;
     for (const resource of collections()) {
-      for (const [key, target] of filterable(resource).filter(([, candidate]) => candidate.type === 'date' || candidate.type === 'datetime')) {
+      for (const [key, target] of filterable(resource).filter(
+        ([, candidate]) => candidate.type === 'date' || candidate.type === 'datetime',
+      )) {
         const [outside, inside] = target.type === 'date' ? [DATES_OUT, DATES_IN] : [DATETIMES_OUT, DATETIMES_IN];
         for (const op of VALUE_OPERATORS) {
           const parameter = `filter[${key}][${op}]`;
           for (const value of outside) {
-            expectParameterRefused(await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${encodeURIComponent(value)}`), parameter, 'filter_value_invalid');
+            expectParameterRefused(
+              await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${encodeURIComponent(value)}`),
+              parameter,
+              'filter_value_invalid',
+            );
           }
           for (const value of inside) {
             const answer = await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${encodeURIComponent(value)}`);
@@ -208,8 +266,18 @@ describe('query parameters', () => {
         const inside = column.integer ? [String(column.max), String(column.min), '0'] : ['1e300', '-1e300', '0.5'];
         for (const op of ['eq', 'gt', 'in'] as const) {
           const parameter = `filter[${key}][${op}]`;
-          for (const value of outside) expectParameterRefused(await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${value}`), parameter, 'filter_value_invalid');
-          for (const value of inside) expect({ parameter, value, status: (await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${value}`)).status }).toEqual({ parameter, value, status: 200 });
+          for (const value of outside)
+            expectParameterRefused(
+              await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${value}`),
+              parameter,
+              'filter_value_invalid',
+            );
+          for (const value of inside)
+            expect({
+              parameter,
+              value,
+              status: (await get(`${pathOf(resource)}?${encodeURIComponent(parameter)}=${value}`)).status,
+            }).toEqual({ parameter, value, status: 200 });
         }
       }
     }
@@ -226,7 +294,10 @@ const shaped = (type: string, text: string): { value: unknown; at: (string | num
     case 'tags':
       return { value: ['fine', text], at: [1] };
     case 'richtext':
-      return { value: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] }, at: ['content', 0, 'content', 0, 'text'] };
+      return {
+        value: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+        at: ['content', 0, 'content', 0, 'text'],
+      };
     case 'relations':
     case 'images':
     case 'files':
@@ -240,7 +311,8 @@ const shaped = (type: string, text: string): { value: unknown; at: (string | num
 
 /** The fields this key may write, as the resource's own `meta.fields` says. */
 const writableFields = async (resource: Resource): Promise<{ key: string; type: string }[]> => {
-  const fields = ((await get(pathOf(resource))).body as { meta: { fields: { key: string; type: string; writable: boolean }[] } }).meta.fields;
+  const fields = ((await get(pathOf(resource))).body as { meta: { fields: { key: string; type: string; writable: boolean }[] } }).meta
+    .fields;
   return fields.filter((field) => field.writable);
 };
 
@@ -254,7 +326,9 @@ const writeTo = (resource: Resource, attributes: Record<string, unknown>): RawRe
 const expectValueRefused = (answer: Answer, pointer: string, reason: string) => {
   expect({ status: answer.status, errors: answer.body.errors }).toEqual({
     status: 422,
-    errors: expect.arrayContaining([expect.objectContaining({ status: '422', code: 'unprocessable_entity', source: { pointer }, meta: { reason } })]),
+    errors: expect.arrayContaining([
+      expect.objectContaining({ status: '422', code: 'unprocessable_entity', source: { pointer }, meta: { reason } }),
+    ]),
   });
 };
 
@@ -274,7 +348,11 @@ describe('writes', () => {
       // PATCH of a record goes through the same judgement.
       if (resource.mode === 'collection' && records.has(resource.id)) {
         const field = (await writableFields(resource)).find((candidate) => candidate.type === 'string')!;
-        const answer = await send({ method: 'PATCH', target: `${pathOf(resource)}/${records.get(resource.id)}`, body: JSON.stringify({ data: { type: resource.slug, attributes: { [field.key]: 'a\u0000' } } }) });
+        const answer = await send({
+          method: 'PATCH',
+          target: `${pathOf(resource)}/${records.get(resource.id)}`,
+          body: JSON.stringify({ data: { type: resource.slug, attributes: { [field.key]: 'a\u0000' } } }),
+        });
         expectValueRefused(answer, attributePointer(field.key), 'unstorable_text');
       }
     }
@@ -285,9 +363,15 @@ describe('writes', () => {
   test('every writable date and date-time of every resource: outside 0001-9999 (in UTC) is 422 at the field', async () => {
     const before = await tableSnapshot(s, UIDS);
     for (const resource of resources) {
-      for (const field of (await writableFields(resource)).filter((candidate) => candidate.type === 'date' || candidate.type === 'datetime')) {
-        const outside = field.type === 'date' ? ['0000-01-01', '0000-02-29', '10000-01-01'] : ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:30:00-01:00', '+010000-01-01T00:00:00Z'];
-        for (const value of outside) expectValueRefused(await send(writeTo(resource, { [field.key]: value })), attributePointer(field.key), 'value_invalid');
+      for (const field of (await writableFields(resource)).filter(
+        (candidate) => candidate.type === 'date' || candidate.type === 'datetime',
+      )) {
+        const outside =
+          field.type === 'date'
+            ? ['0000-01-01', '0000-02-29', '10000-01-01']
+            : ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:30:00-01:00', '+010000-01-01T00:00:00Z'];
+        for (const value of outside)
+          expectValueRefused(await send(writeTo(resource, { [field.key]: value })), attributePointer(field.key), 'value_invalid');
       }
     }
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
@@ -302,8 +386,12 @@ describe('writes', () => {
     for (const startsAt of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
       expect((await patch('/api/v2/events/jazz-night', 'events', { startsAt, endsAt: null })).attributes.startsAt).toBe(startsAt);
     }
-    expect((await patch('/api/v2/events/jazz-night', 'events', { startsAt: '0000-12-31T23:30:00-01:00' })).attributes.startsAt).toBe('0001-01-01T00:30:00.000Z');
-    expect((await patch('/api/v2/festivals/summer-fest', 'festivals', { startsOn: '0001-01-01', endsOn: '9999-12-31' })).attributes).toMatchObject({ startsOn: '0001-01-01', endsOn: '9999-12-31' });
+    expect((await patch('/api/v2/events/jazz-night', 'events', { startsAt: '0000-12-31T23:30:00-01:00' })).attributes.startsAt).toBe(
+      '0001-01-01T00:30:00.000Z',
+    );
+    expect(
+      (await patch('/api/v2/festivals/summer-fest', 'festivals', { startsOn: '0001-01-01', endsOn: '9999-12-31' })).attributes,
+    ).toMatchObject({ startsOn: '0001-01-01', endsOn: '9999-12-31' });
     expect((await patch('/api/v2/jobs/engineer', 'jobs', { closesOn: '9999-12-31' })).attributes.closesOn).toBe('9999-12-31');
   });
 });
@@ -315,7 +403,10 @@ describe('commands', () => {
   };
 
   test('every text attribute of every command: NUL or half a surrogate pair is 422 at that place, nothing written, no lookup', async () => {
-    const schemas = (await get('/api/v2/commands/schema')).body.data as { id: string; attributes: { inputSchema: { properties: Record<string, { type?: string; enum?: unknown[] }> } } }[];
+    const schemas = (await get('/api/v2/commands/schema')).body.data as {
+      id: string;
+      attributes: { inputSchema: { properties: Record<string, { type?: string; enum?: unknown[] }> } };
+    }[];
     expect(schemas.map((command) => command.id).sort()).toEqual(Object.keys(VALID).sort());
     const before = await tableSnapshot(s, UIDS);
     let checked = 0;

@@ -31,7 +31,7 @@ const sites: Record<'a' | 'b', { slug: string; documentId: string; id: number }>
 /** Every content type of the application with a relation to websites. */
 const websiteScoped = (): Schema[] =>
   Object.values(s.contentTypes as unknown as Record<string, Schema>).filter(
-    (schema) => schema.uid.startsWith('api::') && websiteScopeAttributeOf(schema.attributes) !== undefined
+    (schema) => schema.uid.startsWith('api::') && websiteScopeAttributeOf(schema.attributes) !== undefined,
   );
 
 /** How a content type keeps its records' slug: the attribute, the field it is made from, the website relation. */
@@ -43,7 +43,9 @@ type SlugDefinition = { attribute: string; targetField: string | undefined; scop
  */
 const slugged = (): Array<{ schema: Schema; definition: SlugDefinition }> =>
   websiteScoped().flatMap((schema) => {
-    const found = Object.entries(schema.attributes).find(([, attribute]) => attribute.type === 'uid' || attribute.pluginOptions?.['public-api']?.slug);
+    const found = Object.entries(schema.attributes).find(
+      ([, attribute]) => attribute.type === 'uid' || attribute.pluginOptions?.['public-api']?.slug,
+    );
     if (!found) return [];
     const [attribute, declared] = found;
     const targetField = declared.type === 'uid' ? declared.targetField : declared.pluginOptions?.['public-api']?.slug?.targetField;
@@ -58,7 +60,10 @@ beforeAll(async () => {
   api = writer(app);
   await listenOnce(app);
   const publications = slugged().map(({ schema }) => ({ collection: collectionOf(schema), contentType: schema.uid, mode: 'collection' }));
-  for (const [name, slug] of [['a', 'site-a'], ['b', 'site-b']] as const) {
+  for (const [name, slug] of [
+    ['a', 'site-a'],
+    ['b', 'site-b'],
+  ] as const) {
     const created = await website(s, slug, publications);
     const row = (await s.db.query(WEBSITE_UID).findOne({ where: { documentId: created.documentId }, select: ['id'] })) as { id: number };
     sites[name] = { slug, documentId: created.documentId, id: row.id };
@@ -66,7 +71,9 @@ beforeAll(async () => {
   const all = { actions: ['read', 'create', 'update', 'delete'], read: '*', write: '*' };
   key = await createKey(s, {
     resources: Object.fromEntries(
-      slugged().flatMap(({ schema }) => [`cms:site-a/${collectionOf(schema)}`, `cms:site-b/${collectionOf(schema)}`].map((id) => [id, all]))
+      slugged().flatMap(({ schema }) =>
+        [`cms:site-a/${collectionOf(schema)}`, `cms:site-b/${collectionOf(schema)}`].map((id) => [id, all]),
+      ),
     ),
   });
   adminAuth = (await superAdmin(app)).auth;
@@ -79,7 +86,9 @@ test('every website-scoped content type keeps its slug per website: none is a St
   const scoped = websiteScoped();
   expect(scoped.map((schema) => schema.uid)).toEqual(expect.arrayContaining(['api::page.page', 'api::setting.setting']));
   for (const schema of scoped) {
-    const uids = Object.entries(schema.attributes).filter(([, attribute]) => attribute.type === 'uid').map(([name]) => name);
+    const uids = Object.entries(schema.attributes)
+      .filter(([, attribute]) => attribute.type === 'uid')
+      .map(([name]) => name);
     expect([schema.uid, uids]).toEqual([schema.uid, []]);
   }
   expect(slugged().map(({ schema }) => schema.uid)).toContain('api::page.page');
@@ -92,18 +101,39 @@ test('every website-scoped content type keeps its slug per website: none is a St
 // ---------------------------------------------------------------------------------------------------------
 
 /** Titles and the slug each gives; several give the same one, so generated slugs need suffixes. */
-const TITLES: Record<string, string> = { 'About us': 'about-us', 'ABOUT US!': 'about-us', Contact: 'contact', 'Contact ': 'contact', News: 'news' };
+const TITLES: Record<string, string> = {
+  'About us': 'about-us',
+  'ABOUT US!': 'about-us',
+  Contact: 'contact',
+  'Contact ': 'contact',
+  News: 'news',
+};
 /** Slugs sent as they are: some are what titles give, some a suffixed one. */
 const SLUGS = ['about-us', 'about-us-1', 'contact', 'contact-2', 'news'];
 
 type Site = 'a' | 'b';
 type Operation =
-  | { kind: 'create'; site: Site; title: string; slug: string | null }
-  | { kind: 'update'; site: Site; index: number; slug: string };
+  { kind: 'create'; site: Site; title: string; slug: string | null } | { kind: 'update'; site: Site; index: number; slug: string };
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), site: fc.constantFrom<Site>('a', 'b'), title: fc.constantFrom(...Object.keys(TITLES)), slug: fc.option(fc.constantFrom(...SLUGS), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), site: fc.constantFrom<Site>('a', 'b'), index: fc.nat(20), slug: fc.constantFrom(...SLUGS) }) }
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      site: fc.constantFrom<Site>('a', 'b'),
+      title: fc.constantFrom(...Object.keys(TITLES)),
+      slug: fc.option(fc.constantFrom(...SLUGS), { nil: null }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('update' as const),
+      site: fc.constantFrom<Site>('a', 'b'),
+      index: fc.nat(20),
+      slug: fc.constantFrom(...SLUGS),
+    }),
+  },
 );
 
 /** What one website holds: its records (documentId -> slug), in creation order. */
@@ -132,7 +162,13 @@ type Channel = {
   name: string;
   create: (schema: Schema, definition: SlugDefinition, site: Site, title: string, slug: string | null) => Promise<Outcome>;
   /** Gives `record` the slug `slug`. */
-  update: (schema: Schema, definition: SlugDefinition, site: Site, record: { documentId: string; slug: string }, slug: string) => Promise<Outcome>;
+  update: (
+    schema: Schema,
+    definition: SlugDefinition,
+    site: Site,
+    record: { documentId: string; slug: string },
+    slug: string,
+  ) => Promise<Outcome>;
 };
 
 const storedSlug = async (uid: string, attribute: string, documentId: string): Promise<string> => {
@@ -175,7 +211,11 @@ const refusal = (error: unknown, attribute: string): Outcome => {
 const documentServiceChannel: Channel = {
   name: "Strapi's document service",
   async create(schema, definition, site, title, slug) {
-    const data = { ...recordData(schema, definition, title), [definition.attribute]: slug ?? '', [definition.scopeAttribute]: sites[site].documentId };
+    const data = {
+      ...recordData(schema, definition, title),
+      [definition.attribute]: slug ?? '',
+      [definition.scopeAttribute]: sites[site].documentId,
+    };
     try {
       const created = (await s.documents(schema.uid as never).create({ data: data as never, status: 'published' })) as unknown as Row;
       const stored = await storedSlug(schema.uid, definition.attribute, String(created.documentId));
@@ -188,7 +228,9 @@ const documentServiceChannel: Channel = {
   },
   async update(schema, definition, _site, { documentId }, slug) {
     try {
-      await s.documents(schema.uid as never).update({ documentId, data: { [definition.attribute]: slug } as never, status: 'published' } as never);
+      await s
+        .documents(schema.uid as never)
+        .update({ documentId, data: { [definition.attribute]: slug } as never, status: 'published' } as never);
       return { ok: true, documentId, slug: await storedSlug(schema.uid, definition.attribute, documentId) };
     } catch (error) {
       return refusal(error, definition.attribute);
@@ -200,8 +242,16 @@ const documentServiceChannel: Channel = {
 const adminChannel: Channel = {
   name: "the admin's content-manager API",
   async create(schema, definition, site, title, slug) {
-    const body = { ...recordData(schema, definition, title), [definition.attribute]: slug ?? '', [definition.scopeAttribute]: { connect: [{ documentId: sites[site].documentId }] } };
-    const res = await app.http().post(`/content-manager/collection-types/${schema.uid}/actions/publish`).set('Authorization', adminAuth).send(body);
+    const body = {
+      ...recordData(schema, definition, title),
+      [definition.attribute]: slug ?? '',
+      [definition.scopeAttribute]: { connect: [{ documentId: sites[site].documentId }] },
+    };
+    const res = await app
+      .http()
+      .post(`/content-manager/collection-types/${schema.uid}/actions/publish`)
+      .set('Authorization', adminAuth)
+      .send(body);
     if (res.status === 400) return refusal(res.body.error, definition.attribute);
     expect([res.status, res.text]).toEqual([200, expect.any(String)]);
     const documentId = String(res.body.data.documentId);
@@ -236,7 +286,12 @@ const runAgainstModel = async (channel: Channel, schema: Schema, definition: Slu
     if (op.kind === 'create') {
       const before = await tableSnapshot(s, [schema.uid]);
       const outcome = await channel.create(schema, definition, op.site, op.title, op.slug);
-      const expected = op.slug === null ? { ok: true, slug: expectedGenerated(held, TITLES[op.title]!) } : held.includes(op.slug) ? { ok: false } : { ok: true, slug: op.slug };
+      const expected =
+        op.slug === null
+          ? { ok: true, slug: expectedGenerated(held, TITLES[op.title]!) }
+          : held.includes(op.slug)
+            ? { ok: false }
+            : { ok: true, slug: op.slug };
       expect([channel.name, op, outcome.ok ? { ok: true, slug: outcome.slug } : { ok: false }]).toEqual([channel.name, op, expected]);
       if (outcome.ok) model[op.site].push({ documentId: outcome.documentId, slug: outcome.slug });
       else {
@@ -250,7 +305,11 @@ const runAgainstModel = async (channel: Channel, schema: Schema, definition: Slu
       const before = await tableSnapshot(s, [schema.uid]);
       const outcome = await channel.update(schema, definition, op.site, record, op.slug);
       const taken = records.some((held) => held !== record && held.slug === op.slug);
-      expect([channel.name, op, outcome.ok ? { ok: true, slug: outcome.slug } : { ok: false }]).toEqual([channel.name, op, taken ? { ok: false } : { ok: true, slug: op.slug }]);
+      expect([channel.name, op, outcome.ok ? { ok: true, slug: outcome.slug } : { ok: false }]).toEqual([
+        channel.name,
+        op,
+        taken ? { ok: false } : { ok: true, slug: op.slug },
+      ]);
       if (outcome.ok) record.slug = outcome.slug;
       else {
         expect(await tableSnapshot(s, [schema.uid])).toEqual(before);
@@ -275,8 +334,10 @@ describe.each([apiChannel, documentServiceChannel, adminChannel])('written throu
   test('a slug is unique within its website only: each answer is what that website alone predicts', async () => {
     for (const { schema, definition } of slugged()) {
       await fc.assert(
-        fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), (operations) => runAgainstModel(channel, schema, definition, operations)),
-        { numRuns: 12 }
+        fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), (operations) =>
+          runAgainstModel(channel, schema, definition, operations),
+        ),
+        { numRuns: 12 },
       );
     }
   }, 300_000);
@@ -292,9 +353,13 @@ describe.each([apiChannel, documentServiceChannel, adminChannel])('written throu
         { kind: 'create', site: 'a', title: 'About us', slug: null },
       ]);
       const slugsOf = async (site: Site) =>
-        ((await s.db.query(schema.uid as never).findMany({ where: { publishedAt: { $notNull: true }, [definition.scopeAttribute]: { id: sites[site].id } }, select: [definition.attribute], orderBy: { id: 'asc' } })) as Row[]).map(
-          (row) => row[definition.attribute]
-        );
+        (
+          (await s.db.query(schema.uid as never).findMany({
+            where: { publishedAt: { $notNull: true }, [definition.scopeAttribute]: { id: sites[site].id } },
+            select: [definition.attribute],
+            orderBy: { id: 'asc' },
+          })) as Row[]
+        ).map((row) => row[definition.attribute]);
       expect(await slugsOf('a')).toEqual(['about-us', 'contact', 'about-us-1']);
       expect(await slugsOf('b')).toEqual(['about-us', 'contact']);
     }
@@ -309,7 +374,14 @@ describe('drafts, moves between websites, and simultaneous writes', () => {
       publish: (params: Row) => Promise<Row>;
     };
   const rowsOf = async (uid: string, attribute: string, documentId: string) =>
-    ((await s.db.query(uid as never).findMany({ where: { documentId }, select: [attribute, 'publishedAt'], populate: { website: { select: ['slug'] } }, orderBy: { id: 'asc' } })) as Row[]).map((row) => ({
+    (
+      (await s.db.query(uid as never).findMany({
+        where: { documentId },
+        select: [attribute, 'publishedAt'],
+        populate: { website: { select: ['slug'] } },
+        orderBy: { id: 'asc' },
+      })) as Row[]
+    ).map((row) => ({
       slug: row[attribute],
       published: row.publishedAt !== null,
       website: (row.website as Row | null)?.slug ?? null,
@@ -318,17 +390,33 @@ describe('drafts, moves between websites, and simultaneous writes', () => {
   test('a draft saved without a slug gets one at once, free of drafts too; a draft may hold a published slug, but cannot publish it', async () => {
     for (const { schema, definition } of slugged()) {
       await clear(schema.uid);
-      const draft = await documents(schema.uid).create({ data: { ...recordData(schema, definition, 'Events'), [definition.scopeAttribute]: sites.a.documentId } });
+      const draft = await documents(schema.uid).create({
+        data: { ...recordData(schema, definition, 'Events'), [definition.scopeAttribute]: sites.a.documentId },
+      });
       expect(draft[definition.attribute]).toBe('events');
       // The generated slug avoids the draft: another record gets the next one.
-      const next = await documents(schema.uid).create({ data: { ...recordData(schema, definition, 'Events'), [definition.scopeAttribute]: sites.a.documentId }, status: 'published' });
+      const next = await documents(schema.uid).create({
+        data: { ...recordData(schema, definition, 'Events'), [definition.scopeAttribute]: sites.a.documentId },
+        status: 'published',
+      });
       expect(next[definition.attribute]).toBe('events-1');
       // As with a Strapi uid, only published versions must differ: a draft may take a published slug...
-      const copy = await documents(schema.uid).create({ data: { ...recordData(schema, definition, 'Copy'), [definition.attribute]: 'events-1', [definition.scopeAttribute]: sites.a.documentId } });
-      expect(await rowsOf(schema.uid, definition.attribute, String(copy.documentId))).toEqual([{ slug: 'events-1', published: false, website: 'site-a' }]);
+      const copy = await documents(schema.uid).create({
+        data: {
+          ...recordData(schema, definition, 'Copy'),
+          [definition.attribute]: 'events-1',
+          [definition.scopeAttribute]: sites.a.documentId,
+        },
+      });
+      expect(await rowsOf(schema.uid, definition.attribute, String(copy.documentId))).toEqual([
+        { slug: 'events-1', published: false, website: 'site-a' },
+      ]);
       // ...but publishing it is refused, and nothing changes.
       const before = await tableSnapshot(s, [schema.uid]);
-      await expect(documents(schema.uid).publish({ documentId: copy.documentId })).rejects.toMatchObject({ name: 'ValidationError', details: { errors: [{ path: [definition.attribute] }] } });
+      await expect(documents(schema.uid).publish({ documentId: copy.documentId })).rejects.toMatchObject({
+        name: 'ValidationError',
+        details: { errors: [{ path: [definition.attribute] }] },
+      });
       expect(await tableSnapshot(s, [schema.uid])).toEqual(before);
       // On the other website the same slug publishes.
       await documents(schema.uid).update({ documentId: copy.documentId, data: { [definition.scopeAttribute]: sites.b.documentId } });
@@ -343,16 +431,30 @@ describe('drafts, moves between websites, and simultaneous writes', () => {
   test("a record moved to another website is checked against that website's records when it is published", async () => {
     for (const { schema, definition } of slugged()) {
       await clear(schema.uid);
-      await documents(schema.uid).create({ data: { ...recordData(schema, definition, 'Team'), [definition.scopeAttribute]: sites.b.documentId }, status: 'published' });
-      const moving = await documents(schema.uid).create({ data: { ...recordData(schema, definition, 'Team'), [definition.scopeAttribute]: sites.a.documentId }, status: 'published' });
+      await documents(schema.uid).create({
+        data: { ...recordData(schema, definition, 'Team'), [definition.scopeAttribute]: sites.b.documentId },
+        status: 'published',
+      });
+      const moving = await documents(schema.uid).create({
+        data: { ...recordData(schema, definition, 'Team'), [definition.scopeAttribute]: sites.a.documentId },
+        status: 'published',
+      });
       expect(moving[definition.attribute]).toBe('team');
       const before = await tableSnapshot(s, [schema.uid]);
       await expect(
-        documents(schema.uid).update({ documentId: moving.documentId, data: { [definition.scopeAttribute]: sites.b.documentId }, status: 'published' })
+        documents(schema.uid).update({
+          documentId: moving.documentId,
+          data: { [definition.scopeAttribute]: sites.b.documentId },
+          status: 'published',
+        }),
       ).rejects.toMatchObject({ name: 'ValidationError', details: { errors: [{ path: [definition.attribute] }] } });
       expect(await tableSnapshot(s, [schema.uid])).toEqual(before);
       // With a slug of its own there, it moves.
-      await documents(schema.uid).update({ documentId: moving.documentId, data: { [definition.scopeAttribute]: sites.b.documentId, [definition.attribute]: 'team-2' }, status: 'published' });
+      await documents(schema.uid).update({
+        documentId: moving.documentId,
+        data: { [definition.scopeAttribute]: sites.b.documentId, [definition.attribute]: 'team-2' },
+        status: 'published',
+      });
       expect(await rowsOf(schema.uid, definition.attribute, String(moving.documentId))).toEqual([
         { slug: 'team-2', published: false, website: 'site-b' },
         { slug: 'team-2', published: true, website: 'site-b' },
@@ -364,8 +466,13 @@ describe('drafts, moves between websites, and simultaneous writes', () => {
     for (const { schema, definition } of slugged()) {
       await clear(schema.uid);
       const path = `/api/v2/cms/site-a/${collectionOf(schema)}`;
-      const post = (attributes: Row) => api.post(path, key.auth, resourceDocument(collectionOf(schema), { ...recordData(schema, definition, 'Race'), ...attributes }));
-      const explicit = await Promise.all([post({ [definition.attribute]: 'race' }), post({ [definition.attribute]: 'race' }), post({ [definition.attribute]: 'race' })]);
+      const post = (attributes: Row) =>
+        api.post(path, key.auth, resourceDocument(collectionOf(schema), { ...recordData(schema, definition, 'Race'), ...attributes }));
+      const explicit = await Promise.all([
+        post({ [definition.attribute]: 'race' }),
+        post({ [definition.attribute]: 'race' }),
+        post({ [definition.attribute]: 'race' }),
+      ]);
       expect(explicit.map((res) => res.status).sort()).toEqual([201, 409, 409]);
       const generated = await Promise.all([post({}), post({}), post({})]);
       expect(generated.map((res) => res.status)).toEqual([201, 201, 201]);
@@ -374,12 +481,23 @@ describe('drafts, moves between websites, and simultaneous writes', () => {
       // The same through the document service, as the admin writes.
       const create = (slug: string) =>
         documents(schema.uid)
-          .create({ data: { ...recordData(schema, definition, 'Rally'), [definition.attribute]: slug, [definition.scopeAttribute]: sites.b.documentId }, status: 'published' })
+          .create({
+            data: {
+              ...recordData(schema, definition, 'Rally'),
+              [definition.attribute]: slug,
+              [definition.scopeAttribute]: sites.b.documentId,
+            },
+            status: 'published',
+          })
           .then(
             (created) => created[definition.attribute],
-            (error: Error) => error.name
+            (error: Error) => error.name,
           );
-      expect((await Promise.all([create('rally'), create('rally'), create('rally')])).sort()).toEqual(['ValidationError', 'ValidationError', 'rally']);
+      expect((await Promise.all([create('rally'), create('rally'), create('rally')])).sort()).toEqual([
+        'ValidationError',
+        'ValidationError',
+        'rally',
+      ]);
       expect((await Promise.all([create(''), create(''), create('')])).sort()).toEqual(['rally-1', 'rally-2', 'rally-3']);
     }
   });

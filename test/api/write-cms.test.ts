@@ -42,7 +42,12 @@ beforeAll(async () => {
   ids.settingsA = (await publish(s, SETTING, { siteName: 'Site A', website: a.documentId })).documentId;
   ids.settingsB = (await publish(s, SETTING, { siteName: 'Site B', website: b.documentId })).documentId;
   const jazz = await publish(s, 'api::event.event', { title: 'Jazz', slug: 'jazz', category: 'concert', startsAt: '2027-06-01T19:00:00Z' });
-  await localize(s, 'api::event.event', jazz.documentId, 'de', { title: 'Jazz (de)', slug: 'jazz-de', category: 'concert', startsAt: '2027-06-01T19:00:00Z' });
+  await localize(s, 'api::event.event', jazz.documentId, 'de', {
+    title: 'Jazz (de)',
+    slug: 'jazz-de',
+    category: 'concert',
+    startsAt: '2027-06-01T19:00:00Z',
+  });
   ids.jazz = jazz.documentId;
   const home = await publish(s, HOME, { headline: 'Welcome' });
   await localize(s, HOME, home.documentId, 'de', { headline: 'Willkommen' });
@@ -65,13 +70,19 @@ afterAll(async () => {
 });
 
 const websiteOf = async (uid: string, documentId: string): Promise<string[]> => {
-  const rows = (await s.db.query(uid as never).findMany({ where: { documentId }, populate: ['website'] })) as { website: { slug: string } | null }[];
+  const rows = (await s.db.query(uid as never).findMany({ where: { documentId }, populate: ['website'] })) as {
+    website: { slug: string } | null;
+  }[];
   return [...new Set(rows.map((row) => row.website?.slug ?? 'none'))];
 };
 
 describe('collections', () => {
   test('a record created under a website belongs to it, and only it shows it', async () => {
-    const res = await api.post('/api/v2/cms/site-a/pages', key.auth, resourceDocument('pages', { title: 'Contact', summary: 'Write to us', relatedPages: ['about-a'] }));
+    const res = await api.post(
+      '/api/v2/cms/site-a/pages',
+      key.auth,
+      resourceDocument('pages', { title: 'Contact', summary: 'Write to us', relatedPages: ['about-a'] }),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.location).toMatch(/\/api\/v2\/cms\/site-a\/pages\/contact$/);
     expect(res.body.meta.resource).toEqual({ name: 'Pages', slug: 'pages', mode: 'collection' });
@@ -100,7 +111,9 @@ describe('collections', () => {
   test('the website is not a field: it cannot be sent, so no write can name another one', async () => {
     const res = await api.post('/api/v2/cms/site-a/pages', key.auth, resourceDocument('pages', { title: 'Moved', website: ids.siteB }));
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([expect.objectContaining({ source: { pointer: '/data/attributes/website' }, meta: { reason: 'field_not_writable' } })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ source: { pointer: '/data/attributes/website' }, meta: { reason: 'field_not_writable' } }),
+    ]);
     const patch = await api.patch('/api/v2/cms/site-a/pages/contact', key.auth, resourceDocument('pages', { website: { id: ids.siteB } }));
     expect(patch.status).toBe(422);
     expect(await websiteOf(PAGE, ids.contact!)).toEqual(['site-a']);
@@ -108,22 +121,32 @@ describe('collections', () => {
 
   test("another website's record is not there: 404 on its path, and a PATCH keeps the website", async () => {
     const before = await tableSnapshot(s, UIDS);
-    expect((await api.patch('/api/v2/cms/site-b/pages/contact', key.auth, resourceDocument('pages', { title: 'Hijacked' }))).status).toBe(404);
-    expect((await api.patch(`/api/v2/cms/site-b/pages/${ids.contact}`, key.auth, resourceDocument('pages', { title: 'Hijacked' }))).status).toBe(404);
+    expect((await api.patch('/api/v2/cms/site-b/pages/contact', key.auth, resourceDocument('pages', { title: 'Hijacked' }))).status).toBe(
+      404,
+    );
+    expect(
+      (await api.patch(`/api/v2/cms/site-b/pages/${ids.contact}`, key.auth, resourceDocument('pages', { title: 'Hijacked' }))).status,
+    ).toBe(404);
     expect((await api.del('/api/v2/cms/site-b/pages/contact', key.auth)).status).toBe(404);
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
 
-    const res = await api.patch('/api/v2/cms/site-a/pages/contact', key.auth, resourceDocument('pages', { title: 'Contact us', showInMenu: false }));
+    const res = await api.patch(
+      '/api/v2/cms/site-a/pages/contact',
+      key.auth,
+      resourceDocument('pages', { title: 'Contact us', showInMenu: false }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({ title: 'Contact us', slug: 'contact', showInMenu: false });
     expect(await websiteOf(PAGE, ids.contact!)).toEqual(['site-a']);
   });
 
-  test("a reference never leads into another website, by slug or by id", async () => {
+  test('a reference never leads into another website, by slug or by id', async () => {
     for (const ref of ['about-b', ids.aboutB, { id: ids.aboutB }, { slug: 'about-b' }]) {
       const res = await api.patch('/api/v2/cms/site-a/pages/contact', key.auth, resourceDocument('pages', { relatedPages: [ref] }));
       expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual([expect.objectContaining({ source: { pointer: '/data/attributes/relatedPages/0' }, meta: { reason: 'target_not_found' } })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ source: { pointer: '/data/attributes/relatedPages/0' }, meta: { reason: 'target_not_found' } }),
+      ]);
     }
   });
 
@@ -131,14 +154,26 @@ describe('collections', () => {
     const generated = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'Contact' }));
     expect(generated.status).toBe(201);
     expect(generated.body.data.meta.slug).toBe('contact');
-    const sameAsSiteA = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'About', slug: 'about-a' }));
+    const sameAsSiteA = await api.post(
+      '/api/v2/cms/site-b/pages',
+      key.auth,
+      resourceDocument('pages', { title: 'About', slug: 'about-a' }),
+    );
     expect(sameAsSiteA.status).toBe(201);
     expect(sameAsSiteA.body.data.meta.slug).toBe('about-a');
     const before = await tableSnapshot(s, UIDS);
-    const duplicate = await api.post('/api/v2/cms/site-b/pages', key.auth, resourceDocument('pages', { title: 'Contact', slug: 'about-b' }));
+    const duplicate = await api.post(
+      '/api/v2/cms/site-b/pages',
+      key.auth,
+      resourceDocument('pages', { title: 'Contact', slug: 'about-b' }),
+    );
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.errors).toEqual([
-      expect.objectContaining({ detail: "Another pages record already uses the slug 'about-b'.", source: { pointer: '/data/attributes/slug' }, meta: { reason: 'duplicate_slug' } }),
+      expect.objectContaining({
+        detail: "Another pages record already uses the slug 'about-b'.",
+        source: { pointer: '/data/attributes/slug' },
+        meta: { reason: 'duplicate_slug' },
+      }),
     ]);
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
     // Site A's 'about-a' and 'contact' say nothing about site B's, which use the same slugs.
@@ -157,7 +192,11 @@ describe('collections', () => {
 
 describe('singletons', () => {
   test("PATCH on a singleton's path updates its one record, of this website only", async () => {
-    const res = await api.patch('/api/v2/cms/site-a/settings', key.auth, resourceDocument('settings', { tagline: 'Music and more', primaryColor: '#112233' }, ids.settingsA));
+    const res = await api.patch(
+      '/api/v2/cms/site-a/settings',
+      key.auth,
+      resourceDocument('settings', { tagline: 'Music and more', primaryColor: '#112233' }, ids.settingsA),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.location).toBeUndefined();
     expect(res.body.links).toEqual({ self: expect.stringMatching(/\/api\/v2\/cms\/site-a\/settings$/) });
@@ -169,7 +208,10 @@ describe('singletons', () => {
       meta: { slug: null, sort: null },
     });
     expect((await api.get('/api/v2/cms/site-a/settings', key.auth)).body).toEqual(res.body);
-    expect((await api.get('/api/v2/cms/site-b/settings', key.auth)).body.data.attributes).toMatchObject({ siteName: 'Site B', tagline: null });
+    expect((await api.get('/api/v2/cms/site-b/settings', key.auth)).body.data.attributes).toMatchObject({
+      siteName: 'Site B',
+      tagline: null,
+    });
     expect(await websiteOf(SETTING, ids.settingsA!)).toEqual(['site-a']);
   });
 
@@ -186,14 +228,30 @@ describe('singletons', () => {
   });
 
   test('a localized single type is written per locale; references to localized records follow the locale', async () => {
-    const de = await api.patch('/api/v2/cms/site-a/home?locale=de', key.auth, resourceDocument('home', { headline: 'Herzlich willkommen', featuredEvents: ['jazz-de'] }));
+    const de = await api.patch(
+      '/api/v2/cms/site-a/home?locale=de',
+      key.auth,
+      resourceDocument('home', { headline: 'Herzlich willkommen', featuredEvents: ['jazz-de'] }),
+    );
     expect(de.status).toBe(200);
     expect(de.body.links.self).toMatch(/\/cms\/site-a\/home\?locale=de$/);
-    expect(de.body.data.attributes).toEqual({ headline: 'Herzlich willkommen', intro: null, hero: null, featuredEvents: [{ id: ids.jazz, slug: 'jazz-de', collection: 'events' }] });
+    expect(de.body.data.attributes).toEqual({
+      headline: 'Herzlich willkommen',
+      intro: null,
+      hero: null,
+      featuredEvents: [{ id: ids.jazz, slug: 'jazz-de', collection: 'events' }],
+    });
     // The English slug names no German record.
-    const wrongLocale = await api.patch('/api/v2/cms/site-a/home?locale=de', key.auth, resourceDocument('home', { featuredEvents: ['jazz'] }));
+    const wrongLocale = await api.patch(
+      '/api/v2/cms/site-a/home?locale=de',
+      key.auth,
+      resourceDocument('home', { featuredEvents: ['jazz'] }),
+    );
     expect(wrongLocale.status).toBe(422);
-    expect(wrongLocale.body.errors[0]).toMatchObject({ source: { pointer: '/data/attributes/featuredEvents/0' }, meta: { reason: 'target_not_found' } });
+    expect(wrongLocale.body.errors[0]).toMatchObject({
+      source: { pointer: '/data/attributes/featuredEvents/0' },
+      meta: { reason: 'target_not_found' },
+    });
     const en = await api.get('/api/v2/cms/site-a/home', key.auth);
     expect(en.body.data.attributes).toMatchObject({ headline: 'Welcome', featuredEvents: [] });
   });

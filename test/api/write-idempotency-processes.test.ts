@@ -49,7 +49,9 @@ describeOnPostgres('two instances, one database', () => {
   };
 
   test('50 concurrent POSTs with one key over both instances create exactly one record', async () => {
-    const body = JSON.stringify({ data: { type: 'events', attributes: { title: 'Once Only', category: 'talk', startsAt: '2027-01-01T10:00:00Z', tags: ['a', 'b'] } } });
+    const body = JSON.stringify({
+      data: { type: 'events', attributes: { title: 'Once Only', category: 'talk', startsAt: '2027-01-01T10:00:00Z', tags: ['a', 'b'] } },
+    });
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => send(i % 2, body, 'one-key-for-fifty')));
 
     const rows = (await s.db.query('api::event.event' as never).findMany({ where: { title: 'Once Only' } })) as { publishedAt: unknown }[];
@@ -77,14 +79,22 @@ describeOnPostgres('two instances, one database', () => {
   });
 
   test('without a key, the same requests are all written (the key is what deduplicates)', async () => {
-    const body = JSON.stringify({ data: { type: 'events', attributes: { title: 'Many', category: 'talk', startsAt: '2027-01-01T10:00:00Z' } } });
+    const body = JSON.stringify({
+      data: { type: 'events', attributes: { title: 'Many', category: 'talk', startsAt: '2027-01-01T10:00:00Z' } },
+    });
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        fetch(`${urls[i % 2]}/api/v2/events`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body })
-      )
+        fetch(`${urls[i % 2]}/api/v2/events`, {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body,
+        }),
+      ),
     );
     expect(answers.map((res) => res.status)).toEqual(Array(6).fill(201));
-    const slugs = await Promise.all(answers.map(async (res) => ((await res.json()) as { data: { meta: { slug: string } } }).data.meta.slug));
+    const slugs = await Promise.all(
+      answers.map(async (res) => ((await res.json()) as { data: { meta: { slug: string } } }).data.meta.slug),
+    );
     // Slugs stay unique across instances (the slug lock is in the database).
     expect(new Set(slugs).size).toBe(6);
   });

@@ -73,7 +73,11 @@ describe('replays', () => {
 
   test('spacing and member order do not make another request; quoted and bare keys are one key', async () => {
     const first = await post(event('Reordered'), '"key-reorder"');
-    const reordered = JSON.stringify({ data: { attributes: { startsAt: '2027-01-01T10:00:00Z', category: 'talk', title: 'Reordered' }, type: 'events' } }, null, 2);
+    const reordered = JSON.stringify(
+      { data: { attributes: { startsAt: '2027-01-01T10:00:00Z', category: 'talk', title: 'Reordered' }, type: 'events' } },
+      null,
+      2,
+    );
     const again = await post(reordered, 'key-reorder');
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.text).toBe(first.text);
@@ -82,10 +86,14 @@ describe('replays', () => {
 
   test('a PATCH is replayed as it was answered, even after the record changed', async () => {
     await post(event('Patched'));
-    const first = await api.patch('/api/v2/events/patched', editor.auth, resourceDocument('events', { category: 'film' }), { 'Idempotency-Key': 'key-patch' });
+    const first = await api.patch('/api/v2/events/patched', editor.auth, resourceDocument('events', { category: 'film' }), {
+      'Idempotency-Key': 'key-patch',
+    });
     expect(first.status).toBe(200);
     await api.patch('/api/v2/events/patched', editor.auth, resourceDocument('events', { category: 'concert' }));
-    const again = await api.patch('/api/v2/events/patched', editor.auth, resourceDocument('events', { category: 'film' }), { 'Idempotency-Key': 'key-patch' });
+    const again = await api.patch('/api/v2/events/patched', editor.auth, resourceDocument('events', { category: 'film' }), {
+      'Idempotency-Key': 'key-patch',
+    });
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -120,10 +128,14 @@ describe('grants', () => {
     const first = await post(body, 'key-grants', key.auth);
     expect(first.status).toBe(201);
     expect(first.body.data.attributes).toEqual({ title: 'Regranted', category: 'talk' });
-    await keysService(s).update(key.id, { grants: { resources: { 'native:events': { actions: ['read', 'create'], read: ['title'], write: '*' } } } });
+    await keysService(s).update(key.id, {
+      grants: { resources: { 'native:events': { actions: ['read', 'create'], read: ['title'], write: '*' } } },
+    });
     const res = await post(body, 'key-grants', key.auth);
     expect(res.status).toBe(409);
-    expect(res.body.errors).toEqual([expect.objectContaining({ source: { header: 'Idempotency-Key' }, meta: { reason: 'idempotency_grants_changed' } })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ source: { header: 'Idempotency-Key' }, meta: { reason: 'idempotency_grants_changed' } }),
+    ]);
     expect(res.text).not.toContain('talk');
     expect(await countEvents('Regranted')).toBe(1);
   });
@@ -160,7 +172,9 @@ describe('the key is bound to one request', () => {
     const second = await post(event('Scoped'), 'key-scope', other.auth);
     expect(second.status).toBe(201);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
-    const patch = await api.patch('/api/v2/events/scoped', editor.auth, resourceDocument('events', { category: 'film' }), { 'Idempotency-Key': 'key-scope' });
+    const patch = await api.patch('/api/v2/events/scoped', editor.auth, resourceDocument('events', { category: 'film' }), {
+      'Idempotency-Key': 'key-scope',
+    });
     expect(patch.status).toBe(200);
     expect(patch.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -184,7 +198,10 @@ describe('the key is bound to one request', () => {
   });
 
   test('two Idempotency-Key headers are 400 and nothing runs, even with the same value', async () => {
-    for (const values of [['key-twice-a', 'key-twice-b'], ['key-twice', 'key-twice']]) {
+    for (const values of [
+      ['key-twice-a', 'key-twice-b'],
+      ['key-twice', 'key-twice'],
+    ]) {
       const res = await app
         .http()
         .post('/api/v2/events')
@@ -222,7 +239,9 @@ describe('what is not stored', () => {
   test('refusals before the handler (400, 403, 404, 413, 415) are not stored: a good retry with the key runs', async () => {
     const key = 'key-pre-handler';
     expect((await post('{ broken', key)).status).toBe(400);
-    expect((await api.post('/api/v2/events', editor.auth, event('Pre'), { 'Idempotency-Key': key, 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect(
+      (await api.post('/api/v2/events', editor.auth, event('Pre'), { 'Idempotency-Key': key, 'Content-Type': 'text/plain' })).status,
+    ).toBe(415);
     expect((await post(JSON.stringify(event('Pre', { summary: 'x'.repeat(1024 * 1024) })), key)).status).toBe(413);
     await keysService(s).update(editor.id, { grants: { resources: { 'native:events': { actions: ['read'], read: ['title'] } } } });
     try {
@@ -234,15 +253,24 @@ describe('what is not stored', () => {
     expect(good.status).toBe(201);
     expect(good.headers['idempotent-replayed']).toBeUndefined();
 
-    const missing = await api.patch('/api/v2/events/later', editor.auth, resourceDocument('events', { category: 'film' }), { 'Idempotency-Key': 'key-404' });
+    const missing = await api.patch('/api/v2/events/later', editor.auth, resourceDocument('events', { category: 'film' }), {
+      'Idempotency-Key': 'key-404',
+    });
     expect(missing.status).toBe(404);
     await post(event('Later'));
-    const found = await api.patch('/api/v2/events/later', editor.auth, resourceDocument('events', { category: 'film' }), { 'Idempotency-Key': 'key-404' });
+    const found = await api.patch('/api/v2/events/later', editor.auth, resourceDocument('events', { category: 'film' }), {
+      'Idempotency-Key': 'key-404',
+    });
     expect(found.status).toBe(200);
   });
 
   test('401 is not stored', async () => {
-    const res = await app.http().post('/api/v2/events').set('Idempotency-Key', 'key-401').set('Content-Type', 'application/json').send(JSON.stringify(event('Anonymous')));
+    const res = await app
+      .http()
+      .post('/api/v2/events')
+      .set('Idempotency-Key', 'key-401')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(event('Anonymous')));
     expect(res.status).toBe(401);
     expect(await table().where({ idempotency_key: 'key-401' })).toEqual([]);
   });
@@ -277,7 +305,7 @@ describe('claims', () => {
         fingerprint: requestFingerprint({ method: 'POST', path: '/events', query: new URLSearchParams(), body }),
         grantsFingerprint: grantsFingerprint({}),
       },
-      now
+      now,
     );
 
   test('while the first request runs, a retry is 409; once it gave up, the retry runs', async () => {
@@ -305,7 +333,8 @@ describe('claims', () => {
   });
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const leaseOf = async (idempotencyKey: string) => Number((await table().where({ idempotency_key: idempotencyKey }).first()).lease_expires_at);
+  const leaseOf = async (idempotencyKey: string) =>
+    Number((await table().where({ idempotency_key: idempotencyKey }).first()).lease_expires_at);
 
   test('a running request keeps its claim past the lease it started with: its heartbeat renews it', async () => {
     const body = event('Kept alive');
@@ -373,7 +402,9 @@ describe('claims', () => {
     writes.create = async (...args: unknown[]) => {
       const id = await original.apply(writes, args);
       // As if another instance had taken the claim over meanwhile (same transaction: no lock waits).
-      await s.db.query('plugin::public-api.idempotency-record' as never).updateMany({ where: { idempotencyKey: 'key-lost' }, data: { token: 'someone-else' } as never });
+      await s.db
+        .query('plugin::public-api.idempotency-record' as never)
+        .updateMany({ where: { idempotencyKey: 'key-lost' }, data: { token: 'someone-else' } as never });
       return id;
     };
     try {
@@ -396,7 +427,9 @@ describe('claims', () => {
     // Not the API key, not its secret: a hash of the scope and the answer.
     expect(JSON.stringify(row)).not.toContain(editor.token);
 
-    await table().where({ idempotency_key: 'key-expiry' }).update({ expires_at: Date.now() - 1 });
+    await table()
+      .where({ idempotency_key: 'key-expiry' })
+      .update({ expires_at: Date.now() - 1 });
     const afterExpiry = await post(body, 'key-expiry');
     expect(afterExpiry.status).toBe(201);
     expect(afterExpiry.headers['idempotent-replayed']).toBeUndefined();

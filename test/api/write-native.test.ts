@@ -37,7 +37,9 @@ beforeAll(async () => {
   ids.hall = (await publish(s, BUILDING, { name: 'Main Hall', slug: 'main-hall' })).documentId;
   ids.annex = (await publish(s, BUILDING, { name: 'Annex', slug: 'annex' })).documentId;
   ids.secretHall = (await draft(s, BUILDING, { name: 'Secret Hall', slug: 'secret-hall' })).documentId;
-  ids.fest = (await publish(s, FESTIVAL, { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' })).documentId;
+  ids.fest = (
+    await publish(s, FESTIVAL, { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' })
+  ).documentId;
   editor = await createKey(s, {
     resources: {
       'native:events': EVERYTHING,
@@ -112,7 +114,7 @@ describe('create', () => {
         festival: { id: ids.fest },
         cover: files.hall!.documentId,
         body: RICHTEXT(),
-      })
+      }),
     );
     expect(res.status).toBe(201);
     const id = res.body.data.id as string;
@@ -175,15 +177,33 @@ describe('create', () => {
   test('richtext is stored losslessly: a document read and written back reads the same', async () => {
     const before = await api.get('/api/v2/events/jazz-night', editor.auth);
     const stored = (await rowsOfDocument(EVENT, ids.jazz!))[1]!.body;
-    const res = await api.patch('/api/v2/events/jazz-night', editor.auth, resourceDocument('events', { body: before.body.data.attributes.body }));
+    const res = await api.patch(
+      '/api/v2/events/jazz-night',
+      editor.auth,
+      resourceDocument('events', { body: before.body.data.attributes.body }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.body).toEqual(before.body.data.attributes.body);
     expect((await rowsOfDocument(EVENT, ids.jazz!))[1]!.body).toEqual(stored);
-    expect(stored[4]).toMatchObject({ type: 'image', image: { documentId: files.photo!.documentId, name: 'photo.png', mime: 'image/png', width: 32, height: 24 } });
+    expect(stored[4]).toMatchObject({
+      type: 'image',
+      image: { documentId: files.photo!.documentId, name: 'photo.png', mime: 'image/png', width: 32, height: 24 },
+    });
   });
 
   test('markdown, selects with defaults, files and to-many assets in order, references by slug', async () => {
-    const job = await api.post('/api/v2/jobs', editor.auth, resourceDocument('jobs', { title: 'Stage Manager', department: 'operations', description: '# Role\n\nRun **the** stage.', salaryMin: 30000, salaryMax: 40000, closesOn: '2027-01-31' }));
+    const job = await api.post(
+      '/api/v2/jobs',
+      editor.auth,
+      resourceDocument('jobs', {
+        title: 'Stage Manager',
+        department: 'operations',
+        description: '# Role\n\nRun **the** stage.',
+        salaryMin: 30000,
+        salaryMax: 40000,
+        closesOn: '2027-01-31',
+      }),
+    );
     expect(job.status).toBe(201);
     expect(job.body.data.attributes).toEqual({
       title: 'Stage Manager',
@@ -203,7 +223,15 @@ describe('create', () => {
     const product = await api.post(
       '/api/v2/products',
       editor.auth,
-      resourceDocument('products', { name: 'Festival Pass', sku: 'PASS-1', price: 99.9, tags: ['pass'], images: [files.photo!.documentId, { id: files.hall!.documentId }], manual: files.manual!.documentId, event: 'jazz-night' })
+      resourceDocument('products', {
+        name: 'Festival Pass',
+        sku: 'PASS-1',
+        price: 99.9,
+        tags: ['pass'],
+        images: [files.photo!.documentId, { id: files.hall!.documentId }],
+        manual: files.manual!.documentId,
+        event: 'jazz-night',
+      }),
     );
     expect(product.status).toBe(201);
     expect(product.body.data.attributes).toMatchObject({
@@ -221,13 +249,21 @@ describe('create', () => {
   });
 
   test('a slug is generated from its target field and kept unique; a duplicate sent is 409 and nothing is written', async () => {
-    const second = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Jazz Night', category: 'concert', startsAt: '2027-07-01T19:00:00Z' }));
+    const second = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Jazz Night', category: 'concert', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(second.status).toBe(201);
     expect(second.body.data.meta.slug).toBe('jazz-night-1');
     expect(second.headers.location).toMatch(/\/events\/jazz-night-1$/);
 
     const before = await tableSnapshot(s, ALL_UIDS);
-    const duplicate = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Other', slug: 'jazz-night', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    const duplicate = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Other', slug: 'jazz-night', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.errors).toEqual([
       {
@@ -241,33 +277,57 @@ describe('create', () => {
     ]);
     expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
 
-    const badSlug = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Other', slug: 'not a slug', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    const badSlug = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Other', slug: 'not a slug', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(badSlug.status).toBe(422);
-    expect(badSlug.body.errors).toEqual([expect.objectContaining({ source: { pointer: '/data/attributes/slug' }, meta: { reason: 'validation_failed' } })]);
+    expect(badSlug.body.errors).toEqual([
+      expect.objectContaining({ source: { pointer: '/data/attributes/slug' }, meta: { reason: 'validation_failed' } }),
+    ]);
     expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
   });
 
   test('a generated slug takes the first free suffix, past drafts, gaps and more than one batch of candidates', async () => {
     const taken = ['crowd', ...Array.from({ length: 24 }, (_, index) => `crowd-${index + 1}`)].filter((slug) => slug !== 'crowd-22');
-    for (const slug of taken.slice(0, 10)) await draft(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
-    for (const slug of taken.slice(10)) await publish(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
-    const res = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Crowd', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    for (const slug of taken.slice(0, 10))
+      await draft(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
+    for (const slug of taken.slice(10))
+      await publish(s, EVENT, { title: 'Crowd', slug, category: 'talk', startsAt: '2027-07-01T19:00:00Z' });
+    const res = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Crowd', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.meta.slug).toBe('crowd-22');
     // Slugified as the admin does it (the same library): accents, case and punctuation.
-    const accented = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Café Über Nacht!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    const accented = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Café Über Nacht!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(accented.body.data.meta.slug).toBe('cafe-ueber-nacht');
   });
 
   test('a target value with nothing to make a slug of gives the model name, as the admin does', async () => {
-    const res = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: '!!!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }));
+    const res = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: '!!!', category: 'talk', startsAt: '2027-07-01T19:00:00Z' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.meta.slug).toBe('event');
     expect(res.headers.location).toMatch(/\/api\/v2\/events\/event$/);
   });
 
   test('slugs are unique per locale: the same slug in another language is another record', async () => {
-    const de = await api.post('/api/v2/events?locale=de', editor.auth, resourceDocument('events', { title: 'Jazz Night', category: 'concert', startsAt: '2027-06-01T19:30:00Z' }));
+    const de = await api.post(
+      '/api/v2/events?locale=de',
+      editor.auth,
+      resourceDocument('events', { title: 'Jazz Night', category: 'concert', startsAt: '2027-06-01T19:30:00Z' }),
+    );
     expect(de.status).toBe(201);
     expect(de.body.data.meta.slug).toBe('jazz-night');
     expect(de.headers.location).toMatch(/\/api\/v2\/events\/jazz-night\?locale=de$/);
@@ -285,7 +345,7 @@ describe('update', () => {
     const res = await api.patch(
       '/api/v2/events/jazz-night',
       editor.auth,
-      resourceDocument('events', { title: 'Jazz Night (late show)', capacity: 250, venue: { slug: 'annex' }, tags: [] }, ids.jazz)
+      resourceDocument('events', { title: 'Jazz Night (late show)', capacity: 250, venue: { slug: 'annex' }, tags: [] }, ids.jazz),
     );
     expect(res.status).toBe(200);
     expect(res.headers.location).toBeUndefined();
@@ -312,7 +372,11 @@ describe('update', () => {
   });
 
   test('a record is addressed by slug or by id; null clears references, assets and values; a new slug moves it', async () => {
-    const res = await api.patch(`/api/v2/events/${ids.jazz}`, editor.auth, resourceDocument('events', { venue: null, cover: null, summary: null, slug: 'late-jazz' }));
+    const res = await api.patch(
+      `/api/v2/events/${ids.jazz}`,
+      editor.auth,
+      resourceDocument('events', { venue: null, cover: null, summary: null, slug: 'late-jazz' }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({ venue: null, cover: null, summary: null, slug: 'late-jazz' });
     expect(res.body.links.self).toMatch(/\/api\/v2\/events\/late-jazz$/);
@@ -330,8 +394,16 @@ describe('update', () => {
   });
 
   test('to-many references replace the list, in the order sent', async () => {
-    const talk = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Talk', category: 'talk', startsAt: '2027-06-02T10:00:00Z' }));
-    const res = await api.patch('/api/v2/festivals/summer-fest', editor.auth, resourceDocument('festivals', { events: ['talk', { id: ids.jazz }] }));
+    const talk = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Talk', category: 'talk', startsAt: '2027-06-02T10:00:00Z' }),
+    );
+    const res = await api.patch(
+      '/api/v2/festivals/summer-fest',
+      editor.auth,
+      resourceDocument('festivals', { events: ['talk', { id: ids.jazz }] }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.events).toEqual([
       { id: talk.body.data.id, slug: 'talk', collection: 'events' },
@@ -359,9 +431,15 @@ describe('update', () => {
 
 describe('locales', () => {
   test('a write is in one locale: the locale parameter or the default; shared fields follow Strapi', async () => {
-    const created = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Opera Gala', category: 'concert', startsAt: '2027-09-01T19:00:00Z', capacity: 100 }));
+    const created = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Opera Gala', category: 'concert', startsAt: '2027-09-01T19:00:00Z', capacity: 100 }),
+    );
     const id = created.body.data.id as string;
-    await s.documents(EVENT as never).update({ documentId: id, locale: 'de', data: { title: 'Operngala', slug: 'operngala' } as never, status: 'published' } as never);
+    await s
+      .documents(EVENT as never)
+      .update({ documentId: id, locale: 'de', data: { title: 'Operngala', slug: 'operngala' } as never, status: 'published' } as never);
 
     const de = await api.patch(`/api/v2/events/operngala?locale=de`, editor.auth, resourceDocument('events', { title: 'Große Operngala' }));
     expect(de.status).toBe(200);
@@ -370,9 +448,13 @@ describe('locales', () => {
     expect((await api.get('/api/v2/events/opera-gala', editor.auth)).body.data.attributes.title).toBe('Opera Gala');
 
     // The English slug does not name the German record.
-    expect((await api.patch(`/api/v2/events/opera-gala?locale=de`, editor.auth, resourceDocument('events', { title: 'x' }))).status).toBe(404);
+    expect((await api.patch(`/api/v2/events/opera-gala?locale=de`, editor.auth, resourceDocument('events', { title: 'x' }))).status).toBe(
+      404,
+    );
     // A record missing in a locale is 404 there, as for reads.
-    expect((await api.patch(`/api/v2/events/late-jazz?locale=de`, editor.auth, resourceDocument('events', { title: 'x' }))).status).toBe(404);
+    expect((await api.patch(`/api/v2/events/late-jazz?locale=de`, editor.auth, resourceDocument('events', { title: 'x' }))).status).toBe(
+      404,
+    );
 
     const unknown = await api.patch(`/api/v2/events/opera-gala?locale=xx`, editor.auth, resourceDocument('events', { title: 'x' }));
     expect(unknown.status).toBe(400);
@@ -395,7 +477,11 @@ describe('locales', () => {
 
 describe('delete', () => {
   test('removing resources answer 204 without a body; the record is gone', async () => {
-    const created = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Short Lived', category: 'film', startsAt: '2027-06-02T10:00:00Z' }));
+    const created = await api.post(
+      '/api/v2/events',
+      editor.auth,
+      resourceDocument('events', { title: 'Short Lived', category: 'film', startsAt: '2027-06-02T10:00:00Z' }),
+    );
     const id = created.body.data.id as string;
     const res = await api.del('/api/v2/events/short-lived', editor.auth);
     expect(res.status).toBe(204);
@@ -424,7 +510,11 @@ describe("the content type's validation and the domain rules: 422 with pointers,
     const res = await api[method](path, editor.auth, body);
     expect(res.status).toBe(422);
     expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
-    return res.body.errors.map((error: { source?: { pointer?: string }; detail: string; meta?: { reason: string } }) => [error.source?.pointer, error.meta?.reason, error.detail]);
+    return res.body.errors.map((error: { source?: { pointer?: string }; detail: string; meta?: { reason: string } }) => [
+      error.source?.pointer,
+      error.meta?.reason,
+      error.detail,
+    ]);
   };
 
   test('required fields (checked when Strapi publishes, after the draft is written: rolled back)', async () => {
@@ -436,9 +526,12 @@ describe("the content type's validation and the domain rules: 422 with pointers,
   });
 
   test('min, max, regex and email from the schema', async () => {
-    expect(await refused('/api/v2/events', resourceDocument('events', { title: 'x', category: 'talk', startsAt: '2027-01-01T00:00:00Z', capacity: -1 }))).toEqual([
-      ['/data/attributes/capacity', 'validation_failed', 'capacity must be greater than or equal to 0'],
-    ]);
+    expect(
+      await refused(
+        '/api/v2/events',
+        resourceDocument('events', { title: 'x', category: 'talk', startsAt: '2027-01-01T00:00:00Z', capacity: -1 }),
+      ),
+    ).toEqual([['/data/attributes/capacity', 'validation_failed', 'capacity must be greater than or equal to 0']]);
     expect(await refused('/api/v2/festivals/summer-fest', resourceDocument('festivals', { website: 'not a url' }), 'patch')).toEqual([
       ['/data/attributes/website', 'validation_failed', expect.stringContaining('website must match')],
     ]);
@@ -451,15 +544,18 @@ describe("the content type's validation and the domain rules: 422 with pointers,
   });
 
   test('domain rules, on create and on update, blamed on the field the write sent', async () => {
-    expect(await refused('/api/v2/events', resourceDocument('events', { title: 'x', category: 'talk', startsAt: '2027-01-01T10:00:00Z', endsAt: '2027-01-01T09:00:00Z' }))).toEqual([
-      ['/data/attributes/endsAt', 'validation_failed', 'An event must end after it starts (2027-01-01T10:00:00.000Z).'],
-    ]);
+    expect(
+      await refused(
+        '/api/v2/events',
+        resourceDocument('events', { title: 'x', category: 'talk', startsAt: '2027-01-01T10:00:00Z', endsAt: '2027-01-01T09:00:00Z' }),
+      ),
+    ).toEqual([['/data/attributes/endsAt', 'validation_failed', 'An event must end after it starts (2027-01-01T10:00:00.000Z).']]);
     expect(await refused('/api/v2/festivals/summer-fest', resourceDocument('festivals', { startsOn: '2027-06-05' }), 'patch')).toEqual([
       ['/data/attributes/startsOn', 'validation_failed', 'A festival cannot start after its last day (2027-06-03).'],
     ]);
-    expect(await refused('/api/v2/jobs', resourceDocument('jobs', { title: 'x', department: 'design', salaryMin: 10, salaryMax: 5 }))).toEqual([
-      ['/data/attributes/salaryMax', 'validation_failed', 'The maximum salary cannot be below the minimum salary (10).'],
-    ]);
+    expect(
+      await refused('/api/v2/jobs', resourceDocument('jobs', { title: 'x', department: 'design', salaryMin: 10, salaryMax: 5 })),
+    ).toEqual([['/data/attributes/salaryMax', 'validation_failed', 'The maximum salary cannot be below the minimum salary (10).']]);
     expect(await refused('/api/v2/products', resourceDocument('products', { name: 'Copy', sku: 'PASS-1', price: 1 }))).toEqual([
       ['/data/attributes/sku', 'validation_failed', 'This SKU is already used by another product (PASS-1).'],
     ]);
@@ -468,7 +564,11 @@ describe("the content type's validation and the domain rules: 422 with pointers,
   test('a domain rule quotes a stored value only to a key that may read its field', async () => {
     await publish(s, 'api::job.job', { title: 'Quoted', slug: 'quoted-job', department: 'design', salaryMin: 47110, salaryMax: 50000 });
     await publish(s, 'api::event.event', { title: 'Quoted', slug: 'quoted-event', category: 'talk', startsAt: '2027-03-14T19:47:11.000Z' });
-    const grant = (read: string[], write: string[]) => ({ actions: [...(read.length ? ['read' as const] : []), 'update' as const], read, write });
+    const grant = (read: string[], write: string[]) => ({
+      actions: [...(read.length ? ['read' as const] : []), 'update' as const],
+      read,
+      write,
+    });
     const blind = await createKey(s, {
       resources: {
         'native:jobs': grant([], ['salaryMax']),
@@ -484,9 +584,24 @@ describe("the content type's validation and the domain rules: 422 with pointers,
       },
     });
     const cases = [
-      ['/api/v2/jobs/quoted-job', resourceDocument('jobs', { salaryMax: 100 }), '47110', 'The maximum salary cannot be below the minimum salary.'],
-      ['/api/v2/events/quoted-event', resourceDocument('events', { endsAt: '2027-03-14T10:00:00Z' }), '2027-03-14T19:47:11', 'An event must end after it starts.'],
-      ['/api/v2/festivals/summer-fest', resourceDocument('festivals', { endsOn: '2027-05-01' }), '2027-06-01', 'A festival cannot end before its first day.'],
+      [
+        '/api/v2/jobs/quoted-job',
+        resourceDocument('jobs', { salaryMax: 100 }),
+        '47110',
+        'The maximum salary cannot be below the minimum salary.',
+      ],
+      [
+        '/api/v2/events/quoted-event',
+        resourceDocument('events', { endsAt: '2027-03-14T10:00:00Z' }),
+        '2027-03-14T19:47:11',
+        'An event must end after it starts.',
+      ],
+      [
+        '/api/v2/festivals/summer-fest',
+        resourceDocument('festivals', { endsOn: '2027-05-01' }),
+        '2027-06-01',
+        'A festival cannot end before its first day.',
+      ],
     ] as const;
     for (const [path, body, stored, message] of cases) {
       const before = await tableSnapshot(s, ALL_UIDS);
@@ -526,7 +641,10 @@ describe('references and assets', () => {
     const res = await api.post(path, auth, body);
     expect(res.status).toBe(422);
     expect(await tableSnapshot(s, ALL_UIDS)).toEqual(before);
-    return res.body.errors.map((error: { source?: { pointer?: string }; meta?: { reason: string } }) => [error.source?.pointer, error.meta?.reason]);
+    return res.body.errors.map((error: { source?: { pointer?: string }; meta?: { reason: string } }) => [
+      error.source?.pointer,
+      error.meta?.reason,
+    ]);
   };
   const event = (attributes: Record<string, unknown>) =>
     resourceDocument('events', { title: 'Ref', category: 'talk', startsAt: '2027-01-01T10:00:00Z', ...attributes });
@@ -534,11 +652,27 @@ describe('references and assets', () => {
   test('unknown, unpublished and repeated targets, and a slug that is not the id’s record, are 422 at the reference', async () => {
     expect(await problems('/api/v2/events', event({ venue: 'nowhere' }))).toEqual([['/data/attributes/venue', 'target_not_found']]);
     expect(await problems('/api/v2/events', event({ venue: 'secret-hall' }))).toEqual([['/data/attributes/venue', 'target_not_found']]);
-    expect(await problems('/api/v2/events', event({ venue: { id: ids.secretHall } }))).toEqual([['/data/attributes/venue', 'target_not_found']]);
-    expect(await problems('/api/v2/events', event({ venue: { id: ids.hall, slug: 'annex' } }))).toEqual([['/data/attributes/venue', 'target_not_found']]);
+    expect(await problems('/api/v2/events', event({ venue: { id: ids.secretHall } }))).toEqual([
+      ['/data/attributes/venue', 'target_not_found'],
+    ]);
+    expect(await problems('/api/v2/events', event({ venue: { id: ids.hall, slug: 'annex' } }))).toEqual([
+      ['/data/attributes/venue', 'target_not_found'],
+    ]);
     // A slug is not an id: `{ id }` names by id only.
-    expect(await problems('/api/v2/events', event({ venue: { id: 'main-hall' } }))).toEqual([['/data/attributes/venue', 'target_not_found']]);
-    expect(await problems('/api/v2/festivals', resourceDocument('festivals', { name: 'F', startsOn: '2027-01-01', endsOn: '2027-01-02', events: ['late-jazz', 'nope', { id: ids.jazz }] }))).toEqual([
+    expect(await problems('/api/v2/events', event({ venue: { id: 'main-hall' } }))).toEqual([
+      ['/data/attributes/venue', 'target_not_found'],
+    ]);
+    expect(
+      await problems(
+        '/api/v2/festivals',
+        resourceDocument('festivals', {
+          name: 'F',
+          startsOn: '2027-01-01',
+          endsOn: '2027-01-02',
+          events: ['late-jazz', 'nope', { id: ids.jazz }],
+        }),
+      ),
+    ).toEqual([
       ['/data/attributes/events/1', 'target_not_found'],
       ['/data/attributes/events/2', 'target_repeated'],
     ]);
@@ -551,23 +685,46 @@ describe('references and assets', () => {
         'native:buildings': { actions: ['create'], read: [], write: [] },
       },
     });
-    expect(await problems('/api/v2/events', event({ venue: 'main-hall' }), key.auth)).toEqual([['/data/attributes/venue', 'target_not_readable']]);
+    expect(await problems('/api/v2/events', event({ venue: 'main-hall' }), key.auth)).toEqual([
+      ['/data/attributes/venue', 'target_not_readable'],
+    ]);
   });
 
   test('assets by id: unknown, of a type the field does not take, or repeated are 422', async () => {
     expect(await problems('/api/v2/events', event({ cover: 'nope' }))).toEqual([['/data/attributes/cover', 'asset_not_found']]);
-    expect(await problems('/api/v2/events', event({ cover: files.manual!.documentId }))).toEqual([['/data/attributes/cover', 'asset_type_not_allowed']]);
-    expect(await problems('/api/v2/products', resourceDocument('products', { name: 'P', sku: 'P-2', price: 1, manual: files.hall!.documentId, images: [files.hall!.documentId, files.hall!.documentId] }))).toEqual([
+    expect(await problems('/api/v2/events', event({ cover: files.manual!.documentId }))).toEqual([
+      ['/data/attributes/cover', 'asset_type_not_allowed'],
+    ]);
+    expect(
+      await problems(
+        '/api/v2/products',
+        resourceDocument('products', {
+          name: 'P',
+          sku: 'P-2',
+          price: 1,
+          manual: files.hall!.documentId,
+          images: [files.hall!.documentId, files.hall!.documentId],
+        }),
+      ),
+    ).toEqual([
       ['/data/attributes/manual', 'asset_type_not_allowed'],
       ['/data/attributes/images/1', 'asset_repeated'],
     ]);
-    expect(await problems('/api/v2/events', event({ body: { type: 'doc', content: [{ type: 'image', attrs: { id: files.manual!.documentId } }] } }))).toEqual([
-      ['/data/attributes/body/content/0/attrs', 'richtext_invalid'],
-    ]);
+    expect(
+      await problems(
+        '/api/v2/events',
+        event({ body: { type: 'doc', content: [{ type: 'image', attrs: { id: files.manual!.documentId } }] } }),
+      ),
+    ).toEqual([['/data/attributes/body/content/0/attrs', 'richtext_invalid']]);
   });
 
   test('every problem of a write at once: fields, values, references', async () => {
-    expect(await problems('/api/v2/events', event({ nope: 1, capacity: 'many', venue: 'nowhere', body: { type: 'doc', content: [{ type: 'table' }] } }))).toEqual([
+    expect(
+      await problems(
+        '/api/v2/events',
+        event({ nope: 1, capacity: 'many', venue: 'nowhere', body: { type: 'doc', content: [{ type: 'table' }] } }),
+      ),
+    ).toEqual([
       ['/data/attributes/nope', 'field_not_writable'],
       ['/data/attributes/capacity', 'value_invalid'],
     ]);
@@ -585,10 +742,24 @@ describe('a write never half-applies', () => {
     };
     const before = await tableSnapshot(s, ALL_UIDS);
     try {
-      const res = await api.post('/api/v2/events', editor.auth, resourceDocument('events', { title: 'Doomed', category: 'talk', startsAt: '2027-01-01T10:00:00Z', venue: 'main-hall', tags: ['x'] }));
+      const res = await api.post(
+        '/api/v2/events',
+        editor.auth,
+        resourceDocument('events', {
+          title: 'Doomed',
+          category: 'talk',
+          startsAt: '2027-01-01T10:00:00Z',
+          venue: 'main-hall',
+          tags: ['x'],
+        }),
+      );
       expect(res.status).toBe(500);
       expect(res.text).not.toMatch(/secret_table|SELECT/);
-      const patch = await api.patch('/api/v2/events/late-jazz', editor.auth, resourceDocument('events', { title: 'Doomed too', venue: 'annex' }));
+      const patch = await api.patch(
+        '/api/v2/events/late-jazz',
+        editor.auth,
+        resourceDocument('events', { title: 'Doomed too', venue: 'annex' }),
+      );
       expect(patch.status).toBe(500);
       const archive = await api.del('/api/v2/jobs/doomed-job', editor.auth);
       expect(archive.status).toBe(500);

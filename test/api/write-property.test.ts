@@ -15,7 +15,23 @@ import { listenOnce, resourceDocument, tableSnapshot, writer } from '../helpers/
 const EVENT = 'api::event.event';
 const UIDS = [EVENT, 'api::building.building', 'api::festival.festival'];
 
-const FIELDS = ['title', 'slug', 'sort', 'summary', 'startsAt', 'endsAt', 'category', 'tags', 'price', 'soldOut', 'capacity', 'venue', 'festival', 'cover', 'body'] as const;
+const FIELDS = [
+  'title',
+  'slug',
+  'sort',
+  'summary',
+  'startsAt',
+  'endsAt',
+  'category',
+  'tags',
+  'price',
+  'soldOut',
+  'capacity',
+  'venue',
+  'festival',
+  'cover',
+  'body',
+] as const;
 type FieldName = (typeof FIELDS)[number];
 
 let app: TestApp;
@@ -32,9 +48,12 @@ beforeAll(async () => {
   api = writer(app);
   await listenOnce(app);
   ids.hall = (await publish(s, 'api::building.building', { name: 'Main Hall', slug: 'main-hall' })).documentId;
-  ids.fest = (await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' })).documentId;
+  ids.fest = (
+    await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' })
+  ).documentId;
   ids.image = (await uploadImage(s, 'cover.png')).documentId;
-  targetId = (await publish(s, EVENT, { title: 'Target', slug: 'target', category: 'talk', startsAt: '2027-06-01T10:00:00.000Z' })).documentId;
+  targetId = (await publish(s, EVENT, { title: 'Target', slug: 'target', category: 'talk', startsAt: '2027-06-01T10:00:00.000Z' }))
+    .documentId;
   const baseline = await publish(s, EVENT, { title: 'Baseline', slug: 'baseline', category: 'talk', startsAt: '2027-06-01T10:00:00.000Z' });
   readerAuth = (
     await createKey(s, {
@@ -56,18 +75,30 @@ const either = (valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: invalid });
 
 const VALUES: Record<FieldName, fc.Arbitrary<unknown>> = {
-  title: either(fc.string({ minLength: 1, maxLength: 30 }).filter((t) => t.trim() !== ''), fc.constantFrom(5, 'x'.repeat(300))),
+  title: either(
+    fc.string({ minLength: 1, maxLength: 30 }).filter((t) => t.trim() !== ''),
+    fc.constantFrom(5, 'x'.repeat(300)),
+  ),
   slug: either(fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.constant(null)), fc.constant('not a slug')),
   sort: either(fc.integer({ min: -5, max: 50 }), fc.constantFrom(1.5, '3')),
   summary: either(fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)), fc.constant({})),
-  startsAt: either(fc.date({ min: new Date('2026-01-01'), max: new Date('2028-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.constant('garbage')),
+  startsAt: either(
+    fc.date({ min: new Date('2026-01-01'), max: new Date('2028-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+    fc.constant('garbage'),
+  ),
   endsAt: either(
-    fc.oneof(fc.date({ min: new Date('2026-01-01'), max: new Date('2028-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.constant(null)),
-    fc.constant('2027-13-01T00:00:00Z')
+    fc.oneof(
+      fc.date({ min: new Date('2026-01-01'), max: new Date('2028-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constant(null),
+    ),
+    fc.constant('2027-13-01T00:00:00Z'),
   ),
   category: either(fc.constantFrom('concert', 'talk', 'film', null), fc.constant('opera')),
   tags: either(fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 }), fc.constantFrom('jazz', [1])),
-  price: either(fc.integer({ min: 0, max: 100000 }).map((cents) => cents / 100), fc.constantFrom(-5, 'free')),
+  price: either(
+    fc.integer({ min: 0, max: 100000 }).map((cents) => cents / 100),
+    fc.constantFrom(-5, 'free'),
+  ),
   soldOut: either(fc.boolean(), fc.constant('yes')),
   capacity: either(fc.integer({ min: 0, max: 5000 }), fc.constant(-1)),
   venue: either(fc.constantFrom('main-hall', null), fc.constantFrom('nowhere', { id: 'missing' })),
@@ -75,7 +106,7 @@ const VALUES: Record<FieldName, fc.Arbitrary<unknown>> = {
   cover: either(fc.constantFrom('IMAGE', null), fc.constant('no-such-asset')),
   body: either(
     fc.constantFrom({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hello' }] }] }, null),
-    fc.constant({ type: 'doc', content: [{ type: 'table' }] })
+    fc.constant({ type: 'doc', content: [{ type: 'table' }] }),
   ),
 };
 
@@ -103,16 +134,18 @@ const scenario = fc
       })
       .chain(({ chosen, stray }) => {
         const names = [...new Set([...chosen, ...(stray === null ? [] : [stray])])];
-        return fc
-          .tuple(...names.map((name) => (name === 'bogus' ? fc.constant(true) : VALUES[name as FieldName])))
-          .map((drawn) => {
-            const attributes: Record<string, unknown> = Object.fromEntries(names.map((name, index) => [name, drawn[index]]));
-            if (base.method === 'post' && base.complete) {
-              return { ...base, write: [...new Set([...base.write, 'title', 'category', 'startsAt'])], attributes: { ...REQUIRED, ...attributes } };
-            }
-            return { ...base, attributes };
-          });
-      })
+        return fc.tuple(...names.map((name) => (name === 'bogus' ? fc.constant(true) : VALUES[name as FieldName]))).map((drawn) => {
+          const attributes: Record<string, unknown> = Object.fromEntries(names.map((name, index) => [name, drawn[index]]));
+          if (base.method === 'post' && base.complete) {
+            return {
+              ...base,
+              write: [...new Set([...base.write, 'title', 'category', 'startsAt'])],
+              attributes: { ...REQUIRED, ...attributes },
+            };
+          }
+          return { ...base, attributes };
+        });
+      }),
   );
 
 const grantOf = (actions: string[]) => ({ actions, read: [], write: [] });
@@ -128,7 +161,9 @@ test('random writes never store an unwritable field, change only what they send,
       if (buildings) resources['native:buildings'] = grantOf([buildings]);
       if (festivals) resources['native:festivals'] = grantOf([festivals]);
       const key = await createKey(s, { resources });
-      const sent: Record<string, unknown> = Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, value === 'IMAGE' ? ids.image : value]));
+      const sent: Record<string, unknown> = Object.fromEntries(
+        Object.entries(attributes).map(([name, value]) => [name, value === 'IMAGE' ? ids.image : value]),
+      );
 
       const before = await tableSnapshot(s, UIDS);
       const targetBefore = (await api.get(`/api/v2/events/${targetId}`, readerAuth)).body.data;
@@ -147,7 +182,9 @@ test('random writes never store an unwritable field, change only what they send,
         expect(await tableSnapshot(s, UIDS)).toEqual(before);
         if (unwritable.length) {
           expect(res.status).toBe(422);
-          const named = res.body.errors.filter((e: { meta?: { reason: string } }) => e.meta?.reason === 'field_not_writable').map((e: { source: { pointer: string } }) => e.source.pointer);
+          const named = res.body.errors
+            .filter((e: { meta?: { reason: string } }) => e.meta?.reason === 'field_not_writable')
+            .map((e: { source: { pointer: string } }) => e.source.pointer);
           expect(named).toEqual(unwritable.map((name) => `/data/attributes/${name}`));
         }
         return;
@@ -166,7 +203,7 @@ test('random writes never store an unwritable field, change only what they send,
       // Every record created has a slug it can be addressed by.
       else expect((await api.get(`/api/v2/events/${after.meta.slug}`, readerAuth)).body.data.id).toBe(id);
     }),
-    { numRuns: 80 }
+    { numRuns: 80 },
   );
   // Both sides of the property were exercised.
   expect(succeeded).toBeGreaterThan(10);

@@ -106,11 +106,16 @@ describe('bodies', () => {
     const over = await api.post('/api/v2/events', editor.auth, sized(limit + 1));
     expectError(over, 413, { code: 'payload_too_large', meta: { reason: 'body_too_large' } });
 
-    const chunked = await raw('POST', '/api/v2/events', { Authorization: editor.auth, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, (req) => {
-      const chunk = 'x'.repeat(64 * 1024);
-      for (let i = 0; i < 20; i += 1) req.write(chunk);
-      req.end();
-    });
+    const chunked = await raw(
+      'POST',
+      '/api/v2/events',
+      { Authorization: editor.auth, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      (req) => {
+        const chunk = 'x'.repeat(64 * 1024);
+        for (let i = 0; i < 20; i += 1) req.write(chunk);
+        req.end();
+      },
+    );
     expectValidJsonApi(chunked.body);
     expectError(chunked, 413, { meta: { reason: 'body_too_large' } });
     expect(chunked.headers.connection).toBe('close');
@@ -122,7 +127,11 @@ describe('bodies', () => {
     ['malformed JSON', '{"data": ', { reason: 'body_malformed' }],
     ['JSON that is not a document', '[1, 2]', { reason: 'document_invalid' }],
     ['a document without data', '{"meta": {}}', { reason: 'document_invalid' }],
-    ['relationships', JSON.stringify({ data: { type: 'events', relationships: { venue: { data: null } } } }), { reason: 'document_invalid' }],
+    [
+      'relationships',
+      JSON.stringify({ data: { type: 'events', relationships: { venue: { data: null } } } }),
+      { reason: 'document_invalid' },
+    ],
     ['a type that is not a string', JSON.stringify({ data: { type: 5, attributes: {} } }), { reason: 'document_invalid' }],
   ])('%s is 400', async (_name, body, meta) => {
     const res =
@@ -159,13 +168,25 @@ describe('bodies', () => {
       meta: { reason: 'id_mismatch' },
     });
     // The id is the record's id, not its slug.
-    expectError(await api.patch('/api/v2/events/talk', editor.auth, resourceDocument('events', { title: 'x' }, 'talk')), 409, { meta: { reason: 'id_mismatch' } });
-    expectError(await api.patch('/api/v2/cms/site-a/settings', editor.auth, resourceDocument('pages', { siteName: 'x' })), 409, { meta: { reason: 'type_mismatch' } });
+    expectError(await api.patch('/api/v2/events/talk', editor.auth, resourceDocument('events', { title: 'x' }, 'talk')), 409, {
+      meta: { reason: 'id_mismatch' },
+    });
+    expectError(await api.patch('/api/v2/cms/site-a/settings', editor.auth, resourceDocument('pages', { siteName: 'x' })), 409, {
+      meta: { reason: 'type_mismatch' },
+    });
   });
 
   test('unknown and ungranted fields: one 422 each, the same answer, nothing else of the write applied', async () => {
-    const key = await createKey(s, { resources: { 'native:events': { actions: ['read', 'create', 'update'], read: ['title', 'summary'], write: ['title', 'category', 'startsAt'] } } });
-    const res = await api.patch('/api/v2/events/talk', key.auth, resourceDocument('events', { title: 'Changed', summary: 'x', price: 3, doesNotExist: true }));
+    const key = await createKey(s, {
+      resources: {
+        'native:events': { actions: ['read', 'create', 'update'], read: ['title', 'summary'], write: ['title', 'category', 'startsAt'] },
+      },
+    });
+    const res = await api.patch(
+      '/api/v2/events/talk',
+      key.auth,
+      resourceDocument('events', { title: 'Changed', summary: 'x', price: 3, doesNotExist: true }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual(
       ['summary', 'price', 'doesNotExist'].map((name) => ({
@@ -175,7 +196,7 @@ describe('bodies', () => {
         detail: `Field '${name}' is not writable with this key.`,
         source: { pointer: `/data/attributes/${name}` },
         meta: { reason: 'field_not_writable' },
-      }))
+      })),
     );
   });
 });
@@ -191,20 +212,34 @@ describe('resources, records, grants and methods', () => {
     }
     expectError(await api.del('/api/v2/events/talk', reader.auth), 403, { meta: { reason: 'action_not_granted' } });
     const createOnly = await createKey(s, { resources: { 'native:events': { actions: ['create'], write: ['title'] } } });
-    expectError(await api.patch('/api/v2/events/talk', createOnly.auth, resourceDocument('events', { title: 'x' })), 403, { detail: 'This key may not update records of native:events.' });
-    expectError(await api.post('/api/v2/cms/site-a/pages', reader.auth, resourceDocument('pages', { title: 'x' })), 403, { code: 'forbidden' });
+    expectError(await api.patch('/api/v2/events/talk', createOnly.auth, resourceDocument('events', { title: 'x' })), 403, {
+      detail: 'This key may not update records of native:events.',
+    });
+    expectError(await api.post('/api/v2/cms/site-a/pages', reader.auth, resourceDocument('pages', { title: 'x' })), 403, {
+      code: 'forbidden',
+    });
   });
 
   test('404 for resources that do not exist and records not visible to the key', async () => {
-    expectError(await api.post('/api/v2/spaceships', editor.auth, resourceDocument('spaceships', {})), 404, { meta: { reason: 'resource_not_found' } });
-    expectError(await api.post('/api/v2/cms/no-site/pages', editor.auth, resourceDocument('pages', {})), 404, { meta: { reason: 'resource_not_found' } });
+    expectError(await api.post('/api/v2/spaceships', editor.auth, resourceDocument('spaceships', {})), 404, {
+      meta: { reason: 'resource_not_found' },
+    });
+    expectError(await api.post('/api/v2/cms/no-site/pages', editor.auth, resourceDocument('pages', {})), 404, {
+      meta: { reason: 'resource_not_found' },
+    });
     for (const path of ['/api/v2/events/nope', '/api/v2/events/hidden', `/api/v2/events/${ids.hidden}`, '/api/v2/cms/site-a/pages/nope']) {
-      expectError(await api.patch(path, editor.auth, resourceDocument('events', { title: 'x' })), 404, { meta: { reason: 'record_not_found' } });
+      expectError(await api.patch(path, editor.auth, resourceDocument('events', { title: 'x' })), 404, {
+        meta: { reason: 'record_not_found' },
+      });
       expectError(await api.del(path, editor.auth), 404, { meta: { reason: 'record_not_found' } });
     }
     // A singleton has no records below it.
-    expectError(await api.patch('/api/v2/cms/site-a/settings/anything', editor.auth, resourceDocument('settings', {})), 404, { meta: { reason: 'record_not_found' } });
-    expect((await s.db.query(EVENT as never).findMany({ where: { documentId: ids.hidden } })).map((row: any) => row.title)).toEqual(['Hidden']);
+    expectError(await api.patch('/api/v2/cms/site-a/settings/anything', editor.auth, resourceDocument('settings', {})), 404, {
+      meta: { reason: 'record_not_found' },
+    });
+    expect((await s.db.query(EVENT as never).findMany({ where: { documentId: ids.hidden } })).map((row: any) => row.title)).toEqual([
+      'Hidden',
+    ]);
   });
 
   test('405 with the Allow of the resource for what it never supports, whatever the key', async () => {

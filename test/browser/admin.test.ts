@@ -85,7 +85,14 @@ beforeAll(async () => {
   app = await startAdminApp();
   // One published event, so that reading the collection with the new key returns a record.
   await app.strapi.documents('api::event.event').create({
-    data: { title: 'Jazz night', summary: 'Late sets by the river', startsAt: '2030-06-01T19:00:00.000Z', category: 'concert', capacity: 120, soldOut: false },
+    data: {
+      title: 'Jazz night',
+      summary: 'Late sets by the river',
+      startsAt: '2030-06-01T19:00:00.000Z',
+      category: 'concert',
+      capacity: 120,
+      soldOut: false,
+    },
     status: 'published',
   });
   browser = await launchBrowser();
@@ -166,7 +173,9 @@ test('the key sees exactly the granted resource and fields', async () => {
 
   const events = await v2('/events', plaintext);
   expect(events.status).toBe(200);
-  expect(events.body.data).toEqual([expect.objectContaining({ type: 'events', attributes: { title: 'Jazz night', summary: 'Late sets by the river' } })]);
+  expect(events.body.data).toEqual([
+    expect.objectContaining({ type: 'events', attributes: { title: 'Jazz night', summary: 'Late sets by the river' } }),
+  ]);
   // Ungranted resources stay closed.
   expect((await v2('/jobs', plaintext)).status).toBe(403);
 });
@@ -233,7 +242,10 @@ test('revoking asks for confirmation, then the key gets 401 at once', async () =
 
 test('the list: search and sort by name and last use', async () => {
   for (const name of ['Mobile app', 'Partner feed']) {
-    await app.strapi.plugin('public-api').service('keys').create({ name, grants: { resources: { 'native:jobs': { actions: ['read'], read: ['title'] } } } });
+    await app.strapi
+      .plugin('public-api')
+      .service('keys')
+      .create({ name, grants: { resources: { 'native:jobs': { actions: ['read'], read: ['title'] } } } });
   }
   await page.reload();
   const names = () => page.getByTestId('keys-table').locator('tbody tr a').allTextContents();
@@ -319,13 +331,23 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
       await page.evaluate(() => {
         const element = document.activeElement as HTMLElement | null;
         if (!element) return '';
-        const labelled = element.getAttribute('aria-label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null);
+        const labelled =
+          element.getAttribute('aria-label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null);
         return (labelled ?? element.textContent ?? '').trim();
-      })
+      }),
     );
   }
   expect(reached).toEqual(
-    expect.arrayContaining(['Create the key', 'Name*', 'Description', 'Buildings (/buildings)', 'Events (/events)', 'Products (/products)', 'Add an origin', 'Resource index'])
+    expect.arrayContaining([
+      'Create the key',
+      'Name*',
+      'Description',
+      'Buildings (/buildings)',
+      'Events (/events)',
+      'Products (/products)',
+      'Add an origin',
+      'Resource index',
+    ]),
   );
   expect(reached.findIndex((name) => name === 'Name*')).toBeLessThan(reached.findIndex((name) => name === 'Events (/events)'));
 
@@ -363,7 +385,8 @@ test('roles: the plugin’s actions are assigned in Settings > Roles, and a read
     await readerPage.getByRole('link', { name: 'Mobile app' }).click();
     await readerPage.getByLabel('Name').waitFor();
     await expect(readerPage.getByLabel('Name').isDisabled()).resolves.toBe(true);
-    for (const action of ['Save', 'Regenerate', 'Revoke', 'Delete']) expect(await readerPage.getByRole('button', { name: action, exact: true }).count()).toBe(0);
+    for (const action of ['Save', 'Regenerate', 'Revoke', 'Delete'])
+      expect(await readerPage.getByRole('button', { name: action, exact: true }).count()).toBe(0);
     // The preview works with read alone.
     await readerPage.getByTestId('preview-index').getByText('native:jobs').waitFor();
     await readerPage.goto(settings('keys/create'));

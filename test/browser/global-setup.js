@@ -14,7 +14,8 @@ module.exports = async () => {
     execFileSync('sh', [path.join(root, 'scripts', 'install-browser.sh')], { cwd: root, stdio: 'inherit' });
   }
   // The api project's setup compiled the application already when it is part of this run.
-  if (!process.env.PDA_TEST_COMPILED) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  if (!process.env.PDA_TEST_COMPILED)
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
   const { adminBuildIsCurrent, markAdminBuild } = require(path.join(root, 'dist', 'scripts', 'lib', 'admin-build.js'));
   if (adminBuildIsCurrent(root)) return;
   // The build loads the application's configuration, which needs its secrets: on a fresh clone there is

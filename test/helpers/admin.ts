@@ -3,11 +3,7 @@
  * some of the plugin's RBAC actions. They log in through /admin/login like the admin panel does.
  */
 import type { Core } from '@strapi/strapi';
-import {
-  PERMISSION_ACTIONS,
-  permissionActionId,
-  type PermissionAction,
-} from '../../src/plugins/public-api/shared/contracts/permissions';
+import { PERMISSION_ACTIONS, permissionActionId, type PermissionAction } from '../../src/plugins/public-api/shared/contracts/permissions';
 import type { TestApp } from './app';
 
 export const ADMIN_PASSWORD = 'Test-password-1234';
@@ -64,7 +60,7 @@ export const createRole = async (app: TestApp, actions: readonly PermissionActio
   const role = await roles(app.strapi).create({ name: `Public API ${actions.join('+') || 'none'} ${counter}`, description: 'test role' });
   await roles(app.strapi).assignPermissions(
     role.id,
-    actions.map((action) => ({ action: permissionActionId(action), subject: null, conditions: [] }))
+    actions.map((action) => ({ action: permissionActionId(action), subject: null, conditions: [] })),
   );
   return role.id;
 };

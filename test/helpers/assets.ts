@@ -16,10 +16,19 @@ export type StoredFile = { id: number; documentId: string; name: string; hash: s
 /** A `files` row and its bytes on disk, as the local upload provider leaves them. */
 export const storeFile = async (
   strapi: Core.Strapi,
-  { name, bytes, mime, width = null, height = null }: { name: string; bytes: Buffer; mime: string; width?: number | null; height?: number | null }
+  {
+    name,
+    bytes,
+    mime,
+    width = null,
+    height = null,
+  }: { name: string; bytes: Buffer; mime: string; width?: number | null; height?: number | null },
 ): Promise<StoredFile> => {
   const ext = path.extname(name);
-  const hash = `${path.basename(name, ext).replace(/[^A-Za-z0-9]/g, '_').slice(0, 40)}_${randomBytes(5).toString('hex')}`;
+  const hash = `${path
+    .basename(name, ext)
+    .replace(/[^A-Za-z0-9]/g, '_')
+    .slice(0, 40)}_${randomBytes(5).toString('hex')}`;
   const url = `/uploads/${hash}${ext}`;
   fs.mkdirSync(path.join(strapi.dirs.static.public, 'uploads'), { recursive: true });
   fs.writeFileSync(path.join(strapi.dirs.static.public, url), bytes);

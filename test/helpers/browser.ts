@@ -47,7 +47,9 @@ export const startAdminApp = async (): Promise<AdminApp> => {
   const server = app.strapi.server.httpServer;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const superAdmin = (await (app.strapi.service('admin::role') as unknown as { getSuperAdmin: () => Promise<{ id: number }> }).getSuperAdmin());
+  const superAdmin = await (
+    app.strapi.service('admin::role') as unknown as { getSuperAdmin: () => Promise<{ id: number }> }
+  ).getSuperAdmin();
   const email = await createAdminUser(app, superAdmin.id, 'browser');
   return {
     ...app,
@@ -109,7 +111,11 @@ export const screenshot = async (page: Page, name: string, { whole = true }: { w
   // Notifications would cover the page's title: close them.
   const toasts = page.locator('[data-sonner-toast] button');
   for (const close of await toasts.all()) await close.click().catch(() => undefined);
-  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator('[data-sonner-toast]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   const viewport = page.viewportSize()!;
   // No hover effect where the last click was: rest the pointer in the empty bottom-right corner.
   await page.mouse.move(viewport.width - 2, viewport.height - 2);
@@ -117,9 +123,12 @@ export const screenshot = async (page: Page, name: string, { whole = true }: { w
   await page.waitForTimeout(500);
   if (whole) {
     await page.evaluate(() => {
-      for (const element of [document.scrollingElement, ...document.querySelectorAll('*')]) if (element && element.scrollTop) element.scrollTop = 0;
+      for (const element of [document.scrollingElement, ...document.querySelectorAll('*')])
+        if (element && element.scrollTop) element.scrollTop = 0;
     });
-    const height = await page.evaluate(() => Math.max(...[...document.querySelectorAll('main, [role="main"], body *')].slice(0, 4000).map((el) => el.scrollHeight)));
+    const height = await page.evaluate(() =>
+      Math.max(...[...document.querySelectorAll('main, [role="main"], body *')].slice(0, 4000).map((el) => el.scrollHeight)),
+    );
     await page.setViewportSize({ width: viewport.width, height: Math.min(Math.max(height, viewport.height), 6000) });
     await page.waitForTimeout(300);
   }

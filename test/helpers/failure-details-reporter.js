@@ -18,7 +18,8 @@ class FailureDetailsReporter {
     };
     if (result.testExecError && blank(result.testExecError.message)) report(`${result.testFilePath} (suite)`, [result.testExecError]);
     for (const test of result.testResults) {
-      if (test.status === 'failed' && test.failureMessages.every(blank)) report(`${result.testFilePath} › ${test.fullName}`, test.failureDetails);
+      if (test.status === 'failed' && test.failureMessages.every(blank))
+        report(`${result.testFilePath} › ${test.fullName}`, test.failureDetails);
     }
   }
 }

@@ -19,7 +19,9 @@ export const ensureLocale = async (strapi: Core.Strapi, code: string, name: stri
 export const uploadImage = async (strapi: Core.Strapi, name: string, width = 64, height = 48, alt = `${name} alt`) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-img-'));
   const file = path.join(dir, name);
-  await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toFile(file);
   const [uploaded] = (await strapi
     .plugin('upload')
     .service('upload')
@@ -31,7 +33,9 @@ export const uploadImage = async (strapi: Core.Strapi, name: string, width = 64,
 };
 
 export const publish = async (strapi: Core.Strapi, uid: string, data: Record<string, unknown>, locale?: string): Promise<Doc> =>
-  (await strapi.documents(uid as never).create({ data: data as never, status: 'published', ...(locale ? { locale } : {}) })) as unknown as Doc;
+  (await strapi
+    .documents(uid as never)
+    .create({ data: data as never, status: 'published', ...(locale ? { locale } : {}) })) as unknown as Doc;
 
 export const draft = async (strapi: Core.Strapi, uid: string, data: Record<string, unknown>): Promise<Doc> =>
   (await strapi.documents(uid as never).create({ data: data as never })) as unknown as Doc;

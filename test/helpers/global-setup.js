@@ -14,7 +14,8 @@ const API_DIR = path.join(root, 'test', 'api');
 
 /** The API suites that start from the demo template (they say so to bootApp). */
 const demoSuites = () =>
-  fs.readdirSync(API_DIR)
+  fs
+    .readdirSync(API_DIR)
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => path.join(API_DIR, name))
     .filter((file) => /template:\s*'demo'/.test(fs.readFileSync(file, 'utf8')));
@@ -27,7 +28,8 @@ const runUsesDemo = (globalConfig) => {
   return demoSuites().some((file) => selected.isMatch(file));
 };
 
-const compile = () => execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+const compile = () =>
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
 
 module.exports = async (globalConfig) => {
   compile();

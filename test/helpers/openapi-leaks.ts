@@ -21,21 +21,49 @@ export const structuralText = (() => {
   let text: string | null = null;
   return (): string => {
     if (text !== null) return text;
-    const base = { sourceType: 'native', kind: 'collectionType', localized: true, draftAndPublish: true, identifiers: ['slug', 'id'], slugAttribute: 'slug', sortAttribute: 'sort', fields: [] };
+    const base = {
+      sourceType: 'native',
+      kind: 'collectionType',
+      localized: true,
+      draftAndPublish: true,
+      identifiers: ['slug', 'id'],
+      slugAttribute: 'slug',
+      sortAttribute: 'sort',
+      fields: [],
+    };
     const made = [
       { ...base, id: 'native:zzz', slug: 'zzz', name: 'Zzz', uid: 'api::zzz.zzz', mode: 'collection', deleteMode: 'remove' },
       { ...base, id: 'native:yyy', slug: 'yyy', name: 'Yyy', uid: 'api::yyy.yyy', mode: 'collection', deleteMode: 'archive' },
-      { ...base, id: 'cms:qqq/xxx', sourceType: 'cms', website: { id: 9, documentId: 'q', slug: 'qqq', name: 'Qqq' }, slug: 'xxx', name: 'Xxx', uid: 'api::xxx.xxx', mode: 'singleton', deleteMode: 'remove' },
+      {
+        ...base,
+        id: 'cms:qqq/xxx',
+        sourceType: 'cms',
+        website: { id: 9, documentId: 'q', slug: 'qqq', name: 'Qqq' },
+        slug: 'xxx',
+        name: 'Xxx',
+        uid: 'api::xxx.xxx',
+        mode: 'singleton',
+        deleteMode: 'remove',
+      },
     ] as unknown as Resource[];
     const grants: KeyGrants = {
       resources: Object.fromEntries(
-        made.map((resource) => [resource.id, { actions: resource.mode === 'singleton' ? ['read', 'update'] : ['read', 'create', 'update', 'delete'], read: [], write: [] }])
+        made.map((resource) => [
+          resource.id,
+          { actions: resource.mode === 'singleton' ? ['read', 'update'] : ['read', 'create', 'update', 'delete'], read: [], write: [] },
+        ]),
       ),
       commands: ['ccc'],
       origins: [],
     };
     text = JSON.stringify(
-      buildOpenApiDocument({ baseUrl: 'https://x.test/api/v2', grants, resources: made, locales: ['de', 'en'], commands: [{ name: 'ccc', description: 'Run ccc', input: () => z.object({}) } as unknown as CommandDefinition] })
+      buildOpenApiDocument({
+        baseUrl: 'https://x.test/api/v2',
+        grants,
+        resources: made,
+        locales: ['de', 'en'],
+        commands: [{ name: 'ccc', description: 'Run ccc', input: () => z.object({}) } as unknown as CommandDefinition],
+      }),
     ).toLowerCase();
     return text;
   };
@@ -72,7 +100,12 @@ export const reachableNames = (grants: KeyGrants, resources: readonly Resource[]
 };
 
 /** Names the document holds although the grants do not reach them (empty when nothing leaks). */
-export const leakedNames = (input: { document: Document; grants: KeyGrants; resources: readonly Resource[]; commands: readonly string[] }): string[] => {
+export const leakedNames = (input: {
+  document: Document;
+  grants: KeyGrants;
+  resources: readonly Resource[];
+  commands: readonly string[];
+}): string[] => {
   const text = JSON.stringify(input.document).toLowerCase();
   const reachable = reachableNames(input.grants, input.resources);
   const reachableText = [...reachable].map((name) => name.toLowerCase());

@@ -53,7 +53,13 @@ const mediaTypeOf = (contentType: string | undefined): string | undefined => con
 export const findPath = (document: OpenApiDocument, relativePath: string): string | null => {
   let segments: string[];
   try {
-    segments = relativePath === '/' ? [] : relativePath.replace(/^\/+|\/+$/g, '').split('/').map(decodeURIComponent);
+    segments =
+      relativePath === '/'
+        ? []
+        : relativePath
+            .replace(/^\/+|\/+$/g, '')
+            .split('/')
+            .map(decodeURIComponent);
   } catch {
     return null; // A malformed path is no path of the document.
   }
@@ -136,8 +142,12 @@ export class ResponseChecker {
   private validateBody(documentId: string, document: OpenApiDocument, pointer: string, schema: Schema, body: unknown, where: string): void {
     const validate = this.validator(documentId, document, pointer, schema);
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 8).map((error) => `  ${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
-      throw new Error(`${where}: the body does not match the served document:\n${errors.join('\n')}\n${JSON.stringify(body).slice(0, 2000)}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 8)
+        .map((error) => `  ${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
+      throw new Error(
+        `${where}: the body does not match the served document:\n${errors.join('\n')}\n${JSON.stringify(body).slice(0, 2000)}`,
+      );
     }
   }
 
@@ -175,14 +185,18 @@ export class ResponseChecker {
     if (!operation) {
       // Not described for this key: it must be refused, with the error document.
       this.counts.undescribedErrors += 1;
-      if (res.status < 400) throw new Error(`${where}: succeeded, but the key's document does not describe ${method.toUpperCase()} ${template ?? relative}.`);
-      if (isJson) this.validateBody(documentId, document, 'error', { $ref: '#/components/schemas/ErrorDocument' }, JSON.parse(res.text), where);
+      if (res.status < 400)
+        throw new Error(`${where}: succeeded, but the key's document does not describe ${method.toUpperCase()} ${template ?? relative}.`);
+      if (isJson)
+        this.validateBody(documentId, document, 'error', { $ref: '#/components/schemas/ErrorDocument' }, JSON.parse(res.text), where);
       return;
     }
     this.counts.described += 1;
     const declared = operation.responses[String(res.status)] ?? operation.responses.default;
     if (!declared) {
-      throw new Error(`${where}: ${operation.operationId} does not list status ${res.status} (it lists ${Object.keys(operation.responses).join(', ')}).\n${res.text.slice(0, 1000)}`);
+      throw new Error(
+        `${where}: ${operation.operationId} does not list status ${res.status} (it lists ${Object.keys(operation.responses).join(', ')}).\n${res.text.slice(0, 1000)}`,
+      );
     }
     const response = this.resolveResponse(document, declared);
     const content = response.content ?? {};
@@ -202,13 +216,13 @@ export class ResponseChecker {
   /** A supertest request whose response is checked before the test sees it. */
   instrument(test: Test): Test {
     const then = test.then.bind(test);
-    const checker = this;
+    const check = this.check.bind(this);
     const request = test as unknown as { method: string; url: string; get: (field: string) => string | undefined };
     Object.defineProperty(test, 'then', {
       configurable: true,
       value(onFulfilled?: (res: Response) => unknown, onRejected?: (error: unknown) => unknown) {
         return then(async (res: Response) => {
-          await checker.check(request.method, request.url, request.get('Authorization'), res);
+          await check(request.method, request.url, request.get('Authorization'), res);
           return res;
         }).then(onFulfilled, onRejected);
       },

@@ -30,12 +30,15 @@ export const sendRequest = (port: number, request: RawRequest): Promise<RawRespo
     const headers: Record<string, string> = { ...(request.headers ?? {}) };
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) headers.Host = `127.0.0.1:${port}`;
     if (request.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(request.body));
-    const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.target, headers, setHost: false, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: request.method, path: request.target, headers, setHost: false, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(request.body);
   });

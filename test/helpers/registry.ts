@@ -28,7 +28,9 @@ export const contentTypeSchemas = (): Map<string, ContentTypeSchema> => {
       if (!fs.existsSync(file)) continue;
       const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
       const uid = `api::${api}.${name}`;
-      const attributes = Object.fromEntries(Object.entries(raw.attributes as Record<string, StrapiAttribute>).map(([key, attribute]) => [key, loaded(attribute)]));
+      const attributes = Object.fromEntries(
+        Object.entries(raw.attributes as Record<string, StrapiAttribute>).map(([key, attribute]) => [key, loaded(attribute)]),
+      );
       schemas.set(uid, { ...raw, uid, attributes });
     }
   }
@@ -48,6 +50,9 @@ export const demoResources = (): Resource[] => {
   return [
     ...buildNativeResources(schemas),
     ...buildWebsiteResources({ id: 1, documentId: 'w1', slug: 'site-a', name: 'Site A', publications: DEMO_PUBLICATIONS }, schemas),
-    ...buildWebsiteResources({ id: 2, documentId: 'w2', slug: 'site-b', name: 'Site B', publications: DEMO_PUBLICATIONS.slice(0, 2) }, schemas),
+    ...buildWebsiteResources(
+      { id: 2, documentId: 'w2', slug: 'site-b', name: 'Site B', publications: DEMO_PUBLICATIONS.slice(0, 2) },
+      schemas,
+    ),
   ];
 };

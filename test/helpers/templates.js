@@ -48,7 +48,8 @@ const usingPostgres = () => process.env.TEST_DATABASE === 'postgres';
 
 /** The compiled application's files, without tsc's build state and the admin bundle (no schema in either). */
 const compiledFiles = (dist) =>
-  fs.readdirSync(dist, { withFileTypes: true, recursive: true })
+  fs
+    .readdirSync(dist, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && !entry.name.endsWith('.tsbuildinfo'))
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
     .filter((file) => !file.startsWith(path.join(dist, 'build') + path.sep))
@@ -78,7 +79,14 @@ const fingerprint = () => {
   return fingerprintMemo;
 };
 
-const testEnv = () => ({ NODE_ENV: 'test', LOG_LEVEL: 'error', ...JSON.parse(fs.readFileSync(TEST_SECRETS, 'utf8')), SERVE_ADMIN: 'false', HOST: '127.0.0.1', PORT: '0' });
+const testEnv = () => ({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'error',
+  ...JSON.parse(fs.readFileSync(TEST_SECRETS, 'utf8')),
+  SERVE_ADMIN: 'false',
+  HOST: '127.0.0.1',
+  PORT: '0',
+});
 
 /** Boots the compiled application in a child process on the database `env` names (and seeds the demo). */
 const runBuilder = (kind, env, mediaList) => {
@@ -91,7 +99,7 @@ const runBuilder = (kind, env, mediaList) => {
     });
   } catch (error) {
     const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim();
-    throw new Error(`Building the ${kind} template database failed: ${error.message}${output ? `\n${output}` : ''}`);
+    throw new Error(`Building the ${kind} template database failed: ${error.message}${output ? `\n${output}` : ''}`, { cause: error });
   }
 };
 
@@ -116,7 +124,8 @@ const pruneSqlite = () => {
     const file = path.join(TEMPLATES_DIR, name);
     const age = Date.now() - fs.statSync(file).mtimeMs;
     const building = name.includes('.building-');
-    if ((building && age > ABANDONED_BUILD_MS) || (!building && !name.includes(current) && age > STALE_MS)) fs.rmSync(file, { force: true });
+    if ((building && age > ABANDONED_BUILD_MS) || (!building && !name.includes(current) && age > STALE_MS))
+      fs.rmSync(file, { force: true });
   }
 };
 
@@ -131,7 +140,8 @@ const ensureSqlite = (kind) => {
     if (fs.existsSync(mediaListOf(building))) fs.renameSync(mediaListOf(building), mediaListOf(file));
     fs.renameSync(building, file);
   } finally {
-    for (const leftover of [building, `${building}-wal`, `${building}-shm`, `${building}-journal`, mediaListOf(building)]) fs.rmSync(leftover, { force: true });
+    for (const leftover of [building, `${building}-wal`, `${building}-shm`, `${building}-journal`, mediaListOf(building)])
+      fs.rmSync(leftover, { force: true });
   }
   return file;
 };
@@ -156,14 +166,14 @@ const databaseUrl = (name) => {
 };
 
 const stamp = () => new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const stampTime = (value) => Date.UTC(+value.slice(0, 4), +value.slice(4, 6) - 1, +value.slice(6, 8), +value.slice(8, 10), +value.slice(10, 12), +value.slice(12, 14));
+const stampTime = (value) =>
+  Date.UTC(+value.slice(0, 4), +value.slice(4, 6) - 1, +value.slice(6, 8), +value.slice(8, 10), +value.slice(10, 12), +value.slice(12, 14));
 
 /** The newest complete template of this kind and fingerprint whose media files are present. */
 const findPostgres = async (client, kind) => {
-  const { rows } = await client.query(
-    "SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY datname DESC LIMIT 1",
-    [`pda\\_tpl\\_${kind}\\_${fingerprint()}\\_%`]
-  );
+  const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY datname DESC LIMIT 1', [
+    `pda\\_tpl\\_${kind}\\_${fingerprint()}\\_%`,
+  ]);
   const name = rows[0]?.datname ?? null;
   return name && mediaPresent(name) ? name : null;
 };
@@ -178,7 +188,10 @@ const prunePostgres = () =>
       const stale = match[1] ? age > ABANDONED_BUILD_MS : match[2] !== fingerprint() && age > STALE_MS;
       // Without FORCE: a template that a run is copying right now stays (the copy holds it).
       if (!stale) continue;
-      const dropped = await client.query(`DROP DATABASE IF EXISTS "${datname}"`).then(() => true, () => false);
+      const dropped = await client.query(`DROP DATABASE IF EXISTS "${datname}"`).then(
+        () => true,
+        () => false,
+      );
       if (dropped) fs.rmSync(mediaListOf(datname), { force: true });
     }
   });
@@ -192,7 +205,11 @@ const ensurePostgres = async (kind) => {
   await withAdminClient((client) => client.query(`CREATE DATABASE "${building}"${from ? ` TEMPLATE "${from}"` : ''}`));
   fs.mkdirSync(TEMPLATES_DIR, { recursive: true });
   try {
-    runBuilder(kind, { DATABASE_CLIENT: 'postgres', DATABASE_URL: databaseUrl(building), DATABASE_POOL_MIN: '0', DATABASE_POOL_MAX: '5' }, mediaListOf(building));
+    runBuilder(
+      kind,
+      { DATABASE_CLIENT: 'postgres', DATABASE_URL: databaseUrl(building), DATABASE_POOL_MIN: '0', DATABASE_POOL_MAX: '5' },
+      mediaListOf(building),
+    );
     if (fs.existsSync(mediaListOf(building))) fs.renameSync(mediaListOf(building), mediaListOf(built));
     return await withAdminClient(async (client) => {
       const winner = await findPostgres(client, kind);
@@ -243,7 +260,8 @@ const build = async (kind, mediaList) => {
       strapi.log.error = logError;
       if (logged.length) throw new Error(`The demo seed logged errors:\n${logged.join('\n')}`);
       const files = await strapi.db.query('plugin::upload.file').findMany({ select: ['url', 'formats'] });
-      const names = files.flatMap((file) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)])
+      const names = files
+        .flatMap((file) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)])
         .filter((url) => typeof url === 'string' && url.startsWith('/uploads/'))
         .map((url) => url.slice('/uploads/'.length));
       fs.writeFileSync(mediaList, `${JSON.stringify(names)}\n`);
@@ -264,6 +282,6 @@ if (require.main === module) {
     (error) => {
       process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
       process.exit(1);
-    }
+    },
   );
 }

@@ -25,12 +25,14 @@ export const writer = (app: TestApp) => {
     path: string,
     auth: string,
     body?: unknown,
-    headers: Record<string, string> = {}
+    headers: Record<string, string> = {},
   ): Promise<Answer> => {
     let req = app.http()[method](path).set('Authorization', auth);
     for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
     if (body !== undefined) {
-      req = req.set('Content-Type', headers['Content-Type'] ?? 'application/vnd.api+json').send(typeof body === 'string' ? body : JSON.stringify(body));
+      req = req
+        .set('Content-Type', headers['Content-Type'] ?? 'application/vnd.api+json')
+        .send(typeof body === 'string' ? body : JSON.stringify(body));
     }
     const res = await req;
     if (res.text) {
@@ -60,7 +62,10 @@ export const resourceDocument = (type: string, attributes: Record<string, unknow
 
 /** Every row of a content type (drafts, published, all locales), for before/after comparisons. */
 export const rowsOf = async (strapi: Core.Strapi, uid: string) =>
-  (await strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]).findMany({ orderBy: [{ id: 'asc' }], populate: true })) as Record<string, unknown>[];
+  (await strapi.db.query(uid as Parameters<typeof strapi.db.query>[0]).findMany({ orderBy: [{ id: 'asc' }], populate: true })) as Record<
+    string,
+    unknown
+  >[];
 
 /** A whole table, relations and media links included, as plain rows: proves that nothing changed. */
 export const tableSnapshot = async (strapi: Core.Strapi, uids: string[]) => {

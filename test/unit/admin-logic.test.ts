@@ -50,16 +50,31 @@ describe('grants', () => {
   });
 
   test('what is sent: known resources, no blank origins; origin errors map back to their rows', () => {
-    const draft = { resources: { 'native:events': { actions: ['read' as const], read: ['title'], write: [] }, 'cms:gone/pages': { actions: ['read' as const], read: [], write: [] } }, commands: [], origins: ['', 'https://a.example', ' ', 'https://b.example'] };
+    const draft = {
+      resources: {
+        'native:events': { actions: ['read' as const], read: ['title'], write: [] },
+        'cms:gone/pages': { actions: ['read' as const], read: [], write: [] },
+      },
+      commands: [],
+      origins: ['', 'https://a.example', ' ', 'https://b.example'],
+    };
     expect(danglingResources(draft, [EVENTS])).toEqual(['cms:gone/pages']);
-    expect(toInput(draft, [EVENTS])).toEqual({ resources: { 'native:events': draft.resources['native:events'] }, commands: [], origins: ['https://a.example', 'https://b.example'] });
-    expect([...sentOriginIndex(draft.origins)]).toEqual([[0, 1], [1, 3]]);
+    expect(toInput(draft, [EVENTS])).toEqual({
+      resources: { 'native:events': draft.resources['native:events'] },
+      commands: [],
+      origins: ['https://a.example', 'https://b.example'],
+    });
+    expect([...sentOriginIndex(draft.origins)]).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
     expect(sameGrants(draft, { ...draft, origins: ['https://a.example', 'https://b.example'] })).toBe(true);
   });
 });
 
 test('keys list: filter by name, sort by name or last use with never-used keys last', () => {
-  const key = (id: number, name: string, lastUsedAt: string | null) => ({ id, name, lastUsedAt, createdAt: `2026-01-0${id}T00:00:00.000Z` }) as AdminKey;
+  const key = (id: number, name: string, lastUsedAt: string | null) =>
+    ({ id, name, lastUsedAt, createdAt: `2026-01-0${id}T00:00:00.000Z` }) as AdminKey;
   const keys = [key(1, 'beta', null), key(2, 'Alpha', '2026-02-01T00:00:00.000Z'), key(3, 'gamma', '2026-03-01T00:00:00.000Z')];
   const names = (list: AdminKey[]) => list.map((k) => k.name);
   expect(names(sortKeys(keys, '', { column: 'name', direction: 'asc' }))).toEqual(['Alpha', 'beta', 'gamma']);
@@ -83,18 +98,52 @@ test('the OpenAPI summary reads paths, methods, parameters (by reference too) an
   const summary = summarizeOpenApi({
     openapi: '3.1.0',
     info: { title: 'API', version: '2' },
-    paths: { '/events': { parameters: [{ $ref: '#/components/parameters/Limit' }], get: { operationId: 'listEvents' }, post: { summary: 'Create' } } },
+    paths: {
+      '/events': {
+        parameters: [{ $ref: '#/components/parameters/Limit' }],
+        get: { operationId: 'listEvents' },
+        post: { summary: 'Create' },
+      },
+    },
     components: {
       parameters: { Limit: { name: 'limit', in: 'query' } },
-      schemas: { Event: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, venue: { oneOf: [{ $ref: '#/components/schemas/Ref' }, { type: 'null' }] } } } },
+      schemas: {
+        Event: {
+          type: 'object',
+          required: ['title'],
+          properties: {
+            title: { type: 'string' },
+            tags: { type: 'array', items: { type: 'string' } },
+            venue: { oneOf: [{ $ref: '#/components/schemas/Ref' }, { type: 'null' }] },
+          },
+        },
+      },
     },
   });
   expect(summary).toEqual({
     title: 'API',
     version: '2',
     openapi: '3.1.0',
-    paths: [{ path: '/events', operations: [{ method: 'GET', summary: 'listEvents', parameters: ['limit (query)'] }, { method: 'POST', summary: 'Create', parameters: ['limit (query)'] }] }],
-    schemas: [{ name: 'Event', description: '', fields: [{ name: 'title', type: 'string', required: true }, { name: 'tags', type: 'array of string', required: false }, { name: 'venue', type: 'Ref | null', required: false }] }],
+    paths: [
+      {
+        path: '/events',
+        operations: [
+          { method: 'GET', summary: 'listEvents', parameters: ['limit (query)'] },
+          { method: 'POST', summary: 'Create', parameters: ['limit (query)'] },
+        ],
+      },
+    ],
+    schemas: [
+      {
+        name: 'Event',
+        description: '',
+        fields: [
+          { name: 'title', type: 'string', required: true },
+          { name: 'tags', type: 'array of string', required: false },
+          { name: 'venue', type: 'Ref | null', required: false },
+        ],
+      },
+    ],
   });
   expect(summarizeOpenApi({ errors: [] })).toBeNull();
   expect(summarizeOpenApi('nope')).toBeNull();
@@ -103,14 +152,31 @@ test('the OpenAPI summary reads paths, methods, parameters (by reference too) an
 });
 
 test('the curl example quotes the URL and never holds a secret', () => {
-  expect(curlExample("https://x.example/api/v2", "/cms/o'brien/pages", 'collection')).toBe(
-    `curl 'https://x.example/api/v2/cms/o'\\''brien/pages?limit=5' \\\n  -H "Authorization: Bearer $PUBLIC_DATA_API_KEY" \\\n  -H 'Accept: application/vnd.api+json'`
+  expect(curlExample('https://x.example/api/v2', "/cms/o'brien/pages", 'collection')).toBe(
+    `curl 'https://x.example/api/v2/cms/o'\\''brien/pages?limit=5' \\\n  -H "Authorization: Bearer $PUBLIC_DATA_API_KEY" \\\n  -H 'Accept: application/vnd.api+json'`,
   );
-  expect(curlExample('https://x.example/api/v2', '/cms/site/settings', 'singleton')).toContain("'https://x.example/api/v2/cms/site/settings'");
+  expect(curlExample('https://x.example/api/v2', '/cms/site/settings', 'singleton')).toContain(
+    "'https://x.example/api/v2/cms/site/settings'",
+  );
 });
 
 test('refusals map onto fields', () => {
-  const error = { response: { data: { error: { details: { errors: [{ path: ['origins', '1'], message: 'bad' }, { path: ['publications', '0', 'collection'], message: 'taken' }, { path: ['name'], message: 'a' }, { path: ['name'], message: 'b' }] } } } } };
+  const error = {
+    response: {
+      data: {
+        error: {
+          details: {
+            errors: [
+              { path: ['origins', '1'], message: 'bad' },
+              { path: ['publications', '0', 'collection'], message: 'taken' },
+              { path: ['name'], message: 'a' },
+              { path: ['name'], message: 'b' },
+            ],
+          },
+        },
+      },
+    },
+  };
   const fields = toFieldErrors(issuesOf(error)!);
   expect(fields).toEqual({ 'origins.1': 'bad', 'publications.0.collection': 'taken', name: 'a b' });
   expect(errorsUnder(fields, 'publications')).toEqual({ '0.collection': 'taken' });

@@ -94,7 +94,7 @@ describe('Range', () => {
         expect(decision.range.start).toBeGreaterThanOrEqual(0);
         expect(decision.range.end).toBeLessThan(size);
         expect(decision.range.start).toBeLessThanOrEqual(decision.range.end);
-      })
+      }),
     );
   });
 
@@ -102,9 +102,10 @@ describe('Range', () => {
     fc.assert(
       fc.property(fc.nat(1000), fc.nat(2000), fc.nat(2000), (size, first, last) => {
         const decision = decideRange(`bytes=${first}-${last}`, undefined, size, ETAG);
-        if (first < size && last >= first) expect(decision).toEqual({ kind: 'partial', range: { start: first, end: Math.min(last, size - 1) } });
+        if (first < size && last >= first)
+          expect(decision).toEqual({ kind: 'partial', range: { start: first, end: Math.min(last, size - 1) } });
         else expect(decision).toEqual({ kind: 'unsatisfiable' });
-      })
+      }),
     );
   });
 });
@@ -115,7 +116,8 @@ describe('transform parameters', () => {
     try {
       parse(query);
     } catch (error) {
-      if (error instanceof ApiError) return error.errors.map((e) => [e.source && 'parameter' in e.source ? e.source.parameter : null, e.meta?.reason]);
+      if (error instanceof ApiError)
+        return error.errors.map((e) => [e.source && 'parameter' in e.source ? e.source.parameter : null, e.meta?.reason]);
       throw error;
     }
     return [];
@@ -142,7 +144,11 @@ describe('transform parameters', () => {
 
   test('any query either parses or is a 400 whose every error names a parameter that was sent', () => {
     const name = fc.oneof(fc.constantFrom(...TRANSFORM_PARAMETERS), fc.string({ maxLength: 6 }));
-    const value = fc.oneof(fc.integer({ min: -10, max: 5000 }).map(String), fc.constantFrom('cover', 'webp', 'png', ''), fc.string({ maxLength: 8 }));
+    const value = fc.oneof(
+      fc.integer({ min: -10, max: 5000 }).map(String),
+      fc.constantFrom('cover', 'webp', 'png', ''),
+      fc.string({ maxLength: 8 }),
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(name, value), { maxLength: 6 }), (pairs) => {
         const query = new URLSearchParams(pairs);
@@ -160,11 +166,18 @@ describe('transform parameters', () => {
             expect(pairs.map(([n]) => n)).toContain((object.source as { parameter: string }).parameter);
           }
         }
-      })
+      }),
     );
   });
 
-  const asked = (partial: Partial<TransformQuery>): TransformQuery => ({ width: null, height: null, fit: null, format: null, quality: null, ...partial });
+  const asked = (partial: Partial<TransformQuery>): TransformQuery => ({
+    width: null,
+    height: null,
+    fit: null,
+    format: null,
+    quality: null,
+    ...partial,
+  });
 
   test('normalization drops what cannot change the output', () => {
     expect(normalizeTransformQuery(asked({ width: 10, fit: 'cover' }))).toEqual(asked({ width: 10 }));
@@ -174,14 +187,23 @@ describe('transform parameters', () => {
   });
 
   test('resolving fills in the format and quality from the source', () => {
-    expect(resolveTransform(asked({ width: 10 }), { format: 'jpeg', hasAlpha: false })).toEqual({ width: 10, height: null, fit: null, format: 'jpeg', quality: 80 });
+    expect(resolveTransform(asked({ width: 10 }), { format: 'jpeg', hasAlpha: false })).toEqual({
+      width: 10,
+      height: null,
+      fit: null,
+      format: 'jpeg',
+      quality: 80,
+    });
     expect(resolveTransform(asked({}), { format: 'webp', hasAlpha: true })).toMatchObject({ format: 'webp', quality: 80 });
     expect(resolveTransform(asked({}), { format: 'avif', hasAlpha: false })).toMatchObject({ format: 'avif', quality: 50 });
     expect(resolveTransform(asked({ quality: 5 }), { format: 'png', hasAlpha: false })).toMatchObject({ format: 'png', quality: null });
     expect(resolveTransform(asked({}), { format: 'gif', hasAlpha: false })).toMatchObject({ format: 'png' });
     expect(resolveTransform(asked({}), { format: 'tiff', hasAlpha: true })).toMatchObject({ format: 'png' });
     expect(resolveTransform(asked({}), { format: 'heif', hasAlpha: false })).toMatchObject({ format: 'jpeg' });
-    expect(resolveTransform(asked({ format: 'webp', quality: 7 }), { format: 'png', hasAlpha: false })).toMatchObject({ format: 'webp', quality: 7 });
+    expect(resolveTransform(asked({ format: 'webp', quality: 7 }), { format: 'png', hasAlpha: false })).toMatchObject({
+      format: 'webp',
+      quality: 7,
+    });
   });
 });
 
@@ -219,9 +241,12 @@ describe('sniffing raster formats', () => {
 });
 
 describe('delivery headers', () => {
-  test.each(['image/png', 'image/jpeg', 'application/pdf', 'text/plain', 'video/mp4', 'application/octet-stream'])('%s is served as declared', (mime) => {
-    expect(deliveryHeaders(mime)).toEqual({ 'Content-Type': mime });
-  });
+  test.each(['image/png', 'image/jpeg', 'application/pdf', 'text/plain', 'video/mp4', 'application/octet-stream'])(
+    '%s is served as declared',
+    (mime) => {
+      expect(deliveryHeaders(mime)).toEqual({ 'Content-Type': mime });
+    },
+  );
 
   test('SVG is sandboxed but shown inline', () => {
     expect(deliveryHeaders('image/svg+xml')).toEqual({ 'Content-Type': 'image/svg+xml', 'Content-Security-Policy': SANDBOX_POLICY });
@@ -230,20 +255,27 @@ describe('delivery headers', () => {
   test.each(['text/html', 'application/xhtml+xml', 'text/xml', 'application/xml', 'application/rss+xml', 'text/javascript', 'TEXT/HTML'])(
     '%s is sandboxed and downloaded',
     (mime) => {
-      expect(deliveryHeaders(mime)).toEqual({ 'Content-Type': mime.toLowerCase(), 'Content-Security-Policy': SANDBOX_POLICY, 'Content-Disposition': 'attachment' });
-    }
+      expect(deliveryHeaders(mime)).toEqual({
+        'Content-Type': mime.toLowerCase(),
+        'Content-Security-Policy': SANDBOX_POLICY,
+        'Content-Disposition': 'attachment',
+      });
+    },
   );
 
-  test.each(['', 'png', 'image/png; charset=x', 'text/html\r\nSet-Cookie: a=b', 'image/', '/png', null, undefined])('%p is not a media type: octet-stream', (mime) => {
-    expect(deliveredMime(mime)).toBe('application/octet-stream');
-    expect(isActiveType(deliveredMime(mime))).toBe(false);
-  });
+  test.each(['', 'png', 'image/png; charset=x', 'text/html\r\nSet-Cookie: a=b', 'image/', '/png', null, undefined])(
+    '%p is not a media type: octet-stream',
+    (mime) => {
+      expect(deliveredMime(mime)).toBe('application/octet-stream');
+      expect(isActiveType(deliveredMime(mime))).toBe(false);
+    },
+  );
 
   test('a header value never carries a line break', () => {
     fc.assert(
       fc.property(fc.string(), (mime) => {
         for (const value of Object.values(deliveryHeaders(mime))) expect(value).not.toMatch(/[\r\n]/);
-      })
+      }),
     );
   });
 });

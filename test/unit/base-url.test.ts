@@ -4,7 +4,13 @@
  */
 import fc from 'fast-check';
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
-import { configuredOrigin, linkOrigin, originOf, requestTarget, type LinkSource } from '../../src/plugins/public-api/server/src/http/base-url';
+import {
+  configuredOrigin,
+  linkOrigin,
+  originOf,
+  requestTarget,
+  type LinkSource,
+} from '../../src/plugins/public-api/server/src/http/base-url';
 
 const source = (host: string, overrides: Partial<LinkSource> = {}): LinkSource => ({
   configured: '',
@@ -24,19 +30,42 @@ const outcome = (run: () => string): string | ApiError => {
 };
 
 /** What a header may carry on the wire, and what a request target's authority may. */
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 30 });
+const headerText = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 30,
+});
 const hostLike = fc.oneof(
   headerText,
-  fc.tuple(fc.domain(), fc.option(fc.integer({ min: 0, max: 99999 }), { nil: undefined })).map(([domain, port]) => (port === undefined ? domain : `${domain}:${port}`)),
+  fc
+    .tuple(fc.domain(), fc.option(fc.integer({ min: 0, max: 99999 }), { nil: undefined }))
+    .map(([domain, port]) => (port === undefined ? domain : `${domain}:${port}`)),
   fc.ipV4(),
   fc.ipV6().map((address) => `[${address}]`),
-  fc.constantFrom('127.0.0.1http', 'evil.example/x', 'user@evil.example', 'evil.example:80:80', '', ' ', 'a b', '[::1', 'x:', ':80', 'ex%41mple')
+  fc.constantFrom(
+    '127.0.0.1http',
+    'evil.example/x',
+    'user@evil.example',
+    'evil.example:80:80',
+    '',
+    ' ',
+    'a b',
+    '[::1',
+    'x:',
+    ':80',
+    'ex%41mple',
+  ),
 );
 
 describe('request targets', () => {
   test('origin form is kept as sent; absolute form gives its authority and its path and query', () => {
     expect(requestTarget('/api/v2/events?limit=1')).toEqual({ authority: null, pathAndQuery: '/api/v2/events?limit=1' });
-    expect(requestTarget('http://127.0.0.1/api/v2/events?limit=1')).toEqual({ authority: '127.0.0.1', pathAndQuery: '/api/v2/events?limit=1' });
+    expect(requestTarget('http://127.0.0.1/api/v2/events?limit=1')).toEqual({
+      authority: '127.0.0.1',
+      pathAndQuery: '/api/v2/events?limit=1',
+    });
     expect(requestTarget('https://evil.example:8080/api/v2')).toEqual({ authority: 'evil.example:8080', pathAndQuery: '/api/v2' });
     expect(requestTarget('http://h?x=1')).toEqual({ authority: 'h', pathAndQuery: '/?x=1' });
     // An origin-form path that merely contains a scheme is a path.
@@ -58,7 +87,7 @@ describe('hosts', () => {
         expect(host).toMatch(/^[A-Za-z0-9._~\-[\]:]+$/);
         expect(host).not.toMatch(/@|\/|\?|#|\\|\s/);
       }),
-      { numRuns: 3000 }
+      { numRuns: 3000 },
     );
   });
 
@@ -67,7 +96,17 @@ describe('hosts', () => {
     expect(originOf('http', 'API.Example.com:8080')).toBe('http://api.example.com:8080');
     expect(originOf('https', 'api.example.com:443')).toBe('https://api.example.com');
     expect(originOf('http', '[::1]:1337')).toBe('http://[::1]:1337');
-    for (const bad of ['', 'evil.example/x', 'user@evil.example', 'x:99999', 'a b', 'evil.example:80:80', '999.1.1.1', 'ex%41mple', 'é.example']) {
+    for (const bad of [
+      '',
+      'evil.example/x',
+      'user@evil.example',
+      'x:99999',
+      'a b',
+      'evil.example:80:80',
+      '999.1.1.1',
+      'ex%41mple',
+      'é.example',
+    ]) {
       expect(originOf('http', bad)).toBeNull();
     }
   });
@@ -78,11 +117,11 @@ describe('link origins', () => {
     fc.assert(
       fc.property(hostLike, fc.option(hostLike, { nil: null }), fc.string({ maxLength: 8 }), (host, authority, protocol) => {
         const result = outcome(() =>
-          linkOrigin(source(host, { configured: 'https://api.example.com/', protocol, target: { authority, pathAndQuery: '/api/v2' } }))
+          linkOrigin(source(host, { configured: 'https://api.example.com/', protocol, target: { authority, pathAndQuery: '/api/v2' } })),
         );
         expect(result).toBe('https://api.example.com');
       }),
-      { numRuns: 1000 }
+      { numRuns: 1000 },
     );
   });
 
@@ -98,12 +137,14 @@ describe('link origins', () => {
           expect(result).toBe(originOf('http', host));
         }
       }),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
   });
 
   test('an absolute-form target decides the host (RFC 9112 3.2.2); a malformed one is 400 without a header source', () => {
-    expect(linkOrigin(source('evil.example', { target: requestTarget('http://127.0.0.1:1337/api/v2/events') }))).toBe('http://127.0.0.1:1337');
+    expect(linkOrigin(source('evil.example', { target: requestTarget('http://127.0.0.1:1337/api/v2/events') }))).toBe(
+      'http://127.0.0.1:1337',
+    );
     const error = outcome(() => linkOrigin(source('127.0.0.1', { target: requestTarget('http://user@evil.example/api/v2/events') })));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).errors[0]).toMatchObject({ status: '400', meta: { reason: 'host_invalid' } });
@@ -121,6 +162,7 @@ describe('link origins', () => {
   test('PUBLIC_URL counts only when it is an http(s) URL', () => {
     expect(configuredOrigin('https://api.example.com//')).toBe('https://api.example.com');
     expect(configuredOrigin('https://api.example.com/base')).toBe('https://api.example.com/base');
-    for (const bad of ['', undefined, 'api.example.com', 'ftp://x', 'https://', 'http://exa mple.com']) expect(configuredOrigin(bad)).toBeNull();
+    for (const bad of ['', undefined, 'api.example.com', 'ftp://x', 'https://', 'http://exa mple.com'])
+      expect(configuredOrigin(bad)).toBeNull();
   });
 });

@@ -47,7 +47,12 @@ test('the rules name the codecs, and they cover the codec folders', () => {
     expect(codecFiles.some((file) => file.startsWith(`${SERVER}/${folder}/`))).toBe(true);
   }
   // The layers that may use Strapi are not codecs.
-  for (const file of [`${SERVER}/services/records.ts`, `${SERVER}/handlers/reads.ts`, `${SERVER}/utils/get-service.ts`, `${SERVER}/config/index.ts`]) {
+  for (const file of [
+    `${SERVER}/services/records.ts`,
+    `${SERVER}/handlers/reads.ts`,
+    `${SERVER}/utils/get-service.ts`,
+    `${SERVER}/config/index.ts`,
+  ]) {
     expect(codecFiles).not.toContain(file);
   }
 });
@@ -55,7 +60,9 @@ test('the rules name the codecs, and they cover the codec folders', () => {
 test('the scan finds a use of the Strapi global, and only uses', () => {
   expect(strapiUses('probe.ts', 'export const f = () => strapi.db.query("x");')).toEqual([1]);
   expect(strapiUses('probe.ts', 'export const f = (s: unknown) => s;\nexport const g = (strapi: unknown) => strapi;')).toEqual([2, 2]);
-  expect(strapiUses('probe.ts', '// strapi.db\nconst text = "strapi.db";\nimport type { Core } from "@strapi/strapi";\ntype S = Core.Strapi;')).toEqual([]);
+  expect(
+    strapiUses('probe.ts', '// strapi.db\nconst text = "strapi.db";\nimport type { Core } from "@strapi/strapi";\ntype S = Core.Strapi;'),
+  ).toEqual([]);
 });
 
 test.each(codecFiles)('%s does not touch Strapi', (file) => {

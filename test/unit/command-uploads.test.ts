@@ -19,38 +19,43 @@ describe('the bound on uploads in flight', () => {
   type Step = { kind: 'enter'; bytes: number } | { kind: 'release'; index: number };
   const step: fc.Arbitrary<Step> = fc.oneof(
     fc.record({ kind: fc.constant('enter' as const), bytes: fc.integer({ min: 0, max: 2_000 }) }),
-    fc.record({ kind: fc.constant('release' as const), index: fc.nat({ max: 40 }) })
+    fc.record({ kind: fc.constant('release' as const), index: fc.nat({ max: 40 }) }),
   );
 
   test('never more uploads or bytes than the limits (one body alone excepted); refusals change nothing; releases count once', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5_000 }), fc.array(step, { maxLength: 60 }), (maxUploads, maxBytes, steps) => {
-        const gate = createUploadGate({ maxUploads, maxBytes });
-        const admitted: { release: () => void; bytes: number; live: boolean }[] = [];
-        for (const next of steps) {
-          const before = gate.inFlight();
-          if (next.kind === 'enter') {
-            const release = gate.enter(next.bytes);
-            const fits = before.uploads === 0 || (before.uploads < maxUploads && before.bytes + next.bytes <= maxBytes);
-            expect(release !== null).toBe(fits);
-            if (release) admitted.push({ release, bytes: next.bytes, live: true });
-            else expect(gate.inFlight()).toEqual(before);
-          } else if (admitted.length) {
-            const entry = admitted[next.index % admitted.length]!;
-            entry.release();
-            entry.live = false;
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.array(step, { maxLength: 60 }),
+        (maxUploads, maxBytes, steps) => {
+          const gate = createUploadGate({ maxUploads, maxBytes });
+          const admitted: { release: () => void; bytes: number; live: boolean }[] = [];
+          for (const next of steps) {
+            const before = gate.inFlight();
+            if (next.kind === 'enter') {
+              const release = gate.enter(next.bytes);
+              const fits = before.uploads === 0 || (before.uploads < maxUploads && before.bytes + next.bytes <= maxBytes);
+              expect(release !== null).toBe(fits);
+              if (release) admitted.push({ release, bytes: next.bytes, live: true });
+              else expect(gate.inFlight()).toEqual(before);
+            } else if (admitted.length) {
+              const entry = admitted[next.index % admitted.length]!;
+              entry.release();
+              entry.live = false;
+            }
+            const live = admitted.filter((entry) => entry.live);
+            expect(gate.inFlight()).toEqual({ uploads: live.length, bytes: live.reduce((sum, entry) => sum + entry.bytes, 0) });
+            const now = gate.inFlight();
+            if (now.uploads > 1) {
+              expect(now.uploads).toBeLessThanOrEqual(maxUploads);
+              expect(now.bytes).toBeLessThanOrEqual(maxBytes);
+            }
           }
-          const live = admitted.filter((entry) => entry.live);
-          expect(gate.inFlight()).toEqual({ uploads: live.length, bytes: live.reduce((sum, entry) => sum + entry.bytes, 0) });
-          const now = gate.inFlight();
-          if (now.uploads > 1) {
-            expect(now.uploads).toBeLessThanOrEqual(maxUploads);
-            expect(now.bytes).toBeLessThanOrEqual(maxBytes);
-          }
-        }
-        for (const entry of admitted) entry.release();
-        expect(gate.inFlight()).toEqual({ uploads: 0, bytes: 0 });
-      })
+          for (const entry of admitted) entry.release();
+          expect(gate.inFlight()).toEqual({ uploads: 0, bytes: 0 });
+        },
+      ),
     );
   });
 
@@ -66,7 +71,7 @@ describe('the bound on uploads in flight', () => {
       fc.property(fc.string(), fc.integer({ min: 1, max: 1e9 }), (header, limit) => {
         const reserved = reservedBytes(header, limit);
         return reserved === null ? Number(header) > limit : reserved >= 0 && reserved <= limit;
-      })
+      }),
     );
   });
 });
@@ -88,7 +93,7 @@ describe('abandoned scratch directories', () => {
       fc.property(fc.string(), fc.integer({ min: 1, max: 4_000_000 }), fc.stringMatching(/^[0-9a-f]{16}$/), (host, pid, instance) => {
         const owner = { host: hostLabel(host), pid, instance };
         expect(parseOwnerDirName(ownerDirName(owner))).toEqual(owner);
-      })
+      }),
     );
     for (const name of ['', 'x', 'a~b~c', 'web-1~0~aaaaaaaa', 'web-1~12~XYZ', '..~1~aaaaaaaa~x', 'web 1~1~aaaaaaaa']) {
       expect(parseOwnerDirName(name)).toBeNull();
@@ -105,7 +110,13 @@ describe('abandoned scratch directories', () => {
     // At start, before this instance counts as running, its own name (same pid, same instance) is not live either.
     expect(isAbandoned(ownerDirName(self), fresh, around({ liveHere: new Set() }))).toBe(true);
     // Another instance running in this very process (tests boot more than one) is left alone.
-    expect(isAbandoned(ownerDirName({ ...self, instance: 'cccccccccccccccc' }), fresh, around({ liveHere: new Set([self.instance, 'cccccccccccccccc']) }))).toBe(false);
+    expect(
+      isAbandoned(
+        ownerDirName({ ...self, instance: 'cccccccccccccccc' }),
+        fresh,
+        around({ liveHere: new Set([self.instance, 'cccccccccccccccc']) }),
+      ),
+    ).toBe(false);
   });
 
   test('another process of this host: abandoned once it no longer exists', () => {
@@ -119,7 +130,9 @@ describe('abandoned scratch directories', () => {
       expect(isAbandoned(name, NOW - OWNER_STALE_MS - 1, around())).toBe(true);
     }
     // A pid reused by an unrelated process: it exists, but its directory went untouched.
-    expect(isAbandoned(ownerDirName({ host: 'web-1', pid: 77, instance: 'dddddddddddddddd' }), NOW - OWNER_STALE_MS - 1, around())).toBe(true);
+    expect(isAbandoned(ownerDirName({ host: 'web-1', pid: 77, instance: 'dddddddddddddddd' }), NOW - OWNER_STALE_MS - 1, around())).toBe(
+      true,
+    );
   });
 });
 
@@ -142,7 +155,7 @@ describe('notes of files about to be written', () => {
       fc.property(fc.string(), (text) => {
         const intent = parseIntent(text);
         return intent === null || (!intent.hash.includes('/') && !intent.hash.includes('\\') && /^\.[A-Za-z0-9]+$/.test(intent.ext));
-      })
+      }),
     );
   });
 });

@@ -59,6 +59,10 @@ test('every registered command has a unique name and a JSON Schema 2020-12 objec
   expect(new Set(COMMANDS.map((command) => command.name)).size).toBe(COMMANDS.length);
   for (const command of COMMANDS) {
     expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/);
-    expect(inputJsonSchema(command, { locales: ['en'] })).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
+    expect(inputJsonSchema(command, { locales: ['en'] })).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      additionalProperties: false,
+    });
   }
 });

@@ -61,7 +61,10 @@ const quietReason = (run: () => unknown): string | undefined => {
     run();
     return 'accepted';
   } catch (error) {
-    return isApiError(error) && error.errors[0]?.source && 'parameter' in error.errors[0].source && error.errors[0].source.parameter === 'cursor'
+    return isApiError(error) &&
+      error.errors[0]?.source &&
+      'parameter' in error.errors[0].source &&
+      error.errors[0].source.parameter === 'cursor'
       ? error.errors[0].meta?.reason
       : 'unexpected error';
   }
@@ -91,8 +94,7 @@ describe('encode and decode', () => {
   });
 
   it('refuses to put anything but JSON scalars in a cursor', () => {
-    const bad = (values: unknown[]) => () =>
-      encodeCursor(payload({ position: { values: values as never, id: 1 } }), key);
+    const bad = (values: unknown[]) => () => encodeCursor(payload({ position: { values: values as never, id: 1 } }), key);
     expect(bad([new Date()])).toThrow(TypeError);
     expect(bad([Number.NaN])).toThrow(TypeError);
     expect(bad([{ a: 1 }])).toThrow(TypeError);
@@ -180,7 +182,7 @@ describe('tampering', () => {
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.integer(),
     fc.boolean(),
-    fc.constant(null)
+    fc.constant(null),
   );
   const payloads = fc.record({
     keyId: fc.string({ minLength: 1, maxLength: 12 }),
@@ -204,7 +206,7 @@ describe('tampering', () => {
         // JSON has no -0; everything else comes back as it went in.
         expect(decoded).toEqual(JSON.parse(JSON.stringify(p)));
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 
@@ -223,7 +225,7 @@ describe('tampering', () => {
         }
         expect(accepted).toEqual([]);
       }),
-      { numRuns: 25 }
+      { numRuns: 25 },
     );
   });
 
@@ -232,14 +234,14 @@ describe('tampering', () => {
       fc.property(payloads, fc.constantFrom(...ALPHABET, ...OTHERS), (p, extra) => {
         const token = encodeCursor(p, key);
         const accepted = Array.from({ length: token.length }, (_, length) => token.slice(0, length)).filter(
-          (prefix) => quietReason(() => decodeCursor(prefix, key, expected(p))) !== 'cursor_invalid'
+          (prefix) => quietReason(() => decodeCursor(prefix, key, expected(p))) !== 'cursor_invalid',
         );
         expect(accepted).toEqual([]);
         expect(reasonOf(() => decodeCursor(token + extra, key, expected(p)))).toBe('cursor_invalid');
         expect(reasonOf(() => decodeCursor(extra + token, key, expected(p)))).toBe('cursor_invalid');
         expect(reasonOf(() => decodeCursor(`${token}==`, key, expected(p)))).toBe('cursor_invalid');
       }),
-      { numRuns: 100 }
+      { numRuns: 100 },
     );
   });
 
@@ -291,8 +293,16 @@ describe('queryFingerprint', () => {
   });
 
   it('tells a string from a number of the same spelling', () => {
-    const asString = queryFingerprint({ sort: [], locale: null, filters: [{ parameter: 'filter[a]', field: 'a', type: 'string', op: 'eq', value: '1' }] });
-    const asNumber = queryFingerprint({ sort: [], locale: null, filters: [{ parameter: 'filter[a]', field: 'a', type: 'number', op: 'eq', value: 1 }] });
+    const asString = queryFingerprint({
+      sort: [],
+      locale: null,
+      filters: [{ parameter: 'filter[a]', field: 'a', type: 'string', op: 'eq', value: '1' }],
+    });
+    const asNumber = queryFingerprint({
+      sort: [],
+      locale: null,
+      filters: [{ parameter: 'filter[a]', field: 'a', type: 'number', op: 'eq', value: 1 }],
+    });
     expect(asString).not.toBe(asNumber);
   });
 });

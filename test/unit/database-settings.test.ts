@@ -9,18 +9,24 @@ test('SQLite in .tmp by default, DATABASE_FILENAME honoured', () => {
     connection: { filename: path.join(root, '.tmp', 'data.db') },
     useNullAsDefault: true,
   });
-  expect(resolveDatabaseSettings({ DATABASE_FILENAME: 'x/y.db' }, root).connection).toMatchObject({ connection: { filename: '/app/x/y.db' } });
+  expect(resolveDatabaseSettings({ DATABASE_FILENAME: 'x/y.db' }, root).connection).toMatchObject({
+    connection: { filename: '/app/x/y.db' },
+  });
   expect(resolveDatabaseSettings({ DATABASE_FILENAME: '/abs.db' }, root).connection).toMatchObject({ connection: { filename: '/abs.db' } });
 });
 
 test('PostgreSQL from a URL or from parts', () => {
-  expect(resolveDatabaseSettings({ DATABASE_CLIENT: 'postgres', DATABASE_URL: 'postgres://u:p@db:5433/app' }, root).connection).toMatchObject({
+  expect(
+    resolveDatabaseSettings({ DATABASE_CLIENT: 'postgres', DATABASE_URL: 'postgres://u:p@db:5433/app' }, root).connection,
+  ).toMatchObject({
     client: 'postgres',
     connection: { connectionString: 'postgres://u:p@db:5433/app', ssl: false },
   });
   expect(
-    resolveDatabaseSettings({ DATABASE_CLIENT: 'postgres', DATABASE_NAME: 'app', DATABASE_HOST: 'db', DATABASE_PORT: '6543', DATABASE_USERNAME: 'u' }, root)
-      .connection
+    resolveDatabaseSettings(
+      { DATABASE_CLIENT: 'postgres', DATABASE_NAME: 'app', DATABASE_HOST: 'db', DATABASE_PORT: '6543', DATABASE_USERNAME: 'u' },
+      root,
+    ).connection,
   ).toMatchObject({ connection: { host: 'db', port: 6543, database: 'app', user: 'u' } });
 });
 

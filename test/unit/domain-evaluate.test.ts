@@ -8,14 +8,23 @@ const noLookups: RuleLookups = { documentsWithValue: async () => [] };
 
 describe('documentWriteOf', () => {
   test('reads create, update and clone calls', () => {
-    expect(documentWriteOf('create', { data: { title: 'A' }, locale: 'de' })).toEqual({ kind: 'create', locale: 'de', data: { title: 'A' } });
+    expect(documentWriteOf('create', { data: { title: 'A' }, locale: 'de' })).toEqual({
+      kind: 'create',
+      locale: 'de',
+      data: { title: 'A' },
+    });
     expect(documentWriteOf('update', { documentId: 'd1', data: { price: 1 } })).toEqual({
       kind: 'update',
       documentId: 'd1',
       locale: null,
       data: { price: 1 },
     });
-    expect(documentWriteOf('clone', { documentId: 'd1', locale: ['en', 'de'] })).toEqual({ kind: 'clone', documentId: 'd1', locale: '*', data: {} });
+    expect(documentWriteOf('clone', { documentId: 'd1', locale: ['en', 'de'] })).toEqual({
+      kind: 'clone',
+      documentId: 'd1',
+      locale: '*',
+      data: {},
+    });
   });
   test('publishing, discarding, reading and deleting are not writes of new values', () => {
     for (const action of ['publish', 'unpublish', 'discardDraft', 'delete', 'findMany', 'findOne', 'count']) {

@@ -16,7 +16,11 @@ describe('event schedule', () => {
   test('an end at or before the start is reported on endsAt', () => {
     for (const endsAt of ['2025-03-14T19:00:00Z', '2025-03-14T18:59:59Z']) {
       expect(checkEventSchedule({ startsAt: '2025-03-14T19:00:00Z', endsAt })).toEqual([
-        { path: ['endsAt'], message: 'An event must end after it starts.', quote: { field: 'startsAt', value: '2025-03-14T19:00:00.000Z' } },
+        {
+          path: ['endsAt'],
+          message: 'An event must end after it starts.',
+          quote: { field: 'startsAt', value: '2025-03-14T19:00:00.000Z' },
+        },
       ]);
     }
   });
@@ -59,10 +63,18 @@ describe('salary range', () => {
   });
   test('a minimum above the maximum is refused, on the field that was sent', () => {
     expect(checkSalaryRange({ salaryMin: 70000, salaryMax: 60000 })).toEqual([
-      { path: ['salaryMax'], message: 'The maximum salary cannot be below the minimum salary.', quote: { field: 'salaryMin', value: '70000' } },
+      {
+        path: ['salaryMax'],
+        message: 'The maximum salary cannot be below the minimum salary.',
+        quote: { field: 'salaryMin', value: '70000' },
+      },
     ]);
     expect(checkSalaryRange({ salaryMin: '70000', salaryMax: 60000 }, changed('salaryMin'))).toEqual([
-      { path: ['salaryMin'], message: 'The minimum salary cannot exceed the maximum salary.', quote: { field: 'salaryMax', value: '60000' } },
+      {
+        path: ['salaryMin'],
+        message: 'The minimum salary cannot exceed the maximum salary.',
+        quote: { field: 'salaryMax', value: '60000' },
+      },
     ]);
   });
 });
@@ -100,7 +112,9 @@ describe('unique SKU', () => {
 
   test('the pure check refuses a SKU held by another document', () => {
     expect(checkUniqueSku('TKT-1', [])).toEqual([]);
-    expect(checkUniqueSku('TKT-1', ['abc'])).toEqual([{ path: ['sku'], message: 'This SKU is already used by another product.', quote: { field: 'sku', value: 'TKT-1' } }]);
+    expect(checkUniqueSku('TKT-1', ['abc'])).toEqual([
+      { path: ['sku'], message: 'This SKU is already used by another product.', quote: { field: 'sku', value: 'TKT-1' } },
+    ]);
   });
 
   test('asks for other documents only, so a document never conflicts with its own locales', async () => {

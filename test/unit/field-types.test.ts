@@ -19,7 +19,13 @@ import {
   SYSTEM_SORT_KEYS,
   hasSystemKey,
 } from '../../src/plugins/public-api/server/src/fields/system-keys';
-import { FIELD_CODECS, MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, codecOf, fieldTypeOf } from '../../src/plugins/public-api/server/src/fields/table';
+import {
+  FIELD_CODECS,
+  MEDIA_FIELD_TYPES,
+  RELATION_FIELD_TYPES,
+  codecOf,
+  fieldTypeOf,
+} from '../../src/plugins/public-api/server/src/fields/table';
 import { TAGS_CUSTOM_FIELD } from '../../src/plugins/public-api/server/src/fields/types/tags';
 import { allGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { project } from '../../src/plugins/public-api/server/src/grants/projection';
@@ -30,7 +36,13 @@ import { fieldSchema, schemaKit } from '../../src/plugins/public-api/server/src/
 import type { Schema } from '../../src/plugins/public-api/server/src/openapi/types';
 import { FILTER_OPERATORS } from '../../src/plugins/public-api/server/src/query/types';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
-import { FIELD_TYPES, type Field, type FieldType, type Resource, type StrapiAttribute } from '../../src/plugins/public-api/server/src/registry/types';
+import {
+  FIELD_TYPES,
+  type Field,
+  type FieldType,
+  type Resource,
+  type StrapiAttribute,
+} from '../../src/plugins/public-api/server/src/registry/types';
 import { assetObject } from '../../src/plugins/public-api/server/src/serialize/assets';
 import { deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
 import { createRichtextReader } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
@@ -84,8 +96,29 @@ test('every field of the demo content types is one its type accepts, with filter
 });
 
 const STRAPI_TYPES = [
-  'string', 'email', 'uid', 'time', 'text', 'richtext', 'blocks', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date',
-  'datetime', 'timestamp', 'enumeration', 'json', 'customField', 'media', 'relation', 'password', 'component', 'dynamiczone',
+  'string',
+  'email',
+  'uid',
+  'time',
+  'text',
+  'richtext',
+  'blocks',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'timestamp',
+  'enumeration',
+  'json',
+  'customField',
+  'media',
+  'relation',
+  'password',
+  'component',
+  'dynamiczone',
 ] as const;
 
 const attributeArbitrary: fc.Arbitrary<StrapiAttribute> = fc.record(
@@ -97,7 +130,7 @@ const attributeArbitrary: fc.Arbitrary<StrapiAttribute> = fc.record(
     target: fc.constantFrom('api::event.event', 'admin::user', ''),
     customField: fc.constantFrom(TAGS_CUSTOM_FIELD, 'plugin::color-picker.color'),
   },
-  { requiredKeys: ['type'] }
+  { requiredKeys: ['type'] },
 );
 
 test('no Strapi attribute is accepted by two types (property)', () => {
@@ -107,7 +140,7 @@ test('no Strapi attribute is accepted by two types (property)', () => {
       expect(accepting.length).toBeLessThanOrEqual(1);
       expect(fieldTypeOf(attribute)).toBe(accepting[0] ?? null);
     }),
-    { numRuns: 2000 }
+    { numRuns: 2000 },
   );
 });
 
@@ -217,22 +250,60 @@ const schemaChecker = (resources: Resource[], resource: Resource) => {
 
 // What the drivers hand over: SQLite (epoch-ms datetimes, 0/1 booleans, text) and PostgreSQL (Date
 // objects, booleans, numeric strings for decimals and big integers).
-const dayText = fc.date({ min: new Date(MIN_INSTANT), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const dayText = fc
+  .date({ min: new Date(MIN_INSTANT), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
 const instant = fc.integer({ min: MIN_INSTANT, max: MAX_INSTANT });
 const uidText = fc.stringMatching(/^[A-Za-z0-9\-_.~]{1,60}$/);
 const shortText = fc.string({ maxLength: 255, unit: 'grapheme' });
-const tagList = fc.array(fc.string({ minLength: 1, maxLength: 20 }).filter((tag) => tag.trim() !== ''), { maxLength: 6 });
+const tagList = fc.array(
+  fc.string({ minLength: 1, maxLength: 20 }).filter((tag) => tag.trim() !== ''),
+  { maxLength: 6 },
+);
 const blocksText = fc
   .array(
     fc.oneof(
-      fc.record({ type: fc.constant('paragraph'), children: fc.array(fc.record({ type: fc.constant('text'), text: fc.string(), bold: fc.boolean() }), { minLength: 1, maxLength: 3 }) }),
-      fc.record({ type: fc.constant('heading'), level: fc.integer({ min: 1, max: 6 }), children: fc.constant([{ type: 'text', text: 'Heading' }]) }),
+      fc.record({
+        type: fc.constant('paragraph'),
+        children: fc.array(fc.record({ type: fc.constant('text'), text: fc.string(), bold: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+      }),
+      fc.record({
+        type: fc.constant('heading'),
+        level: fc.integer({ min: 1, max: 6 }),
+        children: fc.constant([{ type: 'text', text: 'Heading' }]),
+      }),
       fc.constant({ type: 'code', language: 'ts', children: [{ type: 'text', text: 'a\nb' }] }),
-      fc.constant({ type: 'quote', children: [{ type: 'text', text: 'q' }, { type: 'link', url: 'https://example.org', children: [{ type: 'text', text: 'l' }] }] }),
-      fc.constant({ type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'i' }] }, { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'n' }] }] }] }),
-      fc.constant({ type: 'image', image: { documentId: 'f1', hash: 'h1', name: 'a.png', url: '/uploads/h1.png', width: 2, height: 1, mime: 'image/png', alternativeText: null }, children: [{ type: 'text', text: '' }] })
+      fc.constant({
+        type: 'quote',
+        children: [
+          { type: 'text', text: 'q' },
+          { type: 'link', url: 'https://example.org', children: [{ type: 'text', text: 'l' }] },
+        ],
+      }),
+      fc.constant({
+        type: 'list',
+        format: 'ordered',
+        children: [
+          { type: 'list-item', children: [{ type: 'text', text: 'i' }] },
+          { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'n' }] }] },
+        ],
+      }),
+      fc.constant({
+        type: 'image',
+        image: {
+          documentId: 'f1',
+          hash: 'h1',
+          name: 'a.png',
+          url: '/uploads/h1.png',
+          width: 2,
+          height: 1,
+          mime: 'image/png',
+          alternativeText: null,
+        },
+        children: [{ type: 'text', text: '' }],
+      }),
     ),
-    { maxLength: 5 }
+    { maxLength: 5 },
   )
   .map((blocks) => JSON.stringify(blocks));
 
@@ -258,9 +329,16 @@ const storedValue = (field: Field): fc.Arbitrary<unknown> => {
     case 'boolean':
       return fc.constantFrom(0, 1, true, false);
     case 'date':
-      return fc.oneof(dayText, dayText.map((day) => new Date(`${day}T00:00:00Z`)));
+      return fc.oneof(
+        dayText,
+        dayText.map((day) => new Date(`${day}T00:00:00Z`)),
+      );
     case 'datetime':
-      return fc.oneof(instant, instant.map((millis) => new Date(millis)), instant.map((millis) => new Date(millis).toISOString()));
+      return fc.oneof(
+        instant,
+        instant.map((millis) => new Date(millis)),
+        instant.map((millis) => new Date(millis).toISOString()),
+      );
     case 'select':
       return fc.constantFrom(...(field.options ?? []).map((option) => option.value));
     case 'tags':
@@ -297,7 +375,11 @@ const linkedItems = (codec: LinkCodec, target: string, present: boolean): fc.Arb
   const item: fc.Arbitrary<unknown> =
     codec.storage === 'media'
       ? fileRow.map((file) => assetObject(BASE_URL, ASSET_KEY, file))
-      : fc.record({ id: fc.stringMatching(/^[a-z0-9]{24}$/), slug: fc.option(uidText.filter((slug) => slug !== '')), collection: fc.constant(target) });
+      : fc.record({
+          id: fc.stringMatching(/^[a-z0-9]{24}$/),
+          slug: fc.option(uidText.filter((slug) => slug !== '')),
+          collection: fc.constant(target),
+        });
   return fc.array(item, { minLength: present && codec.cardinality === 'one' ? 1 : 0, maxLength: codec.cardinality === 'one' ? 1 : 5 });
 };
 
@@ -319,16 +401,19 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
     return linkedItems(codec, projection.targets.get(field.key)?.slug ?? '', writing && required).map((items) => codec.serialize(items));
   };
 
-  test.each(resource.fields.map((field) => [field.key, field] as const))('%s: what it serializes validates against its read schema', (_key, field) => {
-    const codec = codecOf(field);
-    const validate = validator(fieldSchema(codec.readSchema(field, kit), field));
-    fc.assert(
-      fc.property(readValue(field, codec), (value) => {
-        if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
-      }),
-      { numRuns: 150 }
-    );
-  });
+  test.each(resource.fields.map((field) => [field.key, field] as const))(
+    '%s: what it serializes validates against its read schema',
+    (_key, field) => {
+      const codec = codecOf(field);
+      const validate = validator(fieldSchema(codec.readSchema(field, kit), field));
+      fc.assert(
+        fc.property(readValue(field, codec), (value) => {
+          if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 
   test.each(resource.fields.map((field) => [field.key, field] as const))('%s: a value it reads can be written back', (_key, field) => {
     const codec = codecOf(field);
@@ -341,7 +426,7 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
         if (!verdict.ok) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(verdict.violations)}`);
         if (verdict.planned.kind === 'value' && field.type !== 'tags') expect(verdict.planned.value).toEqual(value);
       }),
-      { numRuns: 150 }
+      { numRuns: 150 },
     );
   });
 });

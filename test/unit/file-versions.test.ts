@@ -5,7 +5,9 @@
 import { changesContent } from '../../src/plugins/public-api/server/src/services/file-versions';
 
 test('a replace (new size, formats, dimensions) changes the content', () => {
-  expect(changesContent({ size: 1.2, width: 8, height: 16, formats: {}, mime: 'image/png', hash: 'h', ext: '.png', url: '/uploads/h.png' })).toBe(true);
+  expect(
+    changesContent({ size: 1.2, width: 8, height: 16, formats: {}, mime: 'image/png', hash: 'h', ext: '.png', url: '/uploads/h.png' }),
+  ).toBe(true);
   for (const column of ['hash', 'url', 'size', 'mime', 'ext', 'width', 'height', 'formats', 'provider']) {
     expect(changesContent({ [column]: null })).toBe(true);
   }

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { allGrants, resolveGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 
-const field = (key: string) => ({ key, label: key, type: 'string' as const, required: false, localized: false, attribute: { type: 'string' } });
+const field = (key: string) => ({
+  key,
+  label: key,
+  type: 'string' as const,
+  required: false,
+  localized: false,
+  attribute: { type: 'string' },
+});
 
 const resource = (id: string, mode: 'collection' | 'singleton', fields: string[]): Resource => ({
   id,
@@ -48,7 +55,7 @@ test('every unknown name is reported with its path, and nothing is returned', ()
       origins: ['https://ok.example', 'not an origin'],
     },
     resources,
-    ['newsletter-signup']
+    ['newsletter-signup'],
   );
   expect(result.ok).toBe(false);
   if (result.ok) return;
@@ -72,7 +79,11 @@ test('unknown actions and unknown members are rejected by the schema', () => {
 test('all grants is a snapshot with only the actions each resource supports', () => {
   expect(allGrants(resources, ['newsletter-signup'])).toEqual({
     resources: {
-      'native:events': { actions: ['read', 'create', 'update', 'delete'], read: ['title', 'startsAt', 'price'], write: ['title', 'startsAt', 'price'] },
+      'native:events': {
+        actions: ['read', 'create', 'update', 'delete'],
+        read: ['title', 'startsAt', 'price'],
+        write: ['title', 'startsAt', 'price'],
+      },
       'cms:site/settings': { actions: ['read', 'update'], read: ['siteName'], write: ['siteName'] },
     },
     commands: ['newsletter-signup'],
@@ -89,7 +100,7 @@ test('for any input, resolved grants only ever name existing resources, fields a
         actions: fc.array(fc.constantFrom('read', 'create', 'update', 'delete')),
         read: fc.oneof(fc.constant('*'), fc.array(names)),
         write: fc.oneof(fc.constant('*'), fc.array(names)),
-      })
+      }),
     ),
     commands: fc.array(fc.constantFrom('newsletter-signup', 'other')),
   });
@@ -102,6 +113,6 @@ test('for any input, resolved grants only ever name existing resources, fields a
         for (const name of [...grant.read, ...grant.write]) expect(known).toContain(name);
       }
       for (const command of result.grants.commands) expect(command).toBe('newsletter-signup');
-    })
+    }),
   );
 });

@@ -31,7 +31,10 @@ describe('router', () => {
     expect(router.match('GET', '/schema').route?.name).toBe('schema');
     expect(router.match('GET', '/commands/schema').route?.name).toBe('commands-schema');
     expect(router.match('GET', '/events/abc')).toMatchObject({ route: { name: 'record' }, params: { resource: 'events', record: 'abc' } });
-    expect(router.match('GET', '/cms/site/pages')).toMatchObject({ route: { name: 'cms-collection' }, params: { website: 'site', collection: 'pages' } });
+    expect(router.match('GET', '/cms/site/pages')).toMatchObject({
+      route: { name: 'cms-collection' },
+      params: { website: 'site', collection: 'pages' },
+    });
   });
 
   test('a literal path answers 405 for methods only a parameter route has', () => {
@@ -65,20 +68,29 @@ describe('router', () => {
       fc.property(fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'TRACE'), fc.string(), (method, path) => {
         const result = statusOf(() => router.match(method, path));
         expect(['ok', 404, 405]).toContain(result);
-      })
+      }),
     );
   });
 });
 
 describe('Accept', () => {
-  test.each([undefined, '', '*/*', 'application/*', 'application/vnd.api+json', 'application/vnd.api+json; profile="b"', 'text/html,*/*;q=0.8'])(
-    '%s is acceptable',
-    (accept) => expect(statusOf(() => assertAcceptable(accept))).toBe('ok')
-  );
-  test.each(['text/html', 'application/json', 'application/vnd.api+json;charset=utf-8', 'application/vnd.api+json;q=0', 'image/*', 'application/vnd.api+json; ext="a"; profile="b"'])(
-    '%s is 406',
-    (accept) => expect(statusOf(() => assertAcceptable(accept))).toBe(406)
-  );
+  test.each([
+    undefined,
+    '',
+    '*/*',
+    'application/*',
+    'application/vnd.api+json',
+    'application/vnd.api+json; profile="b"',
+    'text/html,*/*;q=0.8',
+  ])('%s is acceptable', (accept) => expect(statusOf(() => assertAcceptable(accept))).toBe('ok'));
+  test.each([
+    'text/html',
+    'application/json',
+    'application/vnd.api+json;charset=utf-8',
+    'application/vnd.api+json;q=0',
+    'image/*',
+    'application/vnd.api+json; ext="a"; profile="b"',
+  ])('%s is 406', (accept) => expect(statusOf(() => assertAcceptable(accept))).toBe(406));
   test('any header value gives ok or 406', () => {
     fc.assert(fc.property(fc.string(), (accept) => expect(['ok', 406]).toContain(statusOf(() => assertAcceptable(accept)))));
   });
@@ -87,21 +99,29 @@ describe('Accept', () => {
 describe('Content-Type', () => {
   test.each(['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'application/vnd.api+json; profile="x"'])(
     '%s is accepted',
-    (type) => expect(statusOf(() => assertJsonContentType(type))).toBe('ok')
+    (type) => expect(statusOf(() => assertJsonContentType(type))).toBe('ok'),
   );
-  test.each([undefined, '', 'text/plain', 'multipart/form-data; boundary=x', 'application/vnd.api+json; charset=utf-8'])('%s is 415', (type) =>
-    expect(statusOf(() => assertJsonContentType(type))).toBe(415)
+  test.each([undefined, '', 'text/plain', 'multipart/form-data; boundary=x', 'application/vnd.api+json; charset=utf-8'])(
+    '%s is 415',
+    (type) => expect(statusOf(() => assertJsonContentType(type))).toBe(415),
   );
 });
 
 describe('origin rules', () => {
-  test.each(['https://shop.example', 'http://localhost:3000', 'https://*.example.com', 'HTTPS://Shop.Example/'])('%s is a valid rule', (rule) =>
-    expect(isValidOriginRule(rule)).toBe(true)
+  test.each(['https://shop.example', 'http://localhost:3000', 'https://*.example.com', 'HTTPS://Shop.Example/'])(
+    '%s is a valid rule',
+    (rule) => expect(isValidOriginRule(rule)).toBe(true),
   );
-  test.each(['*', 'https://*', 'shop.example', 'https://shop.example/path', 'ftp://shop.example', 'https://a.*.example', 'https://shop.example:99999', 'https://*example.com'])(
-    '%s is not a valid rule',
-    (rule) => expect(isValidOriginRule(rule)).toBe(false)
-  );
+  test.each([
+    '*',
+    'https://*',
+    'shop.example',
+    'https://shop.example/path',
+    'ftp://shop.example',
+    'https://a.*.example',
+    'https://shop.example:99999',
+    'https://*example.com',
+  ])('%s is not a valid rule', (rule) => expect(isValidOriginRule(rule)).toBe(false));
 
   test('wildcards match subdomains only, at label boundaries', () => {
     const rules = ['https://*.example.com'];
@@ -123,7 +143,7 @@ describe('origin rules', () => {
       fc.property(fc.webUrl(), (url) => {
         const origin = new URL(url).origin;
         expect(originAllowed(['https://shop.example'], origin)).toBe(origin === 'https://shop.example');
-      })
+      }),
     );
   });
 });

@@ -11,7 +11,13 @@ import { buildOpenApiDocument } from '../../src/plugins/public-api/server/src/op
 import { demoResources } from '../helpers/registry';
 
 const resources = demoResources();
-const document = buildOpenApiDocument({ baseUrl: 'https://api.example.org/api/v2', grants: allGrants(resources, []), resources, locales: ['en'], commands: [] });
+const document = buildOpenApiDocument({
+  baseUrl: 'https://api.example.org/api/v2',
+  grants: allGrants(resources, []),
+  resources,
+  locales: ['en'],
+  commands: [],
+});
 const parameter = document.components.parameters.IdempotencyKey as unknown as { name: string; schema: { type: string; pattern: string } };
 // OpenAPI patterns are ECMA-262 regular expressions, unanchored unless they anchor themselves.
 const documented = new RegExp(parameter.schema.pattern, 'u');
@@ -30,7 +36,7 @@ const accepted = (value: string): boolean => {
 const character = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('"', 'a', 'Z', '0', ' ', '~', '!', '#', '\\') },
   { weight: 2, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)) },
-  { weight: 1, arbitrary: fc.constantFrom('\t', '\x7f', '\x1f', '\0', 'ä', '€', '\u{1F600}') }
+  { weight: 1, arbitrary: fc.constantFrom('\t', '\x7f', '\x1f', '\0', 'ä', '€', '\u{1F600}') },
 );
 const text = (maxLength: number) => fc.array(character, { maxLength }).map((chars) => chars.join(''));
 /** Lengths around the limit too: 253 to 258 characters, quoted or not. */
@@ -42,7 +48,7 @@ const headerValue = fc.oneof(
   text(12).map((inner) => `"${inner}"`),
   longText,
   longText.map((inner) => `"${inner}"`),
-  fc.string({ maxLength: 300 })
+  fc.string({ maxLength: 300 }),
 );
 
 test('the document types the header as a string with a pattern', () => {
@@ -54,7 +60,7 @@ test('every value the documented pattern allows is accepted by the parser, and n
     fc.property(headerValue, (value) => {
       expect({ value, accepted: accepted(value) }).toEqual({ value, accepted: documented.test(value) });
     }),
-    { numRuns: 5000 }
+    { numRuns: 5000 },
   );
 });
 
@@ -66,7 +72,7 @@ test('a quoted key and the bare key are the same key; the key is 1 to 255 printa
       expect(key.length).toBeGreaterThanOrEqual(1);
       expect(key.length).toBeLessThanOrEqual(MAX_IDEMPOTENCY_KEY_LENGTH);
       expect(key).toMatch(/^[\x20-\x7e]+$/);
-    })
+    }),
   );
 });
 
@@ -88,7 +94,7 @@ test('sent twice is refused, whatever the values; sent once as a list of one is 
   fc.assert(
     fc.property(fc.array(fc.constantFrom('a', 'b', '"a"'), { minLength: 2, maxLength: 4 }), (values) => {
       expect(() => parseIdempotencyKey(values)).toThrow(ApiError);
-    })
+    }),
   );
   expect(parseIdempotencyKey(['abc'])).toBe('abc');
 });

@@ -46,9 +46,10 @@ test('every row gets exactly the decision its state calls for', () => {
       if (stored.token === request.token) return decision === 'own';
       if (stored.expiresAt <= now) return decision === 'expired';
       if (stored.fingerprint !== request.fingerprint) return decision === 'mismatch';
-      if (stored.state === 'complete') return decision === (stored.grantsFingerprint === request.grantsFingerprint ? 'replay' : 'grants-changed');
+      if (stored.state === 'complete')
+        return decision === (stored.grantsFingerprint === request.grantsFingerprint ? 'replay' : 'grants-changed');
       return decision === (leaseEnd(stored) <= now ? 'take-over' : 'in-flight');
-    })
+    }),
   );
 });
 
@@ -58,7 +59,7 @@ test('an answer is never taken over, whatever the lease says: it is replayed or 
       const now = stored.claimedAt + after;
       fc.pre(stored.state === 'complete' && stored.token !== request.token && now < stored.expiresAt);
       return decideClaim(stored, request, now) !== 'take-over' && decideClaim(stored, request, now) !== 'in-flight';
-    })
+    }),
   );
 });
 
@@ -75,20 +76,28 @@ test('an owner that renewed within the last lease is in flight for every other r
         fc.pre(request.token !== live.token);
         const decision = decideClaim(live, { ...request, fingerprint: live.fingerprint }, renewedAt + sinceRenewal);
         return decision === 'in-flight';
-      }
-    )
+      },
+    ),
   );
 });
 
 test('an owner that stopped renewing (its process died) is taken over one lease after its last renewal', () => {
   fc.assert(
-    fc.property(row, contender, fc.integer({ min: 0, max: IDEMPOTENCY_TTL_MS - 2 * IDEMPOTENCY_LEASE_MS }), (stored, request, renewedAfter) => {
-      const renewedAt = stored.claimedAt + renewedAfter;
-      const dead: StoredClaim = { ...stored, state: 'pending', leaseExpiresAt: leaseFrom(renewedAt) };
-      fc.pre(request.token !== dead.token);
-      const same = { ...request, fingerprint: dead.fingerprint };
-      return decideClaim(dead, same, renewedAt + IDEMPOTENCY_LEASE_MS - 1) === 'in-flight' && decideClaim(dead, same, renewedAt + IDEMPOTENCY_LEASE_MS) === 'take-over';
-    })
+    fc.property(
+      row,
+      contender,
+      fc.integer({ min: 0, max: IDEMPOTENCY_TTL_MS - 2 * IDEMPOTENCY_LEASE_MS }),
+      (stored, request, renewedAfter) => {
+        const renewedAt = stored.claimedAt + renewedAfter;
+        const dead: StoredClaim = { ...stored, state: 'pending', leaseExpiresAt: leaseFrom(renewedAt) };
+        fc.pre(request.token !== dead.token);
+        const same = { ...request, fingerprint: dead.fingerprint };
+        return (
+          decideClaim(dead, same, renewedAt + IDEMPOTENCY_LEASE_MS - 1) === 'in-flight' &&
+          decideClaim(dead, same, renewedAt + IDEMPOTENCY_LEASE_MS) === 'take-over'
+        );
+      },
+    ),
   );
 });
 

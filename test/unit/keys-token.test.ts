@@ -22,7 +22,7 @@ test('parseKey accepts only the exact format', () => {
     fc.property(fc.string(), (text) => {
       const parsed = parseKey(text);
       if (parsed) expect(text).toBe(`pdk_${parsed.keyId}_${parsed.secret}`);
-    })
+    }),
   );
   expect(parseKey('pdk_short_' + 'a'.repeat(40))).toBeNull();
   expect(parseKey('pdk_ABCDEFGHIJKL_' + 'a'.repeat(31))).toBeNull();

@@ -50,9 +50,9 @@ const sortArbitrary: fc.Arbitrary<KeysetTerm[]> = fc
           key: fc.constant(key),
           direction: fc.constantFrom('asc' as const, 'desc' as const),
           nullable: key === 'n' ? fc.boolean() : fc.constant(true),
-        })
-      )
-    )
+        }),
+      ),
+    ),
   )
   .map((terms) => [...terms]);
 
@@ -63,7 +63,7 @@ const walk = (
   sort: readonly KeysetTerm[],
   limit: number,
   table: () => readonly Row[],
-  between: (page: number) => void = () => undefined
+  between: (page: number) => void = () => undefined,
 ): Row[] => {
   const order = totalSort(sort);
   const seen: Row[] = [];
@@ -71,7 +71,7 @@ const walk = (
   for (let page = 0; page < 10_000; page += 1) {
     const rows = sorted(
       table().filter((row) => evaluate(condition, row)),
-      order
+      order,
     ).slice(0, limit);
     seen.push(...rows);
     if (rows.length < limit) return seen;
@@ -101,7 +101,14 @@ const nullTests = (condition: Condition): string[] => {
 
 describe('the order', () => {
   it('is described as data, nulls first exactly when descending', () => {
-    expect(orderBy(totalSort([{ key: 'price', direction: 'desc' }, { key: 'title', direction: 'asc' }]))).toEqual([
+    expect(
+      orderBy(
+        totalSort([
+          { key: 'price', direction: 'desc' },
+          { key: 'title', direction: 'asc' },
+        ]),
+      ),
+    ).toEqual([
       { key: 'price', direction: 'desc', nullsFirst: true },
       { key: 'title', direction: 'asc', nullsFirst: false },
       { key: 'id', direction: 'asc', nullsFirst: false },
@@ -122,13 +129,25 @@ describe('conditions', () => {
     expect(keysetAfter(TITLE_ASC, ['Jazz', 7])).toEqual({
       type: 'and',
       conditions: [
-        { type: 'or', conditions: [{ type: 'cmp', key: 'title', op: 'gte', value: 'Jazz' }, { type: 'isNull', key: 'title' }] },
+        {
+          type: 'or',
+          conditions: [
+            { type: 'cmp', key: 'title', op: 'gte', value: 'Jazz' },
+            { type: 'isNull', key: 'title' },
+          ],
+        },
         {
           type: 'or',
           conditions: [
             { type: 'cmp', key: 'title', op: 'gt', value: 'Jazz' },
             { type: 'isNull', key: 'title' },
-            { type: 'and', conditions: [{ type: 'cmp', key: 'title', op: 'eq', value: 'Jazz' }, { type: 'cmp', key: 'id', op: 'gt', value: 7 }] },
+            {
+              type: 'and',
+              conditions: [
+                { type: 'cmp', key: 'title', op: 'eq', value: 'Jazz' },
+                { type: 'cmp', key: 'id', op: 'gt', value: 7 },
+              ],
+            },
           ],
         },
       ],
@@ -146,7 +165,10 @@ describe('conditions', () => {
   it('continues among the nulls after a null, ascending', () => {
     expect(keysetAfter(TITLE_ASC, [null, 7])).toEqual({
       type: 'and',
-      conditions: [{ type: 'isNull', key: 'title' }, { type: 'cmp', key: 'id', op: 'gt', value: 7 }],
+      conditions: [
+        { type: 'isNull', key: 'title' },
+        { type: 'cmp', key: 'id', op: 'gt', value: 7 },
+      ],
     });
   });
 
@@ -155,7 +177,13 @@ describe('conditions', () => {
       type: 'or',
       conditions: [
         { type: 'notNull', key: 'title' },
-        { type: 'and', conditions: [{ type: 'isNull', key: 'title' }, { type: 'cmp', key: 'id', op: 'gt', value: 7 }] },
+        {
+          type: 'and',
+          conditions: [
+            { type: 'isNull', key: 'title' },
+            { type: 'cmp', key: 'id', op: 'gt', value: 7 },
+          ],
+        },
       ],
     });
   });
@@ -165,7 +193,9 @@ describe('conditions', () => {
   });
 
   it('takes a cursor position, appending the id', () => {
-    expect(keysetAfterPosition([{ key: 'title', direction: 'asc' }], { values: ['Jazz'], id: 7 })).toEqual(keysetAfter(TITLE_ASC, ['Jazz', 7]));
+    expect(keysetAfterPosition([{ key: 'title', direction: 'asc' }], { values: ['Jazz'], id: 7 })).toEqual(
+      keysetAfter(TITLE_ASC, ['Jazz', 7]),
+    );
   });
 
   it('refuses a position that does not match the sort', () => {
@@ -181,7 +211,7 @@ describe('conditions', () => {
           const tested = new Set(nullTests(keysetAfter(order, positionOf(order, row))));
           for (const term of order) if (term.nullable === false && row[term.key] !== null) expect(tested.has(term.key)).toBe(false);
         }
-      })
+      }),
     );
   });
 });
@@ -197,7 +227,7 @@ describe('paging', () => {
           expect(ids(all.filter((candidate) => evaluate(after, candidate)))).toEqual(ids(all.slice(index + 1)));
         });
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 
@@ -206,7 +236,7 @@ describe('paging', () => {
       fc.property(rowsArbitrary(), sortArbitrary, fc.integer({ min: 1, max: 12 }), (rows, sort, limit) => {
         expect(ids(walk(sort, limit, () => rows))).toEqual(ids(sorted(rows, totalSort(sort))));
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 
@@ -216,29 +246,40 @@ describe('paging', () => {
       insertions: fc.array(rowValues, { maxLength: 3 }),
     });
     fc.assert(
-      fc.property(rowsArbitrary(), sortArbitrary, fc.integer({ min: 1, max: 8 }), fc.array(change, { maxLength: 20 }), (initial, sort, limit, changes) => {
-        let table = [...initial];
-        let nextId = 10_001;
-        const deleted = new Set<unknown>();
-        const result = walk(sort, limit, () => table, (page) => {
-          const { deletions, insertions } = changes[page] ?? { deletions: [], insertions: [] };
-          for (const pick of deletions) {
-            if (table.length === 0) break;
-            const [gone] = table.splice(pick % table.length, 1);
-            deleted.add(gone!.id);
-          }
-          table = [...table, ...insertions.map((values) => ({ id: nextId++, ...values }))];
-        });
+      fc.property(
+        rowsArbitrary(),
+        sortArbitrary,
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(change, { maxLength: 20 }),
+        (initial, sort, limit, changes) => {
+          let table = [...initial];
+          let nextId = 10_001;
+          const deleted = new Set<unknown>();
+          const result = walk(
+            sort,
+            limit,
+            () => table,
+            (page) => {
+              const { deletions, insertions } = changes[page] ?? { deletions: [], insertions: [] };
+              for (const pick of deletions) {
+                if (table.length === 0) break;
+                const [gone] = table.splice(pick % table.length, 1);
+                deleted.add(gone!.id);
+              }
+              table = [...table, ...insertions.map((values) => ({ id: nextId++, ...values }))];
+            },
+          );
 
-        const order = totalSort(sort);
-        const compare = compareRows(order);
-        // Strictly increasing: in order, and nothing twice.
-        for (let index = 1; index < result.length; index += 1) expect(compare(result[index - 1]!, result[index]!)).toBeLessThan(0);
-        // Every row that stayed from start to end was read.
-        const read = new Set(ids(result));
-        for (const row of initial) if (!deleted.has(row.id)) expect(read.has(row.id)).toBe(true);
-      }),
-      { numRuns: 500 }
+          const order = totalSort(sort);
+          const compare = compareRows(order);
+          // Strictly increasing: in order, and nothing twice.
+          for (let index = 1; index < result.length; index += 1) expect(compare(result[index - 1]!, result[index]!)).toBeLessThan(0);
+          // Every row that stayed from start to end was read.
+          const read = new Set(ids(result));
+          for (const row of initial) if (!deleted.has(row.id)) expect(read.has(row.id)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

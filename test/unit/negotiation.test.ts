@@ -32,7 +32,7 @@ const param: fc.Arbitrary<Param> = fc.oneof(
   extValue.map((value) => ({ name: 'ext', value })),
   fc.constant({ name: 'profile', value: 'https://example.com/profile' }),
   fc.constant({ name: 'charset', value: 'utf-8' }),
-  fc.constant({ name: 'foo', value: 'bar' })
+  fc.constant({ name: 'foo', value: 'bar' }),
 );
 const range: fc.Arbitrary<Range> = fc.record({
   type: fc.constantFrom(JSONAPI, JSONAPI, '*/*', 'application/*', 'application/json', 'text/html'),
@@ -67,28 +67,32 @@ const extensions = (r: Range) => r.params.filter((p) => p.name === 'ext').flatMa
 const onlyExtProfile = (r: Range) => r.params.every((p) => p.name === 'ext' || p.name === 'profile');
 
 describe('Accept', () => {
-  test.each(Object.entries(SUPPORT))('JSON:API instances decide, whatever else is listed (supported extensions: %s)', (_name, supported) => {
-    fc.assert(
-      fc.property(acceptHeader, ({ ranges, header }) => {
-        const { status } = outcome(() => assertAcceptable(header, supported));
-        const instances = ranges.filter((r) => r.type === JSONAPI && weight(r) > 0);
-        // JSON:API: 406 when all instances carry a parameter other than ext and profile ...
-        if (instances.length > 0 && instances.every((r) => !onlyExtProfile(r))) expect(status).toBe(406);
-        // ... and when every instance names an extension the server does not support.
-        if (instances.length > 0 && instances.every((r) => extensions(r).some((uri) => !supported.includes(uri)))) expect(status).toBe(406);
-        // One instance the server can honour is enough.
-        if (instances.some((r) => onlyExtProfile(r) && extensions(r).every((uri) => supported.includes(uri)))) expect(status).toBe('ok');
-        // Without JSON:API named, a wildcard is needed (RFC 9110).
-        if (ranges.every((r) => r.type !== JSONAPI)) {
-          const wildcard = ranges.some((r) => (r.type === '*/*' || r.type === 'application/*') && weight(r) > 0);
-          expect(status).toBe(wildcard ? 'ok' : 406);
-        }
-        // JSON:API named, but only with q=0: refused, a wildcard notwithstanding.
-        if (ranges.some((r) => r.type === JSONAPI) && instances.length === 0) expect(status).toBe(406);
-      }),
-      { numRuns: 3000 }
-    );
-  });
+  test.each(Object.entries(SUPPORT))(
+    'JSON:API instances decide, whatever else is listed (supported extensions: %s)',
+    (_name, supported) => {
+      fc.assert(
+        fc.property(acceptHeader, ({ ranges, header }) => {
+          const { status } = outcome(() => assertAcceptable(header, supported));
+          const instances = ranges.filter((r) => r.type === JSONAPI && weight(r) > 0);
+          // JSON:API: 406 when all instances carry a parameter other than ext and profile ...
+          if (instances.length > 0 && instances.every((r) => !onlyExtProfile(r))) expect(status).toBe(406);
+          // ... and when every instance names an extension the server does not support.
+          if (instances.length > 0 && instances.every((r) => extensions(r).some((uri) => !supported.includes(uri))))
+            expect(status).toBe(406);
+          // One instance the server can honour is enough.
+          if (instances.some((r) => onlyExtProfile(r) && extensions(r).every((uri) => supported.includes(uri)))) expect(status).toBe('ok');
+          // Without JSON:API named, a wildcard is needed (RFC 9110).
+          if (ranges.every((r) => r.type !== JSONAPI)) {
+            const wildcard = ranges.some((r) => (r.type === '*/*' || r.type === 'application/*') && weight(r) > 0);
+            expect(status).toBe(wildcard ? 'ok' : 406);
+          }
+          // JSON:API named, but only with q=0: refused, a wildcard notwithstanding.
+          if (ranges.some((r) => r.type === JSONAPI) && instances.length === 0) expect(status).toBe(406);
+        }),
+        { numRuns: 3000 },
+      );
+    },
+  );
 
   test('adding a wildcard never makes an Accept that names JSON:API acceptable', () => {
     fc.assert(
@@ -96,7 +100,7 @@ describe('Accept', () => {
         if (!ranges.some((r) => r.type === JSONAPI)) return;
         expect(outcome(() => assertAcceptable(`${header}, ${wildcard}`)).status).toBe(outcome(() => assertAcceptable(header)).status);
       }),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
   });
 
@@ -135,23 +139,30 @@ describe('Accept', () => {
 });
 
 describe('Content-Type', () => {
-  const contentType = fc.tuple(range.filter((r) => r.type !== '*/*' && r.type !== 'application/*'), fc.boolean()).chain(([r]) =>
-    written({ ...r, q: null }).map((header) => ({ r: { ...r, q: null }, header }))
-  );
+  const contentType = fc
+    .tuple(
+      range.filter((r) => r.type !== '*/*' && r.type !== 'application/*'),
+      fc.boolean(),
+    )
+    .chain(([r]) => written({ ...r, q: null }).map((header) => ({ r: { ...r, q: null }, header })));
 
-  test.each(Object.entries(SUPPORT))('JSON:API with ext/profile and supported extensions only, or plain JSON (supported: %s)', (_name, supported) => {
-    fc.assert(
-      fc.property(contentType, ({ r, header }) => {
-        const { status, reason } = outcome(() => assertJsonContentType(header, supported));
-        if (r.type === 'application/json') expect(status).toBe('ok');
-        else if (r.type !== JSONAPI) expect({ status, reason }).toEqual({ status: 415, reason: 'unsupported_media_type' });
-        else if (!onlyExtProfile(r)) expect({ status, reason }).toEqual({ status: 415, reason: 'media_type_parameters' });
-        else if (extensions(r).some((uri) => !supported.includes(uri))) expect({ status, reason }).toEqual({ status: 415, reason: 'extension_unsupported' });
-        else expect(status).toBe('ok');
-      }),
-      { numRuns: 2000 }
-    );
-  });
+  test.each(Object.entries(SUPPORT))(
+    'JSON:API with ext/profile and supported extensions only, or plain JSON (supported: %s)',
+    (_name, supported) => {
+      fc.assert(
+        fc.property(contentType, ({ r, header }) => {
+          const { status, reason } = outcome(() => assertJsonContentType(header, supported));
+          if (r.type === 'application/json') expect(status).toBe('ok');
+          else if (r.type !== JSONAPI) expect({ status, reason }).toEqual({ status: 415, reason: 'unsupported_media_type' });
+          else if (!onlyExtProfile(r)) expect({ status, reason }).toEqual({ status: 415, reason: 'media_type_parameters' });
+          else if (extensions(r).some((uri) => !supported.includes(uri)))
+            expect({ status, reason }).toEqual({ status: 415, reason: 'extension_unsupported' });
+          else expect(status).toBe('ok');
+        }),
+        { numRuns: 2000 },
+      );
+    },
+  );
 
   test('any header value gives ok or 415', () => {
     fc.assert(fc.property(fc.string(), (type) => expect(['ok', 415]).toContain(outcome(() => assertJsonContentType(type)).status)));

@@ -34,10 +34,14 @@ const build = (grants: KeyGrants, extra: Partial<OpenApiInput> = {}) =>
   buildOpenApiDocument({ baseUrl: BASE_URL, grants, resources, locales: ['de', 'en'], commands: [], ...extra });
 
 type Doc = ReturnType<typeof build>;
-type AnyOperation = { operationId: string; parameters?: { name?: string; $ref?: string; schema?: Record<string, unknown> }[]; requestBody?: unknown; responses: Record<string, unknown> };
+type AnyOperation = {
+  operationId: string;
+  parameters?: { name?: string; $ref?: string; schema?: Record<string, unknown> }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+};
 
-const operation = (doc: Doc, path: string, method: string): AnyOperation =>
-  (doc.paths[path] as Record<string, AnyOperation>)[method]!;
+const operation = (doc: Doc, path: string, method: string): AnyOperation => (doc.paths[path] as Record<string, AnyOperation>)[method]!;
 
 const parameter = (doc: Doc, op: AnyOperation, name: string) => {
   for (const entry of op.parameters ?? []) {
@@ -49,7 +53,10 @@ const parameter = (doc: Doc, op: AnyOperation, name: string) => {
 
 const methodsOf = (doc: Doc) =>
   Object.fromEntries(
-    Object.entries(doc.paths).map(([path, item]) => [path, Object.keys(item).filter((key) => ['get', 'post', 'patch', 'delete'].includes(key))])
+    Object.entries(doc.paths).map(([path, item]) => [
+      path,
+      Object.keys(item).filter((key) => ['get', 'post', 'patch', 'delete'].includes(key)),
+    ]),
   );
 
 const validate = async (doc: Doc) => {
@@ -79,7 +86,11 @@ test('a key with every grant: a valid OpenAPI 3.1.0 document of every resource a
   });
   // Singletons have no record path.
   expect(doc.paths['/cms/site-a/settings/{record}']).toBeUndefined();
-  const operationIds = Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op) => typeof op === 'object' && op && 'operationId' in op).map((op) => (op as AnyOperation).operationId));
+  const operationIds = Object.values(doc.paths).flatMap((item) =>
+    Object.values(item)
+      .filter((op) => typeof op === 'object' && op && 'operationId' in op)
+      .map((op) => (op as AnyOperation).operationId),
+  );
   expect(new Set(operationIds).size).toBe(operationIds.length);
 });
 
@@ -128,7 +139,9 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   const sort = parameter(doc, list, 'sort')!;
   expect(sort).toMatchObject({ in: 'query', style: 'form', explode: false });
   expect(sort.schema.items.enum).toEqual([...vocabulary.sortable].flatMap((key) => [key, `-${key}`]));
-  expect(sort.schema.items.enum).toEqual(expect.arrayContaining(['title', '-startsAt', 'category', 'price', 'slug', 'sort', 'publishedAt']));
+  expect(sort.schema.items.enum).toEqual(
+    expect.arrayContaining(['title', '-startsAt', 'category', 'price', 'slug', 'sort', 'publishedAt']),
+  );
   expect(sort.schema.items.enum).not.toContain('body');
 
   // The festival target is not exposed: neither included nor mentioned.
@@ -142,7 +155,10 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   const filter = parameter(doc, list, 'filter')!;
   expect(filter).toMatchObject({ style: 'deepObject', explode: true });
   expect(Object.keys(filter.schema.properties)).toEqual([...vocabulary.filterable.keys()]);
-  expect(filter.schema.properties.category.oneOf[0]).toEqual({ type: 'string', enum: ['concert', 'exhibition', 'talk', 'workshop', 'theatre', 'film'] });
+  expect(filter.schema.properties.category.oneOf[0]).toEqual({
+    type: 'string',
+    enum: ['concert', 'exhibition', 'talk', 'workshop', 'theatre', 'film'],
+  });
   expect(Object.keys(filter.schema.properties.price.oneOf[1].properties)).toEqual(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'null']);
   expect(Object.keys(filter.schema.properties.title.oneOf[1].properties)).toEqual(['eq', 'ne', 'in', 'contains', 'startsWith', 'null']);
 
@@ -163,8 +179,14 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   expect(attributes.properties.title).toMatchObject({ type: 'string' });
   expect(attributes.properties.price).toMatchObject({ type: ['number', 'null'] });
   expect(attributes.properties.startsAt).toMatchObject({ type: 'string', format: 'date-time' });
-  expect(attributes.properties.category).toMatchObject({ type: 'string', enum: ['concert', 'exhibition', 'talk', 'workshop', 'theatre', 'film'] });
-  expect(attributes.properties.venue.oneOf[0].oneOf).toEqual([{ $ref: '#/components/schemas/BuildingsReference' }, { $ref: '#/components/schemas/BuildingsRecord' }]);
+  expect(attributes.properties.category).toMatchObject({
+    type: 'string',
+    enum: ['concert', 'exhibition', 'talk', 'workshop', 'theatre', 'film'],
+  });
+  expect(attributes.properties.venue.oneOf[0].oneOf).toEqual([
+    { $ref: '#/components/schemas/BuildingsReference' },
+    { $ref: '#/components/schemas/BuildingsRecord' },
+  ]);
   expect(attributes.properties.body.oneOf[0]).toEqual({ $ref: '#/components/schemas/RichtextDoc' });
   expect((doc.components.schemas.BuildingsReference as any).properties.collection).toMatchObject({ type: 'string', const: 'buildings' });
 });
@@ -176,9 +198,11 @@ test('a relation to a resource exposed without read is a reference only, never a
         'native:events': { actions: ['read'], read: ['title', 'venue'] },
         'native:buildings': { actions: ['create'], write: ['name'] },
       },
-    })
+    }),
   );
-  expect((doc.components.schemas.EventsAttributes as any).properties.venue.oneOf[0]).toEqual({ $ref: '#/components/schemas/BuildingsReference' });
+  expect((doc.components.schemas.EventsAttributes as any).properties.venue.oneOf[0]).toEqual({
+    $ref: '#/components/schemas/BuildingsReference',
+  });
   expect(parameter(doc, operation(doc, '/events', 'get'), 'include')).toBeUndefined();
   expect(methodsOf(doc)['/buildings']).toEqual(['post']);
   expect(doc.paths['/buildings/{record}']).toBeUndefined();
@@ -188,12 +212,16 @@ test('writes: request bodies list exactly the writable fields per action, with I
   const doc = build(
     grantsOf({
       resources: {
-        'native:events': { actions: ['create', 'update', 'delete'], read: [], write: ['title', 'startsAt', 'category', 'slug', 'price', 'tags', 'body', 'cover', 'venue'] },
+        'native:events': {
+          actions: ['create', 'update', 'delete'],
+          read: [],
+          write: ['title', 'startsAt', 'category', 'slug', 'price', 'tags', 'body', 'cover', 'venue'],
+        },
         'native:buildings': { actions: ['read'], read: ['name'] },
         'native:jobs': { actions: ['delete'] },
         'cms:site-a/settings': { actions: ['update'], write: ['siteName', 'primaryColor'] },
       },
-    })
+    }),
   );
   await validate(doc);
   expect(methodsOf(doc)).toMatchObject({
@@ -215,7 +243,17 @@ test('writes: request bodies list exactly the writable fields per action, with I
   expect(Object.keys((create.requestBody as any).content)).toEqual(['application/vnd.api+json', 'application/json']);
 
   const createAttributes = doc.components.schemas.EventsCreateWritableAttributes as Record<string, any>;
-  expect(Object.keys(createAttributes.properties)).toEqual(['title', 'slug', 'startsAt', 'category', 'tags', 'price', 'venue', 'cover', 'body']);
+  expect(Object.keys(createAttributes.properties)).toEqual([
+    'title',
+    'slug',
+    'startsAt',
+    'category',
+    'tags',
+    'price',
+    'venue',
+    'cover',
+    'body',
+  ]);
   // Required by the content type, and no slug (generated when missing).
   expect(createAttributes.required).toEqual(['title', 'startsAt', 'category']);
   expect(createAttributes.properties.title).toMatchObject({ type: 'string', maxLength: 200 });
@@ -233,7 +271,17 @@ test('writes: request bodies list exactly the writable fields per action, with I
   expect((doc.components.schemas.EventsAttributes as any).properties).toEqual({});
 
   // Removing answers 204; jobs archive and answer 200 with the final state.
-  expect(Object.keys(operation(doc, '/events/{record}', 'delete').responses)).toEqual(['204', '400', '401', '403', '404', '406', '409', '422', '500']);
+  expect(Object.keys(operation(doc, '/events/{record}', 'delete').responses)).toEqual([
+    '204',
+    '400',
+    '401',
+    '403',
+    '404',
+    '406',
+    '409',
+    '422',
+    '500',
+  ]);
   expect(operation(doc, '/events/{record}', 'delete').parameters).toEqual([{ $ref: '#/components/parameters/Locale' }]);
   // Jobs are not localized: no parameters at all.
   expect(operation(doc, '/jobs/{record}', 'delete').parameters).toBeUndefined();
@@ -243,14 +291,27 @@ test('writes: request bodies list exactly the writable fields per action, with I
   // Singletons are updated at the resource path.
   const settings = operation(doc, '/cms/site-a/settings', 'patch');
   expect(settings.operationId).toBe('updateSiteA_Settings');
-  expect(Object.keys((doc.components.schemas.SiteA_SettingsUpdateWritableAttributes as any).properties)).toEqual(['siteName', 'primaryColor']);
-  expect((doc.components.schemas.SiteA_SettingsUpdateWritableAttributes as any).properties.primaryColor).toMatchObject({ pattern: '^#[0-9a-fA-F]{6}$', maxLength: 255 });
+  expect(Object.keys((doc.components.schemas.SiteA_SettingsUpdateWritableAttributes as any).properties)).toEqual([
+    'siteName',
+    'primaryColor',
+  ]);
+  expect((doc.components.schemas.SiteA_SettingsUpdateWritableAttributes as any).properties.primaryColor).toMatchObject({
+    pattern: '^#[0-9a-fA-F]{6}$',
+    maxLength: 255,
+  });
   expect(settings.parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
   expect(doc.components.schemas.SiteA_SettingsCreateWritableAttributes).toBeUndefined();
 });
 
 test('write request schemas accept what the contract allows (and read-back shapes) and refuse the rest', () => {
-  const doc = build(grantsOf({ resources: { 'native:events': { actions: ['create'], write: ['title', 'startsAt', 'category', 'venue', 'cover', 'tags', 'body'] }, 'native:buildings': { actions: ['read'], read: ['name'] } } }));
+  const doc = build(
+    grantsOf({
+      resources: {
+        'native:events': { actions: ['create'], write: ['title', 'startsAt', 'category', 'venue', 'cover', 'tags', 'body'] },
+        'native:buildings': { actions: ['read'], read: ['name'] },
+      },
+    }),
+  );
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   const validate = ajv.compile({ components: doc.components, $ref: '#/components/schemas/EventsCreateRequest' });
@@ -258,12 +319,23 @@ test('write request schemas accept what the contract allows (and read-back shape
   const minimal = { title: 'New', startsAt: '2027-01-01T10:00:00Z', category: 'talk' };
   const accepted = [
     minimal,
-    { ...minimal, venue: 'main-hall', cover: 'asset-id', tags: ['a'], body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] } },
-    { ...minimal, venue: { id: 'abc', slug: 'main-hall', collection: 'buildings' }, cover: { id: 'x', url: 'https://x/y.png', fileName: 'y.png' } },
+    {
+      ...minimal,
+      venue: 'main-hall',
+      cover: 'asset-id',
+      tags: ['a'],
+      body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] },
+    },
+    {
+      ...minimal,
+      venue: { id: 'abc', slug: 'main-hall', collection: 'buildings' },
+      cover: { id: 'x', url: 'https://x/y.png', fileName: 'y.png' },
+    },
     { ...minimal, venue: { slug: 'main-hall' }, cover: null, tags: null, body: null },
     { ...minimal, body: { type: 'doc', content: [{ type: 'image', attrs: { id: 'img', src: 'https://x/y.png' } }] } },
   ];
-  for (const attributes of accepted) expect({ attributes, valid: validate(request(attributes)), errors: validate.errors }).toMatchObject({ valid: true });
+  for (const attributes of accepted)
+    expect({ attributes, valid: validate(request(attributes)), errors: validate.errors }).toMatchObject({ valid: true });
   const refused = [
     request({ startsAt: minimal.startsAt, category: 'talk' }),
     request({ ...minimal, category: 'party' }),
@@ -278,16 +350,30 @@ test('write request schemas accept what the contract allows (and read-back shape
 
 test('commands: granted ones from the registry, with their zod input as JSON Schema; others never', async () => {
   const commands = [
-    { name: 'newsletter-signup', description: 'Sign up for the newsletter', input: () => z.object({ email: z.email(), consent: z.literal(true) }) },
+    {
+      name: 'newsletter-signup',
+      description: 'Sign up for the newsletter',
+      input: () => z.object({ email: z.email(), consent: z.literal(true) }),
+    },
     { name: 'secret-command', description: 'Not for this key', input: () => z.object({}) },
   ] as unknown as CommandDefinition[];
-  const doc = build(grantsOf({ resources: {}, commands: ['newsletter-signup'] }, commands.map((c) => c.name)), { commands });
+  const doc = build(
+    grantsOf(
+      { resources: {}, commands: ['newsletter-signup'] },
+      commands.map((c) => c.name),
+    ),
+    { commands },
+  );
   await validate(doc);
   expect(Object.keys(doc.paths)).toEqual(['/', '/schema', '/openapi', '/openapi.json', '/commands/schema', '/commands/newsletter-signup']);
   const run = operation(doc, '/commands/newsletter-signup', 'post');
   expect(run.operationId).toBe('runNewsletterSignupCommand');
   const attributes = (run.requestBody as any).content['application/vnd.api+json'].schema.properties.data.properties.attributes;
-  expect(attributes).toMatchObject({ type: 'object', required: ['email', 'consent'], properties: { email: { type: 'string', format: 'email' } } });
+  expect(attributes).toMatchObject({
+    type: 'object',
+    required: ['email', 'consent'],
+    properties: { email: { type: 'string', format: 'email' } },
+  });
   expect(JSON.stringify(doc)).not.toContain('secret-command');
 });
 
@@ -300,7 +386,7 @@ test('component names: PascalCase per resource, unique whatever the slugs', () =
     fc.property(
       fc.uniqueArray(
         fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), fc.option(fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,6}$/), { nil: undefined })),
-        { maxLength: 12, selector: ([slug, website]) => `${website ?? ''}/${slug}` }
+        { maxLength: 12, selector: ([slug, website]) => `${website ?? ''}/${slug}` },
       ),
       (entries) => {
         const list = entries.map(([slug, website], index) => fake(`r${index}`, slug, website));
@@ -309,9 +395,9 @@ test('component names: PascalCase per resource, unique whatever the slugs', () =
         expect(new Set(all).size).toBe(all.length);
         expect(all).not.toContain('ErrorDocument');
         for (const name of names.values()) expect(name).toMatch(/^[A-Za-z0-9._-]+$/);
-      }
+      },
     ),
-    { numRuns: 300 }
+    { numRuns: 300 },
   );
 });
 
@@ -322,13 +408,31 @@ test('component names: PascalCase per resource, unique whatever the slugs', () =
  */
 describe('nothing outside the grants appears', () => {
   const leaks = (grants: KeyGrants, commands: string[]) =>
-    leakedNames({ document: build(grants, { commands: commands.map((name) => ({ name, description: `Run ${name}`, input: () => z.object({}) }) as unknown as CommandDefinition) }), grants, resources, commands });
+    leakedNames({
+      document: build(grants, {
+        commands: commands.map((name) => ({ name, description: `Run ${name}`, input: () => z.object({}) }) as unknown as CommandDefinition),
+      }),
+      grants,
+      resources,
+      commands,
+    });
 
   test('a narrowly granted key', () => {
     const grants = grantsOf({ resources: { 'native:jobs': { actions: ['read'], read: ['title', 'department'] } } });
     expect(leaks(grants, [])).toEqual([]);
     const text = JSON.stringify(build(grants));
-    for (const name of ['events', 'buildings', 'festivals', 'products', 'site-a', 'pages', 'salaryMin', 'remote', 'applications', 'employmentType']) {
+    for (const name of [
+      'events',
+      'buildings',
+      'festivals',
+      'products',
+      'site-a',
+      'pages',
+      'salaryMin',
+      'remote',
+      'applications',
+      'employmentType',
+    ]) {
       expect(text).not.toContain(name);
     }
   });
@@ -340,17 +444,29 @@ describe('nothing outside the grants appears', () => {
     const tampered = structuredClone(document);
     (tampered.components.schemas.JobsAttributes as any).properties.salaryMin = { type: 'integer' };
     tampered.info.description += ' See also the festivals.';
-    expect(leakedNames({ document: tampered, grants, resources, commands: [] }).sort()).toEqual(['festival', 'festivals', 'salaryMin', 'salarymin']);
+    expect(leakedNames({ document: tampered, grants, resources, commands: [] }).sort()).toEqual([
+      'festival',
+      'festivals',
+      'salaryMin',
+      'salarymin',
+    ]);
   });
 
   const grantArbitrary = fc
     .tuple(
       fc.subarray(resources.map((resource) => resource.id)),
-      fc.array(fc.tuple(fc.subarray(['read', 'create', 'update', 'delete'] as const), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), {
-        minLength: resources.length,
-        maxLength: resources.length,
-      }),
-      fc.subarray(['newsletter-signup', 'job-application'])
+      fc.array(
+        fc.tuple(
+          fc.subarray(['read', 'create', 'update', 'delete'] as const),
+          fc.double({ min: 0, max: 1, noNaN: true }),
+          fc.double({ min: 0, max: 1, noNaN: true }),
+        ),
+        {
+          minLength: resources.length,
+          maxLength: resources.length,
+        },
+      ),
+      fc.subarray(['newsletter-signup', 'job-application']),
     )
     .map(([ids, choices, commands]) => {
       const grantResources: Record<string, { actions: string[]; read: string[]; write: string[] }> = {};
@@ -369,7 +485,7 @@ describe('nothing outside the grants appears', () => {
       fc.property(grantArbitrary, ({ grants }) => {
         expect(leaks(grants, ['newsletter-signup', 'job-application'])).toEqual([]);
       }),
-      { numRuns: 150 }
+      { numRuns: 150 },
     );
   });
 });

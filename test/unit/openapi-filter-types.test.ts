@@ -11,7 +11,13 @@ type Schema = { type?: unknown; format?: string; properties?: Record<string, Sch
 type Parameter = { name?: string; schema?: Schema };
 
 const resources = demoResources();
-const document = buildOpenApiDocument({ baseUrl: 'https://api.example.org/api/v2', grants: allGrants(resources, []), resources, locales: ['de', 'en'], commands: [] });
+const document = buildOpenApiDocument({
+  baseUrl: 'https://api.example.org/api/v2',
+  grants: allGrants(resources, []),
+  resources,
+  locales: ['de', 'en'],
+  commands: [],
+});
 
 const filterParameters = (): { path: string; filter: Schema }[] =>
   Object.entries(document.paths).flatMap(([path, item]) => {
@@ -33,7 +39,11 @@ test('every filter value schema is one JSON type; dates and datetimes are string
   }
   expect(values.length).toBeGreaterThan(100);
   for (const { where, schema } of values) {
-    expect({ where, type: typeof schema.type, combined: [schema.anyOf, schema.oneOf, schema.allOf].some((member) => member !== undefined) }).toEqual({
+    expect({
+      where,
+      type: typeof schema.type,
+      combined: [schema.anyOf, schema.oneOf, schema.allOf].some((member) => member !== undefined),
+    }).toEqual({
       where,
       type: 'string',
       combined: false,

@@ -5,7 +5,15 @@
  * with (test/api/read-pagination.test.ts walks the same orders on a real database).
  */
 import fc from 'fast-check';
-import { compareRows, evaluate, keysetAfter, positionOf, totalSort, type KeysetTerm, type Row } from '../../src/plugins/public-api/server/src/query/keyset';
+import {
+  compareRows,
+  evaluate,
+  keysetAfter,
+  positionOf,
+  totalSort,
+  type KeysetTerm,
+  type Row,
+} from '../../src/plugins/public-api/server/src/query/keyset';
 import { pageSegments, type Segment } from '../../src/plugins/public-api/server/src/read/segments';
 import type { SqlKey } from '../../src/plugins/public-api/server/src/read/sql';
 
@@ -16,11 +24,14 @@ const rowsArbitrary = fc
   .chain((ids) =>
     fc.tuple(
       ...ids.map((id) =>
-        fc.record({ a: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 3 }), b: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }) }).map(
-          (values): Row => ({ id, ...values })
-        )
-      )
-    )
+        fc
+          .record({
+            a: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 3 }),
+            b: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+          })
+          .map((values): Row => ({ id, ...values })),
+      ),
+    ),
   )
   .map((rows) => [...rows]);
 
@@ -34,7 +45,7 @@ const readSegments = (rows: Row[], segments: Segment[]): Row[] =>
     rows
       .filter((row) => segment.leadIsNull === undefined || (row.a === null || row.a === undefined) === segment.leadIsNull)
       .filter((row) => !segment.after || evaluate(keysetAfter(segment.sort, segment.after), row))
-      .sort(compareRows(segment.order))
+      .sort(compareRows(segment.order)),
   );
 
 const ids = (rows: Row[]) => rows.map((row) => row.id);
@@ -43,7 +54,7 @@ test('from the start, the segments read every row in the total order', () => {
   fc.assert(
     fc.property(rowsArbitrary, sortArbitrary, (rows, total) => {
       expect(ids(readSegments(rows, pageSegments(total, null, true, keys)))).toEqual(ids([...rows].sort(compareRows(total))));
-    })
+    }),
   );
 });
 
@@ -54,7 +65,7 @@ test('after any row, the segments read exactly the rows after it, in order', () 
       const position = ordered[pick % ordered.length]!;
       const after = positionOf(total, position);
       expect(ids(readSegments(rows, pageSegments(total, after, true, keys)))).toEqual(ids(ordered.slice(ordered.indexOf(position) + 1)));
-    })
+    }),
   );
 });
 

@@ -7,10 +7,13 @@ import path from 'node:path';
 import { notOnPostgres, onPostgres } from '../postgres-suites';
 
 const API_DIR = path.resolve(__dirname, '..', 'api');
-const suites = fs.readdirSync(API_DIR).filter((name) => name.endsWith('.test.ts')).sort();
+const suites = fs
+  .readdirSync(API_DIR)
+  .filter((name) => name.endsWith('.test.ts'))
+  .sort();
 
 test('every API suite is on exactly one of the lists', () => {
-  const placed = suites.filter((suite) => (suite in onPostgres) !== (suite in notOnPostgres));
+  const placed = suites.filter((suite) => suite in onPostgres !== suite in notOnPostgres);
   expect(placed).toEqual(suites);
 });
 

@@ -4,16 +4,8 @@
 import fc from 'fast-check';
 import { ApiError, isApiError, type ErrorObject } from '../../src/plugins/public-api/server/src/http/errors';
 import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS } from '../../src/plugins/public-api/server/src/fields/system-keys';
-import {
-  DEFAULT_LIMIT,
-  parseCollectionQuery,
-  parseRecordQuery,
-} from '../../src/plugins/public-api/server/src/query/parse';
-import type {
-  FilterTarget,
-  IncludeTree,
-  QueryVocabulary,
-} from '../../src/plugins/public-api/server/src/query/types';
+import { DEFAULT_LIMIT, parseCollectionQuery, parseRecordQuery } from '../../src/plugins/public-api/server/src/query/parse';
+import type { FilterTarget, IncludeTree, QueryVocabulary } from '../../src/plugins/public-api/server/src/query/types';
 
 const READABLE_SCALARS: Record<string, FilterTarget> = {
   title: { type: 'string' },
@@ -104,12 +96,9 @@ describe('limit', () => {
     expect(parse(`limit=${text}`).limit).toBe(limit);
   });
 
-  it.each(['0', '101', '1.5', 'abc', '', '-1', '+5', '05', '1e1', ' 5', '5 ', '0x10', '1000', 'Infinity'])(
-    'rejects %j',
-    (text) => {
-      expectRejection(problem(`limit=${encodeURIComponent(text)}`), 'limit', 'limit_invalid');
-    }
-  );
+  it.each(['0', '101', '1.5', 'abc', '', '-1', '+5', '05', '1e1', ' 5', '5 ', '0x10', '1000', 'Infinity'])('rejects %j', (text) => {
+    expectRejection(problem(`limit=${encodeURIComponent(text)}`), 'limit', 'limit_invalid');
+  });
 
   it('rejects a repeated limit, even with the same value', () => {
     expectRejection(problem('limit=5&limit=5'), 'limit', 'parameter_repeated');
@@ -201,19 +190,28 @@ describe('include', () => {
   });
 
   it('accepts 10 paths and rejects 11', () => {
-    const paths = ['venue', 'festival', 'related', 'festival.events', 'related.venue', 'related.festival',
-      'related.related', 'festival.events.venue', 'festival.events.festival', 'related.related.venue'];
+    const paths = [
+      'venue',
+      'festival',
+      'related',
+      'festival.events',
+      'related.venue',
+      'related.festival',
+      'related.related',
+      'festival.events.venue',
+      'festival.events.festival',
+      'related.related.venue',
+    ];
     expect(() => parse(`include=${paths.join(',')}`)).not.toThrow();
     expectRejection(problem(`include=${[...paths, 'related.related.related'].join(',')}`), 'include', 'include_limit');
   });
 
   it('answers unknown, unreadable, non-relation and prototype names identically', () => {
-    const details = ['nope', 'title', 'internalNotes', 'constructor', '__proto__', 'venue.constructor', 'toString']
-      .map((path) => {
-        const error = problem(`include=${path}`);
-        expectRejection(error, 'include', 'include_invalid');
-        return error.detail.replace(path, '<path>');
-      });
+    const details = ['nope', 'title', 'internalNotes', 'constructor', '__proto__', 'venue.constructor', 'toString'].map((path) => {
+      const error = problem(`include=${path}`);
+      expectRejection(error, 'include', 'include_invalid');
+      return error.detail.replace(path, '<path>');
+    });
     expect(new Set(details).size).toBe(1);
   });
 
@@ -333,7 +331,7 @@ describe('filter', () => {
     'rejects the malformed parameter %s',
     (name) => {
       expectRejection(problem(`${encodeURIComponent(name)}=1`), name, 'filter_invalid');
-    }
+    },
   );
 
   it('answers an unknown and an unreadable field identically', () => {
@@ -354,8 +352,18 @@ describe('filter', () => {
   });
 
   it('allows 10 conditions and names the 11th', () => {
-    const ten = ['title=a', 'summary=b', 'price=1', 'free=true', 'day=2024-01-01', 'startsAt=2024-01-01', 'status=planned',
-      'venue=x', 'performers=y', 'slug=z'].map((part) => `filter[${part.replace('=', ']=')}`);
+    const ten = [
+      'title=a',
+      'summary=b',
+      'price=1',
+      'free=true',
+      'day=2024-01-01',
+      'startsAt=2024-01-01',
+      'status=planned',
+      'venue=x',
+      'performers=y',
+      'slug=z',
+    ].map((part) => `filter[${part.replace('=', ']=')}`);
     expect(parse(ten.join('&')).filters).toHaveLength(10);
     expectRejection(problem([...ten, 'filter[createdAt][gte]=2024-01-01'].join('&')), 'filter[createdAt][gte]', 'filter_limit');
   });
@@ -394,13 +402,29 @@ describe('single-record reads', () => {
 
   it.each(['limit=5', 'sort=title', 'cursor=x', 'filter[title]=a', 'page=1'])('rejects %s, naming it', (text) => {
     const name = decodeURIComponent(text.split('=')[0]!);
-    expectRejection(onlyProblem(() => record(text)), name, 'unknown_parameter');
+    expectRejection(
+      onlyProblem(() => record(text)),
+      name,
+      'unknown_parameter',
+    );
   });
 
   it('applies the same include and locale rules', () => {
-    expectRejection(onlyProblem(() => record('include=title')), 'include', 'include_invalid');
-    expectRejection(onlyProblem(() => record('locale=xx')), 'locale', 'locale_unknown');
-    expectRejection(onlyProblem(() => record('include=venue&include=venue')), 'include', 'parameter_repeated');
+    expectRejection(
+      onlyProblem(() => record('include=title')),
+      'include',
+      'include_invalid',
+    );
+    expectRejection(
+      onlyProblem(() => record('locale=xx')),
+      'locale',
+      'locale_unknown',
+    );
+    expectRejection(
+      onlyProblem(() => record('include=venue&include=venue')),
+      'include',
+      'parameter_repeated',
+    );
   });
 });
 
@@ -409,11 +433,11 @@ describe('valid queries', () => {
   const sortTerms = fc
     .uniqueArray(fc.constantFrom(...sortKeys), { minLength: 1, maxLength: 5 })
     .chain((keys) =>
-      fc.tuple(...keys.map((key) => fc.constantFrom('asc' as const, 'desc' as const).map((direction) => ({ key, direction }))))
+      fc.tuple(...keys.map((key) => fc.constantFrom('asc' as const, 'desc' as const).map((direction) => ({ key, direction })))),
     );
   const includePaths = fc.uniqueArray(
     fc.constantFrom('venue', 'festival', 'festival.events', 'festival.events.venue', 'related.festival', 'related.related.venue'),
-    { minLength: 1, maxLength: 6 }
+    { minLength: 1, maxLength: 6 },
   );
   const filters = fc.uniqueArray(
     fc.constantFrom(
@@ -425,9 +449,9 @@ describe('valid queries', () => {
       ['filter[startsAt][gte]', '2024-01-01T00:00:00+01:00', Date.UTC(2023, 11, 31, 23)],
       ['filter[status][ne]', 'cancelled', 'cancelled'],
       ['filter[venue][null]', 'true', true],
-      ['filter[slug][startsWith]', 'a', 'a']
+      ['filter[slug][startsWith]', 'a', 'a'],
     ),
-    { maxLength: 9, selector: ([name]) => name }
+    { maxLength: 9, selector: ([name]) => name },
   );
   const valid = fc.record({
     limit: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
@@ -453,22 +477,53 @@ describe('valid queries', () => {
         const paths = (specs: typeof parsed.include, prefix = ''): string[] =>
           specs.flatMap((spec) => [`${prefix}${spec.field}`, ...paths(spec.include, `${prefix}${spec.field}.`)]);
         const prefixes = (asked.include ?? []).flatMap((path) =>
-          path.split('.').map((_, index, segments) => segments.slice(0, index + 1).join('.'))
+          path.split('.').map((_, index, segments) => segments.slice(0, index + 1).join('.')),
         );
         expect(new Set(paths(parsed.include))).toEqual(new Set(prefixes));
         expect(parsed.filters.map((condition) => [condition.parameter, condition.value])).toEqual(
-          asked.filters.map(([name, , value]) => [name, value])
+          asked.filters.map(([name, , value]) => [name, value]),
         );
-      })
+      }),
     );
   });
 });
 
 describe('totality', () => {
-  const knownNames = ['limit', 'cursor', 'sort', 'locale', 'include', 'filter', 'filter[price]', 'filter[title][contains]',
-    'filter[startsAt][gte]', 'filter[status][in]', 'filter[venue][null]', 'filter[nope][eq]', 'filter[price][x][y]'];
-  const knownValues = ['', '1', '100', '101', '-title', 'title,-price', 'venue,festival.events', 'en', 'true', 'a,b',
-    '2024-01-01', '2024-01-01T00:00:00Z', 'planned', ',', '.', '-', '__proto__', 'constructor'];
+  const knownNames = [
+    'limit',
+    'cursor',
+    'sort',
+    'locale',
+    'include',
+    'filter',
+    'filter[price]',
+    'filter[title][contains]',
+    'filter[startsAt][gte]',
+    'filter[status][in]',
+    'filter[venue][null]',
+    'filter[nope][eq]',
+    'filter[price][x][y]',
+  ];
+  const knownValues = [
+    '',
+    '1',
+    '100',
+    '101',
+    '-title',
+    'title,-price',
+    'venue,festival.events',
+    'en',
+    'true',
+    'a,b',
+    '2024-01-01',
+    '2024-01-01T00:00:00Z',
+    'planned',
+    ',',
+    '.',
+    '-',
+    '__proto__',
+    'constructor',
+  ];
   const name = fc.oneof(fc.constantFrom(...knownNames), fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
   const value = fc.oneof(fc.constantFrom(...knownValues), fc.string(), fc.string({ unit: 'binary' }), fc.string({ maxLength: 1200 }));
   const pairs = fc.array(fc.tuple(name, value), { maxLength: 16 });
@@ -504,7 +559,7 @@ describe('totality', () => {
           expect(parsed!.filters.length).toBeLessThanOrEqual(10);
         }
       }),
-      { numRuns: 1000 }
+      { numRuns: 1000 },
     );
   });
 
@@ -515,7 +570,7 @@ describe('totality', () => {
         judge(params, () => parseCollectionQuery(params, vocabulary));
         judge(params, () => parseRecordQuery(params, vocabulary));
       }),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
   });
 
@@ -525,7 +580,7 @@ describe('totality', () => {
         const params = new URLSearchParams(entries);
         judge(params, () => parseRecordQuery(params, vocabulary));
       }),
-      { numRuns: 1000 }
+      { numRuns: 1000 },
     );
   });
 
@@ -536,7 +591,7 @@ describe('totality', () => {
         fc.pre(!vocabulary.filterable.has(field));
         const error = problem(`filter[${field}]=1`);
         expect(error.detail.replace(field, '<field>')).toBe(reference);
-      })
+      }),
     );
   });
 });

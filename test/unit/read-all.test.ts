@@ -20,7 +20,9 @@ const tracked = (count: number) => {
 };
 
 // What inTransaction needs of Strapi: a transaction that hands its callback a transaction object.
-const fakeStrapi = { db: { transaction: (work: (context: { trx: object }) => Promise<unknown>) => work({ trx: {} }) } } as unknown as Core.Strapi;
+const fakeStrapi = {
+  db: { transaction: (work: (context: { trx: object }) => Promise<unknown>) => work({ trx: {} }) },
+} as unknown as Core.Strapi;
 
 test('outside a transaction the reads run at once, answers in task order', async () => {
   const { tasks, most } = tracked(4);

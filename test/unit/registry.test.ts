@@ -1,4 +1,8 @@
-import { assertNoReservedFieldNames, buildWebsiteResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
+import {
+  assertNoReservedFieldNames,
+  buildWebsiteResources,
+  type ContentTypeSchema,
+} from '../../src/plugins/public-api/server/src/registry/build';
 import { fieldTypeOf } from '../../src/plugins/public-api/server/src/fields/table';
 import { toField } from '../../src/plugins/public-api/server/src/registry/fields';
 import { validatePublications } from '../../src/plugins/public-api/server/src/registry/publications';
@@ -46,13 +50,20 @@ test('fields carry options, MIME patterns, labels and localization', () => {
     localized: true,
     options: [{ value: 'live-music', label: 'Live music' }],
   });
-  expect(toField('startsAt', { type: 'datetime', pluginOptions: { i18n: { localized: false } } }, true)).toMatchObject({ label: 'Starts at', localized: false });
+  expect(toField('startsAt', { type: 'datetime', pluginOptions: { i18n: { localized: false } } }, true)).toMatchObject({
+    label: 'Starts at',
+    localized: false,
+  });
   expect(toField('cover', { type: 'media', allowedTypes: ['images'] }, false)?.allowedTypes).toEqual(['image/*']);
   expect(toField('secret', { type: 'string', private: true }, false)).toBeNull();
   expect(toField('createdAt', { type: 'datetime' }, false)).toBeNull();
 });
 
-const schema = (uid: string, attributes: ContentTypeSchema['attributes'], kind: ContentTypeSchema['kind'] = 'collectionType'): ContentTypeSchema => ({
+const schema = (
+  uid: string,
+  attributes: ContentTypeSchema['attributes'],
+  kind: ContentTypeSchema['kind'] = 'collectionType',
+): ContentTypeSchema => ({
   uid,
   kind,
   info: { displayName: uid, pluralName: 'things', singularName: 'thing' },
@@ -62,14 +73,21 @@ const schema = (uid: string, attributes: ContentTypeSchema['attributes'], kind: 
 
 test('an attribute named id or type is refused with a message naming the type and field', () => {
   expect(() => assertNoReservedFieldNames(schema('api::bad.bad', { type: { type: 'string' } }))).toThrow(
-    "Content type api::bad.bad has an attribute named 'type'"
+    "Content type api::bad.bad has an attribute named 'type'",
   );
   expect(() => assertNoReservedFieldNames(schema('api::bad.bad', { id: { type: 'string' } }))).toThrow("named 'id'");
 });
 
 test('website resources are scoped by the relation to the website, which is not a field', () => {
   const schemas = new Map([
-    ['api::page.page', schema('api::page.page', { title: { type: 'string' }, slug: { type: 'uid' }, website: { type: 'relation', relation: 'manyToOne', target: 'plugin::public-api.website' } })],
+    [
+      'api::page.page',
+      schema('api::page.page', {
+        title: { type: 'string' },
+        slug: { type: 'uid' },
+        website: { type: 'relation', relation: 'manyToOne', target: 'plugin::public-api.website' },
+      }),
+    ],
     ['api::home.home', schema('api::home.home', { headline: { type: 'string' } }, 'singleType')],
   ]);
   const skipped: string[] = [];
@@ -87,7 +105,7 @@ test('website resources are scoped by the relation to the website, which is not 
     },
     schemas,
     {},
-    (reason) => skipped.push(reason)
+    (reason) => skipped.push(reason),
   );
   expect(resources.map((r) => [r.id, r.mode, r.scopeAttribute, r.fields.map((f) => f.key), r.identifiers])).toEqual([
     ['cms:site/pages', 'collection', 'website', ['title', 'slug'], ['slug', 'id']],
@@ -116,10 +134,16 @@ test('publications are validated', () => {
       { collection: 'keys', contentType: 'plugin::public-api.api-key', mode: 'collection' },
       { collection: 'nope', contentType: 'api::nope.nope', mode: 'collection' },
     ],
-    schemas
+    schemas,
   );
   expect(result.ok).toBe(false);
   if (result.ok) return;
-  expect(result.issues.map((issue) => issue.path.join('.'))).toEqual(['1.collection', '2.mode', '3.contentType', '4.contentType', '5.contentType']);
+  expect(result.issues.map((issue) => issue.path.join('.'))).toEqual([
+    '1.collection',
+    '2.mode',
+    '3.contentType',
+    '4.contentType',
+    '5.contentType',
+  ]);
   expect(validatePublications([{ collection: 'Bad Slug', contentType: 'api::page.page' }], schemas).ok).toBe(false);
 });

@@ -10,7 +10,12 @@ describe('resourcePath: where a resource lives below the API base', () => {
   });
 
   test("a CMS resource is below its website's slug", () => {
-    const pages = resource({ id: 'cms:city-guide/pages', sourceType: 'cms', slug: 'pages', website: { id: 1, documentId: 'w1', slug: 'city-guide', name: 'City guide' } });
+    const pages = resource({
+      id: 'cms:city-guide/pages',
+      sourceType: 'cms',
+      slug: 'pages',
+      website: { id: 1, documentId: 'w1', slug: 'city-guide', name: 'City guide' },
+    });
     expect(resourcePath(pages)).toBe('/cms/city-guide/pages');
   });
 

@@ -7,7 +7,11 @@ const key = deriveAssetKey('a-server-secret-of-at-least-32-characters');
 const blocks = (text: string) =>
   JSON.stringify([
     { type: 'paragraph', children: [{ type: 'text', text }] },
-    { type: 'image', image: { documentId: 'file1', hash: 'h1', name: 'a b.png', url: '/uploads/h1.png', width: 2, height: 1, mime: 'image/png' }, children: [{ type: 'text', text: '' }] },
+    {
+      type: 'image',
+      image: { documentId: 'file1', hash: 'h1', name: 'a b.png', url: '/uploads/h1.png', width: 2, height: 1, mime: 'image/png' },
+      children: [{ type: 'text', text: '' }],
+    },
   ]);
 
 test('a cached conversion equals a fresh one, and the base URL is part of the key', () => {
@@ -44,7 +48,7 @@ describe('images as their files are now', () => {
   const doc = createRichtextReader()(blocks('now'), base, key) as RichtextDoc;
   const stored = { documentId: 'file1', hash: 'h1', version: null, name: 'a b.png', width: 2, height: 1, mime: 'image/png' };
 
-  test('the ids of a document\'s images', () => {
+  test("the ids of a document's images", () => {
     expect(imageIdsOf(doc)).toEqual(['file1']);
     expect(imageIdsOf(null)).toEqual([]);
   });
@@ -57,7 +61,10 @@ describe('images as their files are now', () => {
 
   test('a renamed or replaced file changes src, fileName, dimensions and type, in a copy', () => {
     const before = JSON.stringify(doc);
-    for (const now of [{ ...stored, name: 'new name.png' }, { ...stored, version: 'abc', width: 10, height: 20, mime: 'image/jpeg' }]) {
+    for (const now of [
+      { ...stored, name: 'new name.png' },
+      { ...stored, version: 'abc', width: 10, height: 20, mime: 'image/jpeg' },
+    ]) {
       const current = withCurrentImages(doc, new Map([['file1', now]]), base, key)!;
       expect(current).not.toBe(doc);
       const attrs = current.content[1]!.type === 'image' ? current.content[1]!.attrs : null;

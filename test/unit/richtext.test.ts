@@ -25,9 +25,8 @@ import {
 } from '../../src/plugins/public-api/server/src/richtext';
 
 // Strapi's own validator for blocks values: what the database may hold, and what a write must produce.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { blocksValidator } = require(
-  path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'dist/services/entity-validator/blocks-validator.js')
+  path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'dist/services/entity-validator/blocks-validator.js'),
 ) as { blocksValidator: () => { validateSync: (value: unknown, options: object) => unknown } };
 
 const expectStrapiAccepts = (blocks: unknown) => {
@@ -102,13 +101,19 @@ const character = (char: string, flags: readonly string[], link: LinkRef) =>
   JSON.stringify([char, FLAGS.filter((flag) => flags.includes(flag)), link && [link.url, link.rel ?? null, link.target ?? null]]);
 
 const textCharacters = (text: BlocksText, link: LinkRef) =>
-  [...text.text].map((char) => character(char, FLAGS.filter((flag) => text[flag] === true), link));
+  [...text.text].map((char) =>
+    character(
+      char,
+      FLAGS.filter((flag) => text[flag] === true),
+      link,
+    ),
+  );
 
 const inlineCharacters = (children: readonly BlocksInline[]) =>
   children.flatMap((child) =>
     child.type === 'text'
       ? textCharacters(child, null)
-      : child.children.flatMap((text) => textCharacters(text, { url: child.url, rel: child.rel, target: child.target }))
+      : child.children.flatMap((text) => textCharacters(text, { url: child.url, rel: child.rel, target: child.target })),
   );
 
 const renderBlock = (block: BlocksBlock | BlocksListItem): unknown => {
@@ -131,7 +136,13 @@ const renderBlock = (block: BlocksBlock | BlocksListItem): unknown => {
 };
 const renderBlocks = (blocks: BlocksValue) => blocks.map(renderBlock);
 
-type AnyNode = { type: string; text?: string; attrs?: Record<string, unknown>; marks?: { type: string; attrs?: Record<string, unknown> }[]; content?: AnyNode[] };
+type AnyNode = {
+  type: string;
+  text?: string;
+  attrs?: Record<string, unknown>;
+  marks?: { type: string; attrs?: Record<string, unknown> }[];
+  content?: AnyNode[];
+};
 
 const nodeCharacters = (content: readonly AnyNode[] = []) =>
   content.flatMap((node) => {
@@ -156,9 +167,11 @@ const renderNode = (node: AnyNode, parentLevel?: number, nested = false): unknow
     case 'bulletList':
     case 'orderedList': {
       const given = node.attrs?.indentLevel as number | null | undefined;
-      const level = given === undefined ? (nested ? (parentLevel ?? 0) + 1 : undefined) : given ?? undefined;
+      const level = given === undefined ? (nested ? (parentLevel ?? 0) + 1 : undefined) : (given ?? undefined);
       const children = node.content!.flatMap((item) =>
-        item.content!.flatMap((child) => (child.type === 'paragraph' ? [['li', nodeCharacters(child.content)]] : renderNode(child, level, true)))
+        item.content!.flatMap((child) =>
+          child.type === 'paragraph' ? [['li', nodeCharacters(child.content)]] : renderNode(child, level, true),
+        ),
       );
       return [['list', node.type === 'orderedList' ? 'ordered' : 'unordered', level ?? '(none)', children]];
     }
@@ -194,20 +207,31 @@ const withFlags = (text: string, flags: readonly Flag[]): BlocksText => ({
 
 /** Text with line breaks in all places: alone, leading, trailing, doubled. */
 const textContent = fc
-  .array(fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }), fc.constant('\n')), {
-    minLength: 1,
-    maxLength: 4,
-  })
+  .array(
+    fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }), fc.constant('\n')),
+    {
+      minLength: 1,
+      maxLength: 4,
+    },
+  )
   .map((parts) => parts.join(''));
 
-const URLS = ['https://example.com', 'https://example.com/a?b=c#d', '/relative/path', 'mailto:someone@example.com', 'tel:+123456', 'ftp://files.example.com/x', 'http://x.test'];
+const URLS = [
+  'https://example.com',
+  'https://example.com/a?b=c#d',
+  '/relative/path',
+  'mailto:someone@example.com',
+  'tel:+123456',
+  'ftp://files.example.com/x',
+  'http://x.test',
+];
 const linkAttributes = fc.record(
   {
     url: fc.constantFrom(...URLS),
     rel: fc.constantFrom('', 'noopener', 'nofollow noreferrer'),
     target: fc.constantFrom('', '_blank', '_self'),
   },
-  { requiredKeys: ['url'] }
+  { requiredKeys: ['url'] },
 );
 
 const sameFlags = (a: BlocksText, b: BlocksText) => FLAGS.every((flag) => (a[flag] === true) === (b[flag] === true));
@@ -232,7 +256,7 @@ const sameLinkAttributes = (a: Omit<BlocksLink, 'children' | 'type'>, b: Omit<Bl
 const canonicalInline: fc.Arbitrary<BlocksInline[]> = fc
   .tuple(
     fc.option(textRun, { nil: null }),
-    fc.array(fc.tuple(linkAttributes, textRun, fc.option(textRun, { nil: null })), { maxLength: 3 })
+    fc.array(fc.tuple(linkAttributes, textRun, fc.option(textRun, { nil: null })), { maxLength: 3 }),
   )
   .map(([first, links]) => {
     if (links.length === 0) return first ?? [{ ...EMPTY }];
@@ -260,13 +284,22 @@ const image = (children: fc.Arbitrary<BlocksInline[]>): fc.Arbitrary<BlocksBlock
   fc.tuple(fc.integer({ min: 1, max: 5 }), children).map(([id, inline]) => ({ type: 'image', image: uploadFile(id), children: inline }));
 
 /** A list whose levels are mostly what the editor sets, sometimes anything (or missing). */
-const list = (inline: fc.Arbitrary<BlocksInline[]>, depth: number, parentLevel: number | undefined, nested: boolean): fc.Arbitrary<BlocksList> =>
+const list = (
+  inline: fc.Arbitrary<BlocksInline[]>,
+  depth: number,
+  parentLevel: number | undefined,
+  nested: boolean,
+): fc.Arbitrary<BlocksList> =>
   fc
-    .tuple(fc.constantFrom('ordered' as const, 'unordered' as const), fc.oneof(fc.constant('editor'), fc.constant(undefined), fc.integer({ min: 0, max: 5 })))
+    .tuple(
+      fc.constantFrom('ordered' as const, 'unordered' as const),
+      fc.oneof(fc.constant('editor'), fc.constant(undefined), fc.integer({ min: 0, max: 5 })),
+    )
     .chain(([format, chosen]) => {
       const level = chosen === 'editor' ? (nested ? (parentLevel ?? 0) + 1 : undefined) : chosen;
       const item = inline.map((children): BlocksListItem => ({ type: 'list-item', children }));
-      const child = depth < 3 ? fc.oneof({ weight: 3, arbitrary: item }, { weight: 1, arbitrary: list(inline, depth + 1, level, true) }) : item;
+      const child =
+        depth < 3 ? fc.oneof({ weight: 3, arbitrary: item }, { weight: 1, arbitrary: list(inline, depth + 1, level, true) }) : item;
       return fc.array(child, { minLength: 1, maxLength: 4 }).map((children): BlocksList => ({
         type: 'list',
         format,
@@ -279,20 +312,22 @@ const blocksFrom = (inline: fc.Arbitrary<BlocksInline[]>, code: fc.Arbitrary<Blo
   fc.array(
     fc.oneof(
       inline.map((children): BlocksBlock => ({ type: 'paragraph', children })),
-      fc.tuple(fc.constantFrom(1, 2, 3, 4, 5, 6 as const), inline).map(([level, children]): BlocksBlock => ({ type: 'heading', level, children })),
+      fc
+        .tuple(fc.constantFrom(1, 2, 3, 4, 5, 6 as const), inline)
+        .map(([level, children]): BlocksBlock => ({ type: 'heading', level, children })),
       inline.map((children): BlocksBlock => ({ type: 'quote', children })),
       codeBlock(code),
       list(inline, 1, undefined, false),
-      image(imageChildren)
+      image(imageChildren),
     ),
-    { maxLength: 8 }
+    { maxLength: 8 },
   );
 
 /** What the Strapi editor saves. */
 const canonicalBlocks = blocksFrom(
   canonicalInline,
   fc.oneof(textRun, fc.constant<BlocksText[]>([{ ...EMPTY }])),
-  fc.constant<BlocksInline[]>([{ ...EMPTY }])
+  fc.constant<BlocksInline[]>([{ ...EMPTY }]),
 );
 
 /** Anything Strapi's validator accepts: empty and unmarked texts anywhere, false flags, links side by side. */
@@ -320,7 +355,7 @@ describe('blocks -> doc -> blocks', () => {
       fc.property(canonicalBlocks, (blocks) => {
         expect(roundTrip(blocks)).toEqual(blocks);
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 
@@ -333,7 +368,7 @@ describe('blocks -> doc -> blocks', () => {
         expect(roundTrip(back)).toEqual(back);
         expect(toDoc(back)).toEqual(toDoc(blocks));
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 
@@ -345,7 +380,7 @@ describe('blocks -> doc -> blocks', () => {
         expectProseMirrorShape(doc as AnyNode);
         expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 });
@@ -383,7 +418,10 @@ describe('blocks -> doc', () => {
             { type: 'text', text: 'map', marks: [{ type: 'underline' }, { type: 'link', attrs: { href: 'https://example.com' } }] },
           ],
         },
-        { type: 'blockquote', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Loud', marks: [{ type: 'strike' }, { type: 'code' }] }] }] },
+        {
+          type: 'blockquote',
+          content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Loud', marks: [{ type: 'strike' }, { type: 'code' }] }] }],
+        },
         { type: 'codeBlock', attrs: { language: 'js' }, content: [{ type: 'text', text: 'a();\nb();' }] },
         { type: 'paragraph' },
         { type: 'image', attrs: { id: 'file1', url: 'https://cms.example/api/v2/assets/token/photo-1.jpg', alt: 'Photo 1' } },
@@ -441,7 +479,10 @@ describe('blocks -> doc', () => {
   });
 
   it('leaves out what Strapi would never have stored, rather than failing the read', () => {
-    const corrupt = [{ type: 'table', children: [] }, { type: 'paragraph', children: [{ type: 'text', text: 'ok' }, { type: 'mention' }] }];
+    const corrupt = [
+      { type: 'table', children: [] },
+      { type: 'paragraph', children: [{ type: 'text', text: 'ok' }, { type: 'mention' }] },
+    ];
     expect(toDoc(corrupt as unknown as BlocksValue).content).toEqual([{ type: 'paragraph', content: [{ type: 'text', text: 'ok' }] }]);
   });
 });
@@ -466,16 +507,23 @@ describe('doc -> blocks', () => {
             { type: 'hardBreak', marks: [{ type: 'bold' }] },
             text('x', [link]),
             text('y', [{ type: 'italic' }, link]),
-            text('z', [link, { type: 'italic' }])
-          )
-        )
-      )
+            text('z', [link, { type: 'italic' }]),
+          ),
+        ),
+      ),
     ).toEqual([
       {
         type: 'paragraph',
         children: [
           { type: 'text', text: 'ab\n', bold: true },
-          { type: 'link', url: 'https://example.com', children: [{ type: 'text', text: 'x' }, { type: 'text', text: 'yz', italic: true }] },
+          {
+            type: 'link',
+            url: 'https://example.com',
+            children: [
+              { type: 'text', text: 'x' },
+              { type: 'text', text: 'yz', italic: true },
+            ],
+          },
           { type: 'text', text: '' },
         ],
       },
@@ -492,9 +540,17 @@ describe('doc -> blocks', () => {
   });
 
   it('gives nested lists the level the admin would, unless the document says otherwise', () => {
-    const inner = (attrs?: object) => ({ type: 'bulletList', ...(attrs ? { attrs } : {}), content: [{ type: 'listItem', content: [paragraph(text('b'))] }] });
+    const inner = (attrs?: object) => ({
+      type: 'bulletList',
+      ...(attrs ? { attrs } : {}),
+      content: [{ type: 'listItem', content: [paragraph(text('b'))] }],
+    });
     const outer = (attrs?: object, innerAttrs?: object) =>
-      doc({ type: 'orderedList', ...(attrs ? { attrs } : {}), content: [{ type: 'listItem', content: [paragraph(text('a')), inner(innerAttrs)] }] });
+      doc({
+        type: 'orderedList',
+        ...(attrs ? { attrs } : {}),
+        content: [{ type: 'listItem', content: [paragraph(text('a')), inner(innerAttrs)] }],
+      });
     const levels = (blocks: BlocksValue) => {
       const list = blocks[0] as BlocksList;
       return [list.indentLevel, (list.children[1] as BlocksList).indentLevel];
@@ -510,16 +566,35 @@ describe('doc -> blocks', () => {
     const marks = fc
       .tuple(fc.uniqueArray(formatMark, { selector: (mark) => mark.type, maxLength: 3 }), fc.option(linkAttributes, { nil: null }))
       .chain(([formats, link]) => {
-        const all = [...formats, ...(link ? [{ type: 'link', attrs: { href: link.url, ...(link.rel !== undefined && { rel: link.rel }), ...(link.target !== undefined && { target: link.target }) } }] : [])];
+        const all = [
+          ...formats,
+          ...(link
+            ? [
+                {
+                  type: 'link',
+                  attrs: {
+                    href: link.url,
+                    ...(link.rel !== undefined && { rel: link.rel }),
+                    ...(link.target !== undefined && { target: link.target }),
+                  },
+                },
+              ]
+            : []),
+        ];
         return fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length });
       });
-    const withOptionalMarks = (node: object, nodeMarks: unknown[], bare: boolean) => (nodeMarks.length || !bare ? { ...node, marks: nodeMarks } : node);
+    const withOptionalMarks = (node: object, nodeMarks: unknown[], bare: boolean) =>
+      nodeMarks.length || !bare ? { ...node, marks: nodeMarks } : node;
     const inlineNode = fc.oneof(
-      fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), marks, fc.boolean()).map(([value, nodeMarks, bare]) => withOptionalMarks({ type: 'text', text: value }, nodeMarks, bare)),
-      fc.tuple(marks, fc.boolean()).map(([nodeMarks, bare]) => withOptionalMarks({ type: 'hardBreak' }, nodeMarks, bare))
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 6 }), marks, fc.boolean())
+        .map(([value, nodeMarks, bare]) => withOptionalMarks({ type: 'text', text: value }, nodeMarks, bare)),
+      fc.tuple(marks, fc.boolean()).map(([nodeMarks, bare]) => withOptionalMarks({ type: 'hardBreak' }, nodeMarks, bare)),
     );
     const inline = fc.array(inlineNode, { maxLength: 5 });
-    const paragraphNode = fc.tuple(inline, fc.boolean()).map(([content, bare]) => (content.length || !bare ? { type: 'paragraph', content } : { type: 'paragraph' }));
+    const paragraphNode = fc
+      .tuple(inline, fc.boolean())
+      .map(([content, bare]) => (content.length || !bare ? { type: 'paragraph', content } : { type: 'paragraph' }));
     const listNode: fc.Memo<object> = fc.memo((n) =>
       fc.record({
         type: fc.constantFrom('bulletList', 'orderedList'),
@@ -528,23 +603,26 @@ describe('doc -> blocks', () => {
             .tuple(fc.option(paragraphNode, { nil: null }), n > 1 ? fc.array(listNode(n - 1), { maxLength: 2 }) : fc.constant([]))
             .filter(([first, lists]) => first !== null || lists.length > 0)
             .map(([first, lists]) => ({ type: 'listItem', content: [...(first ? [first] : []), ...lists] })),
-          { minLength: 1, maxLength: 3 }
+          { minLength: 1, maxLength: 3 },
         ),
-      })
+      }),
     );
     const block = fc.oneof(
       paragraphNode,
       fc.tuple(fc.integer({ min: 1, max: 6 }), inline).map(([level, content]) => ({ type: 'heading', attrs: { level }, content })),
       paragraphNode.map((content) => ({ type: 'blockquote', content: [content] })),
       fc
-        .tuple(fc.array(fc.tuple(textContent, fc.uniqueArray(formatMark, { selector: (mark) => mark.type })), { maxLength: 3 }), fc.option(fc.constantFrom(...LANGUAGES), { nil: undefined }))
+        .tuple(
+          fc.array(fc.tuple(textContent, fc.uniqueArray(formatMark, { selector: (mark) => mark.type })), { maxLength: 3 }),
+          fc.option(fc.constantFrom(...LANGUAGES), { nil: undefined }),
+        )
         .map(([texts, language]) => ({
           type: 'codeBlock',
           ...(language === undefined ? {} : { attrs: { language } }),
           content: texts.map(([value, codeMarks]) => ({ type: 'text', text: value, marks: codeMarks })),
         })),
       listNode(3),
-      fc.integer({ min: 1, max: 5 }).map((id) => ({ type: 'image', attrs: imageToAttrs(uploadFile(id)) }))
+      fc.integer({ min: 1, max: 5 }).map((id) => ({ type: 'image', attrs: imageToAttrs(uploadFile(id)) })),
     );
     fc.assert(
       fc.property(fc.array(block, { maxLength: 6 }), (content) => {
@@ -554,15 +632,21 @@ describe('doc -> blocks', () => {
         expect(renderBlocks(blocks)).toEqual(renderDoc(input));
         expect(roundTrip(blocks)).toEqual(blocks);
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 
   it('looks images up through the caller, and lists their attrs beforehand', () => {
-    const input = doc(paragraph(text('a')), { type: 'image', attrs: { id: 'file3' } }, { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'image', attrs: { id: 'x' } }] }] });
+    const input = doc(
+      paragraph(text('a')),
+      { type: 'image', attrs: { id: 'file3' } },
+      { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'image', attrs: { id: 'x' } }] }] },
+    );
     expect(imageAttrsOf(input)).toEqual([{ id: 'file3' }, { id: 'x' }]);
     expect(imageAttrsOf(null)).toEqual([]);
-    expect(blocksOf(doc({ type: 'image', attrs: { id: 'file3' } }))).toEqual([{ type: 'image', image: uploadFile(3), children: [{ type: 'text', text: '' }] }]);
+    expect(blocksOf(doc({ type: 'image', attrs: { id: 'file3' } }))).toEqual([
+      { type: 'image', image: uploadFile(3), children: [{ type: 'text', text: '' }] },
+    ]);
   });
 });
 
@@ -591,25 +675,65 @@ describe('strict reading', () => {
     ['a mark twice', doc(paragraph(text('a', [{ type: 'bold' }, { type: 'bold' }]))), ['/content/0/content/0/marks/1']],
     ['a mark with attrs', doc(paragraph(text('a', [{ type: 'bold', attrs: {} }]))), ['/content/0/content/0/marks/0/attrs']],
     ['marks that are not an array', doc(paragraph(text('a', { bold: true } as unknown as unknown[]))), ['/content/0/content/0/marks']],
-    ['a javascript: link', doc(paragraph(text('a', [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }]))), ['/content/0/content/0/marks/0/attrs/href']],
+    [
+      'a javascript: link',
+      doc(paragraph(text('a', [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }]))),
+      ['/content/0/content/0/marks/0/attrs/href'],
+    ],
     ['a link without href', doc(paragraph(text('a', [{ type: 'link', attrs: {} }]))), ['/content/0/content/0/marks/0/attrs/href']],
     ['a link without attrs', doc(paragraph(text('a', [{ type: 'link' }]))), ['/content/0/content/0/marks/0/attrs']],
-    ['a link with an unknown attr', doc(paragraph(text('a', [{ type: 'link', attrs: { href: '/a', class: 'x' } }]))), ['/content/0/content/0/marks/0/attrs/class']],
-    ['a link with a null target', doc(paragraph(text('a', [{ type: 'link', attrs: { href: '/a', target: null } }]))), ['/content/0/content/0/marks/0/attrs/target']],
-    ['two paragraphs in a blockquote', doc({ type: 'blockquote', content: [paragraph(text('a')), paragraph(text('b'))] }), ['/content/0/content']],
+    [
+      'a link with an unknown attr',
+      doc(paragraph(text('a', [{ type: 'link', attrs: { href: '/a', class: 'x' } }]))),
+      ['/content/0/content/0/marks/0/attrs/class'],
+    ],
+    [
+      'a link with a null target',
+      doc(paragraph(text('a', [{ type: 'link', attrs: { href: '/a', target: null } }]))),
+      ['/content/0/content/0/marks/0/attrs/target'],
+    ],
+    [
+      'two paragraphs in a blockquote',
+      doc({ type: 'blockquote', content: [paragraph(text('a')), paragraph(text('b'))] }),
+      ['/content/0/content'],
+    ],
     ['an empty blockquote', doc({ type: 'blockquote', content: [] }), ['/content/0/content']],
-    ['a heading in a blockquote', doc({ type: 'blockquote', content: [{ type: 'heading', attrs: { level: 1 } }] }), ['/content/0/content/0']],
+    [
+      'a heading in a blockquote',
+      doc({ type: 'blockquote', content: [{ type: 'heading', attrs: { level: 1 } }] }),
+      ['/content/0/content/0'],
+    ],
     ['a hardBreak in code', doc({ type: 'codeBlock', content: [text('a'), { type: 'hardBreak' }] }), ['/content/0/content/1/type']],
-    ['a link in code', doc({ type: 'codeBlock', content: [text('a', [{ type: 'link', attrs: { href: '/a' } }])] }), ['/content/0/content/0/marks/0']],
+    [
+      'a link in code',
+      doc({ type: 'codeBlock', content: [text('a', [{ type: 'link', attrs: { href: '/a' } }])] }),
+      ['/content/0/content/0/marks/0'],
+    ],
     ['a numeric code language', doc({ type: 'codeBlock', attrs: { language: 1 } }), ['/content/0/attrs/language']],
     ['an empty list', doc({ type: 'bulletList', content: [] }), ['/content/0/content']],
     ['a list without content', doc({ type: 'bulletList' }), ['/content/0/content']],
     ['a paragraph directly in a list', doc({ type: 'bulletList', content: [paragraph(text('a'))] }), ['/content/0/content/0/type']],
     ['an empty list item', doc({ type: 'bulletList', content: [{ type: 'listItem', content: [] }] }), ['/content/0/content/0/content']],
-    ['two paragraphs in a list item', doc({ type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(), paragraph()] }] }), ['/content/0/content/0/content/1/type']],
-    ['a heading in a list item', doc({ type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'heading', attrs: { level: 1 } }] }] }), ['/content/0/content/0/content/0/type']],
-    ['a start attribute', doc({ type: 'orderedList', attrs: { start: 3 }, content: [{ type: 'listItem', content: [paragraph()] }] }), ['/content/0/attrs/start']],
-    ['a negative level', doc({ type: 'orderedList', attrs: { indentLevel: -1 }, content: [{ type: 'listItem', content: [paragraph()] }] }), ['/content/0/attrs/indentLevel']],
+    [
+      'two paragraphs in a list item',
+      doc({ type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(), paragraph()] }] }),
+      ['/content/0/content/0/content/1/type'],
+    ],
+    [
+      'a heading in a list item',
+      doc({ type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'heading', attrs: { level: 1 } }] }] }),
+      ['/content/0/content/0/content/0/type'],
+    ],
+    [
+      'a start attribute',
+      doc({ type: 'orderedList', attrs: { start: 3 }, content: [{ type: 'listItem', content: [paragraph()] }] }),
+      ['/content/0/attrs/start'],
+    ],
+    [
+      'a negative level',
+      doc({ type: 'orderedList', attrs: { indentLevel: -1 }, content: [{ type: 'listItem', content: [paragraph()] }] }),
+      ['/content/0/attrs/indentLevel'],
+    ],
     ['an image of an unknown asset', doc({ type: 'image', attrs: { id: 'nope' } }), ['/content/0/attrs']],
     ['an image without attrs', doc({ type: 'image' }), ['/content/0/attrs']],
     ['an image with content', doc({ type: 'image', attrs: { id: 'file1' }, content: [] }), ['/content/0/content']],
@@ -624,8 +748,8 @@ describe('strict reading', () => {
         paragraph(text('ok'), text(''), text('x', [{ type: 'shout' }])),
         { type: 'heading', attrs: { level: 0 }, content: [text('fine')] },
         { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(text('a\nb'))] }] },
-        { type: 'image', attrs: { id: 'missing' } }
-      )
+        { type: 'image', attrs: { id: 'missing' } },
+      ),
     );
     expect(issues).toEqual([
       { pointer: '/content/0/content/1/text', message: 'A text node holds a non-empty string.' },
@@ -648,20 +772,27 @@ describe('strict reading', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]!.message).toBe(`Lists nest at most ${MAX_LIST_DEPTH} levels deep.`);
     let within: object = { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(text('deep'))] }] };
-    for (let level = 1; level < MAX_LIST_DEPTH; level += 1) within = { type: 'bulletList', content: [{ type: 'listItem', content: [within] }] };
+    for (let level = 1; level < MAX_LIST_DEPTH; level += 1)
+      within = { type: 'bulletList', content: [{ type: 'listItem', content: [within] }] };
     expectStrapiAccepts(blocksOf(doc(within)));
   });
 
   it('never throws, whatever it is given', () => {
     fc.assert(
       fc.property(fc.anything({ maxDepth: 6 }), fc.jsonValue({ maxDepth: 6 }), (anything, json) => {
-        for (const input of [anything, json, { type: 'doc', content: [anything, json] }, doc(paragraph(anything)), doc({ type: 'bulletList', content: [json] })]) {
+        for (const input of [
+          anything,
+          json,
+          { type: 'doc', content: [anything, json] },
+          doc(paragraph(anything)),
+          doc({ type: 'bulletList', content: [json] }),
+        ]) {
           const result = toBlocks(input);
           if (result.ok) expectStrapiAccepts(result.blocks);
           else for (const issue of result.issues) expect(issue.pointer === '' || issue.pointer.startsWith('/')).toBe(true);
         }
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 });

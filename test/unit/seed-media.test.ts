@@ -18,7 +18,12 @@ test('every pattern renders a valid image of the planned size and format, the sa
   for (const image of images.filter((_, index) => index < 5 || index === 12)) {
     const bytes = await renderImage(image);
     const metadata = await sharp(bytes).metadata();
-    expect([image.fileName, metadata.format, metadata.width, metadata.height]).toEqual([image.fileName, image.format, image.width, image.height]);
+    expect([image.fileName, metadata.format, metadata.width, metadata.height]).toEqual([
+      image.fileName,
+      image.format,
+      image.width,
+      image.height,
+    ]);
     expect((await renderImage(image)).equals(bytes)).toBe(true);
   }
 });

@@ -29,7 +29,7 @@ const schemaPaths: Record<SeededContentType, string> = {
 };
 type Attribute = { type: string; relation?: string; pluginOptions?: { i18n?: { localized?: boolean } } };
 const schemas = new Map<string, ContentTypeSchema>(
-  Object.entries(schemaPaths).map(([uid, file]) => [uid, { ...JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')), uid }])
+  Object.entries(schemaPaths).map(([uid, file]) => [uid, { ...JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')), uid }]),
 );
 const attributesOf = (uid: string) => schemas.get(uid)!.attributes as Record<string, Attribute>;
 
@@ -108,10 +108,13 @@ test('slugs are valid and unique in their scope (the website, or the content typ
 
 test("a website's pages have natural slugs, whatever the other website has; their former slugs find older databases' pages", () => {
   const pages = of(UID.page);
-  const slugsOf = (website: string) => pages.filter((page) => slugScopeOf(page) === `${UID.page}@${website}`).map((page) => first(page).slug);
+  const slugsOf = (website: string) =>
+    pages.filter((page) => slugScopeOf(page) === `${UID.page}@${website}`).map((page) => first(page).slug);
   // Every slug is the title's own, with no suffix: no two pages of one site share a title.
   for (const page of pages) expect(first(page).slug).toBe(slugify(first(page).title as string));
-  expect(slugsOf('culture-hub')).toEqual(expect.arrayContaining(['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']));
+  expect(slugsOf('culture-hub')).toEqual(
+    expect.arrayContaining(['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']),
+  );
   expect(slugsOf('city-guide')).toEqual(expect.arrayContaining(['about-us', 'contact', 'accessibility', 'privacy-policy', 'legal-notice']));
   // The slugs an older plan gave the second site, when slugs were unique per content type.
   expect(pages.filter((page) => page.identity?.formerly).map((page) => [page.key, page.identity!.formerly])).toEqual([
@@ -121,7 +124,8 @@ test("a website's pages have natural slugs, whatever the other website has; thei
     ['culture-hub/privacy-policy', 'privacy-policy-1'],
     ['culture-hub/legal-notice', 'legal-notice-1'],
   ]);
-  for (const page of pages) expect(page.identity).toMatchObject({ field: 'slug', value: first(page).slug, website: slugScopeOf(page).split('@')[1] });
+  for (const page of pages)
+    expect(page.identity).toMatchObject({ field: 'slug', value: first(page).slug, website: slugScopeOf(page).split('@')[1] });
 });
 
 test('references point at documents written earlier and at planned files', () => {
@@ -149,7 +153,11 @@ test('both websites publish pages and settings, one also the homepage, and the v
     const result = validatePublications(website.publications, schemas);
     expect(result.ok).toBe(true);
   }
-  expect(websites.map((website) => (website.publications as Array<{ collection: string; mode: string }>).map((p) => `${p.collection}:${p.mode}`))).toEqual([
+  expect(
+    websites.map((website) =>
+      (website.publications as Array<{ collection: string; mode: string }>).map((p) => `${p.collection}:${p.mode}`),
+    ),
+  ).toEqual([
     ['pages:collection', 'settings:singleton'],
     ['pages:collection', 'settings:singleton', 'home:singleton'],
   ]);
@@ -169,7 +177,9 @@ test('each website has eight pages, some with the same title and slug, and one s
   // Related pages stay within the site, except one link across, which the API must never serve.
   const siteByKey = new Map(pages.map((page) => [page.key, siteOf(page)]));
   const crossLinks = pages.flatMap((page) =>
-    (first(page).relatedPages as Array<{ key: string }>).filter((target) => siteByKey.get(target.key) !== siteOf(page)).map((target) => `${page.key} -> ${target.key}`)
+    (first(page).relatedPages as Array<{ key: string }>)
+      .filter((target) => siteByKey.get(target.key) !== siteOf(page))
+      .map((target) => `${page.key} -> ${target.key}`),
   );
   expect(crossLinks).toEqual(['culture-hub/contact -> city-guide/getting-around']);
   expect(pages.filter((page) => (first(page).relatedPages as unknown[]).length > 0).length).toBeGreaterThan(8);
@@ -206,7 +216,19 @@ test('jobs close in the past of the epoch, within months, and in 2030; some are 
 
 test('blocks content uses every kind of node and mark the richtext contract knows', () => {
   const json = JSON.stringify(plan.documents.flatMap((document) => document.versions.map((version) => version.data)));
-  for (const needle of ['"type":"heading"', '"format":"unordered"', '"format":"ordered"', '"type":"quote"', '"type":"link"', '"type":"code"', '"bold":true', '"italic":true', '"code":true', '"underline":true', '"strikethrough":true']) {
+  for (const needle of [
+    '"type":"heading"',
+    '"format":"unordered"',
+    '"format":"ordered"',
+    '"type":"quote"',
+    '"type":"link"',
+    '"type":"code"',
+    '"bold":true',
+    '"italic":true',
+    '"code":true',
+    '"underline":true',
+    '"strikethrough":true',
+  ]) {
     expect([needle, json.includes(needle)]).toEqual([needle, true]);
   }
 });

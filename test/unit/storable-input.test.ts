@@ -22,7 +22,13 @@ import { demoResources } from '../helpers/registry';
 const storableByPostgres = (text: string) => !text.includes('\u0000') && Buffer.from(text, 'utf8').toString('utf8') === text;
 
 /** Any UTF-16: NUL, lone surrogates and pairs in any order. */
-const anyText = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff')), maxLength: 8 });
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'),
+  ),
+  maxLength: 8,
+});
 
 const errorOf = (fn: () => unknown): ApiError | null => {
   try {
@@ -36,14 +42,24 @@ const errorOf = (fn: () => unknown): ApiError | null => {
 
 describe('text', () => {
   test('storable exactly when PostgreSQL stores it unchanged', () => {
-    fc.assert(fc.property(anyText, (text) => isStorableText(text) === storableByPostgres(text)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyText, (text) => isStorableText(text) === storableByPostgres(text)),
+      { numRuns: 2000 },
+    );
     expect(isStorableText('\ud83d\ude00 ü')).toBe(true);
     for (const text of ['\u0000', 'a\u0000', '\ud800', '\udc00', '\udc00\ud800', 'a\ud83d']) expect(isStorableText(text)).toBe(false);
   });
 
   test('every unstorable string and member name of a JSON value is found, and nothing else', () => {
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, anyText, fc.integer(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(anyText, tie('value'), { maxKeys: 3 })),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        anyText,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(anyText, tie('value'), { maxKeys: 3 }),
+      ),
     })).value;
     fc.assert(
       fc.property(json, (value) => {
@@ -62,7 +78,7 @@ describe('text', () => {
         walk(value, []);
         expect(unstorablePaths(value, 1000).map((path) => JSON.stringify(path))).toEqual(expected);
       }),
-      { numRuns: 500 }
+      { numRuns: 500 },
     );
   });
 
@@ -77,20 +93,26 @@ describe('text', () => {
 describe('the edge refuses paths and query parameters with unstorable text', () => {
   test('property: 400 exactly when a path segment or a query name or value is unstorable', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('resource', 'record', 'website', 'collection'), anyText), fc.array(fc.tuple(anyText, anyText), { maxLength: 4 }), (params, pairs) => {
-        const query = new URLSearchParams();
-        for (const [name, value] of pairs) query.append(name, value);
-        const error = errorOf(() => assertStorableRequest(params, query));
-        const badPath = !Object.values(params).every(storableByPostgres);
-        // URLSearchParams holds USVStrings (a lone surrogate becomes U+FFFD), so judge what it holds.
-        const badParameters = [...query].filter(([name, value]) => !storableByPostgres(name) || !storableByPostgres(value)).map(([name]) => name);
-        if (!badPath && badParameters.length === 0) return expect(error).toBeNull();
-        expect(error?.status).toBe(400);
-        const sources = error!.errors.map((problem: ErrorObject) => problem.source ?? null);
-        expect(sources).toEqual([...(badPath ? [null] : []), ...badParameters.map((parameter) => ({ parameter }))]);
-        for (const problem of error!.errors) expect(problem.meta).toEqual({ reason: 'unstorable_text' });
-      }),
-      { numRuns: 1000 }
+      fc.property(
+        fc.dictionary(fc.constantFrom('resource', 'record', 'website', 'collection'), anyText),
+        fc.array(fc.tuple(anyText, anyText), { maxLength: 4 }),
+        (params, pairs) => {
+          const query = new URLSearchParams();
+          for (const [name, value] of pairs) query.append(name, value);
+          const error = errorOf(() => assertStorableRequest(params, query));
+          const badPath = !Object.values(params).every(storableByPostgres);
+          // URLSearchParams holds USVStrings (a lone surrogate becomes U+FFFD), so judge what it holds.
+          const badParameters = [...query]
+            .filter(([name, value]) => !storableByPostgres(name) || !storableByPostgres(value))
+            .map(([name]) => name);
+          if (!badPath && badParameters.length === 0) return expect(error).toBeNull();
+          expect(error?.status).toBe(400);
+          const sources = error!.errors.map((problem: ErrorObject) => problem.source ?? null);
+          expect(sources).toEqual([...(badPath ? [null] : []), ...badParameters.map((parameter) => ({ parameter }))]);
+          for (const problem of error!.errors) expect(problem.meta).toEqual({ reason: 'unstorable_text' });
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });
@@ -106,17 +128,32 @@ describe('dates and instants: years 0001 to 9999 only', () => {
 
   test('property: a date is accepted exactly when it is a real day of years 0001-9999', () => {
     const text = fc.oneof(
-      fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
-      fc.string({ maxLength: 12 })
+      fc
+        .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+        .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
+      fc.string({ maxLength: 12 }),
     );
-    fc.assert(fc.property(text, (value) => (parseDate(value) !== null) === dayOracle(value)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(text, (value) => (parseDate(value) !== null) === dayOracle(value)),
+      { numRuns: 3000 },
+    );
   });
 
   test('property: an accepted instant lies in the range, and every instant of the range is accepted as sent', () => {
-    const offset = fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`));
-    const nearEdges = fc.tuple(fc.constantFrom('0000-12-31', '0001-01-01', '9999-12-31', '2027-06-01'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), offset).map(
-      ([day, h, m, zone]) => `${day}T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00${zone}`
+    const offset = fc.oneof(
+      fc.constant('Z'),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
     );
+    const nearEdges = fc
+      .tuple(
+        fc.constantFrom('0000-12-31', '0001-01-01', '9999-12-31', '2027-06-01'),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        offset,
+      )
+      .map(([day, h, m, zone]) => `${day}T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00${zone}`);
     fc.assert(
       fc.property(fc.oneof(nearEdges, fc.string({ maxLength: 25 })), (text) => {
         const millis = parseDateTime(text);
@@ -125,11 +162,11 @@ describe('dates and instants: years 0001 to 9999 only', () => {
           expect(millis).toBeLessThanOrEqual(MAX_INSTANT);
         }
       }),
-      { numRuns: 3000 }
+      { numRuns: 3000 },
     );
     fc.assert(
       fc.property(fc.integer({ min: MIN_INSTANT, max: MAX_INSTANT }), (millis) => parseDateTime(new Date(millis).toISOString()) === millis),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
   });
 
@@ -148,10 +185,17 @@ describe('dates and instants: years 0001 to 9999 only', () => {
   });
 
   test('filters refuse dates out of the range with 400 on the parameter, for every operator', () => {
-    for (const [type, value] of [['date', '0000-01-01'], ['datetime', '0000-01-01'], ['datetime', '0001-01-01T00:30:00+01:00'], ['datetime', '9999-12-31T23:30:00-01:00']] as const) {
+    for (const [type, value] of [
+      ['date', '0000-01-01'],
+      ['datetime', '0000-01-01'],
+      ['datetime', '0001-01-01T00:30:00+01:00'],
+      ['datetime', '9999-12-31T23:30:00-01:00'],
+    ] as const) {
       for (const op of ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in']) {
         const error = errorOf(() => parseFilter(`filter[day][${op}]`, value, new Map([['day', { type }]])));
-        expect(error?.errors).toEqual([expect.objectContaining({ status: '400', source: { parameter: `filter[day][${op}]` }, meta: { reason: 'filter_value_invalid' } })]);
+        expect(error?.errors).toEqual([
+          expect.objectContaining({ status: '400', source: { parameter: `filter[day][${op}]` }, meta: { reason: 'filter_value_invalid' } }),
+        ]);
       }
     }
   });
@@ -161,9 +205,21 @@ describe('numbers fit their column', () => {
   test('property: a filter number is accepted exactly when its column holds it', () => {
     const columns = ['integer', 'biginteger', 'decimal', 'float'];
     const text = fc.oneof(
-      fc.constantFrom('2147483647', '2147483648', '-2147483648', '-2147483649', '1.5', '9007199254740991', '9007199254740993', '1e308', '1e309', '0', '-0'),
+      fc.constantFrom(
+        '2147483647',
+        '2147483648',
+        '-2147483648',
+        '-2147483649',
+        '1.5',
+        '9007199254740991',
+        '9007199254740993',
+        '1e308',
+        '1e309',
+        '0',
+        '-0',
+      ),
       fc.double({ noNaN: true }).map(String),
-      fc.integer().map(String)
+      fc.integer().map(String),
     );
     fc.assert(
       fc.property(fc.constantFrom(...columns), text, (attributeType, value) => {
@@ -178,7 +234,7 @@ describe('numbers fit their column', () => {
               : Number.isFinite(number);
         expect(accepted).toBe(/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(value) && holds);
       }),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
     expect(fitsColumn(numberColumnOf('integer'), 2 ** 31)).toBe(false);
   });
@@ -186,11 +242,17 @@ describe('numbers fit their column', () => {
 
 describe('writes: every writable field of every resource refuses unstorable values with a pointer at them', () => {
   const resources = demoResources();
-  const resolveTarget = (_from: unknown, uid: string) => resources.find((candidate) => candidate.uid === uid && candidate.sourceType === 'native') ?? null;
+  const resolveTarget = (_from: unknown, uid: string) =>
+    resources.find((candidate) => candidate.uid === uid && candidate.sourceType === 'native') ?? null;
 
   const projectionOf = (slug: string): Projection => {
     const resource = resources.find((candidate) => candidate.id === slug)!;
-    const grants = Object.fromEntries(resources.map((r) => [r.id, { actions: ['read', 'create', 'update'], read: r.fields.map((f) => f.key), write: r.fields.map((f) => f.key) }]));
+    const grants = Object.fromEntries(
+      resources.map((r) => [
+        r.id,
+        { actions: ['read', 'create', 'update'], read: r.fields.map((f) => f.key), write: r.fields.map((f) => f.key) },
+      ]),
+    );
     return project({ resources: grants as never, commands: [], origins: [] }, resource, resolveTarget as never);
   };
 
@@ -200,7 +262,10 @@ describe('writes: every writable field of every resource refuses unstorable valu
       case 'tags':
         return { value: ['fine', text], at: [1] };
       case 'richtext':
-        return { value: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] }, at: ['content', 0, 'content', 0, 'text'] };
+        return {
+          value: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+          at: ['content', 0, 'content', 0, 'text'],
+        };
       case 'relations':
       case 'images':
       case 'files':
@@ -219,7 +284,13 @@ describe('writes: every writable field of every resource refuses unstorable valu
         const { value, at } = shaped(field.type, text);
         const plan = planAttributes(projection, { [field.key]: value });
         expect(plan.fields).toEqual([]);
-        expect(plan.problems).toEqual([expect.objectContaining({ status: '422', source: { pointer: attributePointer(field.key, ...at) }, meta: { reason: 'unstorable_text' } })]);
+        expect(plan.problems).toEqual([
+          expect.objectContaining({
+            status: '422',
+            source: { pointer: attributePointer(field.key, ...at) },
+            meta: { reason: 'unstorable_text' },
+          }),
+        ]);
       }
     }
   });

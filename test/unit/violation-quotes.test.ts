@@ -16,7 +16,7 @@ const value = fc.oneof(
   fc.date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }).map((date) => date.toISOString()),
   fc.date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)),
   fc.stringMatching(/^[A-Z]{3}-[0-9]{4,6}$/),
-  fc.constant(null)
+  fc.constant(null),
 );
 
 /** How a value may show up in a message: as given, or normalized by the rule. */
@@ -37,7 +37,8 @@ const spellings = (raw: unknown): string[] => {
 const takenLookups: RuleLookups = { documentsWithValue: async () => ['someone-else'] };
 const freeLookups: RuleLookups = { documentsWithValue: async () => [] };
 
-const recordFor = (fields: readonly string[]) => fc.record(Object.fromEntries(fields.map((field) => [field, value])) as Record<string, fc.Arbitrary<unknown>>);
+const recordFor = (fields: readonly string[]) =>
+  fc.record(Object.fromEntries(fields.map((field) => [field, value])) as Record<string, fc.Arbitrary<unknown>>);
 
 describe.each(DOMAIN_RULES.map((rule) => [rule.name, rule] as const))('rule %s', (_name, rule) => {
   test('its messages hold no value; a quote names a field the rule reads and carries that field’s value', async () => {
@@ -59,7 +60,7 @@ describe.each(DOMAIN_RULES.map((rule) => [rule.name, rule] as const))('rule %s',
           }
         }
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 });
@@ -74,16 +75,21 @@ describe('what the API sends of a quote', () => {
 
   test('the value only to a key that may read its field; the message always', () => {
     fc.assert(
-      fc.property(fc.array(violation, { minLength: 1, maxLength: 4 }), fc.subarray(fields), fc.subarray(fields), (violations, readable, writable) => {
-        const scope = { visible: new Set([...readable, ...writable]), readable: new Set(readable) };
-        const error = apiErrorOfWrite(validationErrorOf(violations), scope)!;
-        const sent = JSON.stringify(error.errors);
-        for (const { quote, path } of violations) {
-          if (!readable.includes(quote!.field)) expect(sent).not.toContain(quote!.value);
-          else if (scope.visible.has(path[0]!)) expect(sent).toContain(quote!.value);
-        }
-      }),
-      { numRuns: 500 }
+      fc.property(
+        fc.array(violation, { minLength: 1, maxLength: 4 }),
+        fc.subarray(fields),
+        fc.subarray(fields),
+        (violations, readable, writable) => {
+          const scope = { visible: new Set([...readable, ...writable]), readable: new Set(readable) };
+          const error = apiErrorOfWrite(validationErrorOf(violations), scope)!;
+          const sent = JSON.stringify(error.errors);
+          for (const { quote, path } of violations) {
+            if (!readable.includes(quote!.field)) expect(sent).not.toContain(quote!.value);
+            else if (scope.visible.has(path[0]!)) expect(sent).toContain(quote!.value);
+          }
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -11,7 +11,12 @@ import type { KeyGrants } from '../../src/plugins/public-api/server/src/grants/t
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { MAX_BODY_BYTES, announcesBody, createBodyReader, parseJsonBytes } from '../../src/plugins/public-api/server/src/http/body';
 import { parseIdempotencyKey } from '../../src/plugins/public-api/server/src/http/idempotency';
-import { canonicalJson, idempotencyScope, isStoredStatus, requestFingerprint } from '../../src/plugins/public-api/server/src/idempotency/request';
+import {
+  canonicalJson,
+  idempotencyScope,
+  isStoredStatus,
+  requestFingerprint,
+} from '../../src/plugins/public-api/server/src/idempotency/request';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 import { isDate } from '../../src/plugins/public-api/server/src/fields/types/date';
@@ -32,7 +37,7 @@ const schemas = new Map<string, ContentTypeSchema>(
     for (const attribute of Object.values(schema.attributes)) if (attribute.type === 'customField') attribute.type = 'json';
     const uid = `api::${name}.${name}`;
     return [uid, { ...schema, uid } as ContentTypeSchema];
-  })
+  }),
 );
 const natives = buildNativeResources(schemas);
 const resource = (slug: string): Resource => natives.find((candidate) => candidate.slug === slug)!;
@@ -76,7 +81,11 @@ describe('pointers', () => {
 
 describe('the request document', () => {
   test('a resource object is read; attributes may be left out', () => {
-    expect(parseResourceDocument({ data: { type: 'events', attributes: { title: 'x' } } })).toEqual({ type: 'events', id: null, attributes: { title: 'x' } });
+    expect(parseResourceDocument({ data: { type: 'events', attributes: { title: 'x' } } })).toEqual({
+      type: 'events',
+      id: null,
+      attributes: { title: 'x' },
+    });
     expect(parseResourceDocument({ jsonapi: { version: '1.1' }, meta: {}, data: { type: 'events', id: 'abc', meta: { a: 1 } } })).toEqual({
       type: 'events',
       id: 'abc',
@@ -131,7 +140,10 @@ describe('the request document', () => {
 describe('attribute values', () => {
   const plan = (attributes: Record<string, unknown>, projection = ALL_EVENTS) => planAttributes(projection, attributes);
   const problemsOf = (attributes: Record<string, unknown>, projection = ALL_EVENTS) =>
-    plan(attributes, projection).problems.map((problem) => [problem.source && 'pointer' in problem.source ? problem.source.pointer : null, problem.meta?.reason]);
+    plan(attributes, projection).problems.map((problem) => [
+      problem.source && 'pointer' in problem.source ? problem.source.pointer : null,
+      problem.meta?.reason,
+    ]);
 
   test('every valid shape is planned', () => {
     const result = plan({
@@ -209,11 +221,16 @@ describe('attribute values', () => {
     expect(problemsOf({ events: ['a', 7, { slug: 'b' }] }, buildings)).toEqual([['/data/attributes/events/1', 'value_invalid']]);
     expect(problemsOf({ images: ['a', {}, 'c'] }, buildings)).toEqual([['/data/attributes/images/1', 'value_invalid']]);
     const planned = planAttributes(buildings, { events: null, images: null }).fields.map((entry) => entry.planned);
-    expect(planned).toEqual([{ kind: 'relation', refs: [] }, { kind: 'media', refs: [] }]);
+    expect(planned).toEqual([
+      { kind: 'relation', refs: [] },
+      { kind: 'media', refs: [] },
+    ]);
   });
 
   test('unknown and ungranted fields get one and the same answer each, and reject the write', () => {
-    const projection = projectionOf('events', { 'native:events': { actions: ['read', 'create'], read: ['title', 'price'], write: ['title'] } });
+    const projection = projectionOf('events', {
+      'native:events': { actions: ['read', 'create'], read: ['title', 'price'], write: ['title'] },
+    });
     const result = plan({ title: 'x', price: 5, nope: 1, 'a/b': 2, venue: 'x' }, projection);
     expect(result.problems).toEqual(
       ['price', 'nope', 'a/b', 'venue'].map((name) => ({
@@ -223,7 +240,7 @@ describe('attribute values', () => {
         detail: `Field '${name}' is not writable with this key.`,
         source: { pointer: attributePointer(name) },
         meta: { reason: 'field_not_writable' },
-      }))
+      })),
     );
   });
 
@@ -252,10 +269,12 @@ describe('attribute values', () => {
         for (const entry of result.fields) expect(writable.has(entry.field.key)).toBe(true);
         const refused = Object.keys(attributes).filter((name) => !writable.has(name));
         const notWritable = result.problems.filter((problem) => problem.meta?.reason === 'field_not_writable');
-        expect(notWritable.map((problem) => problem.detail)).toEqual(refused.slice(0, 20).map((name) => expect.stringContaining('is not writable')));
+        expect(notWritable.map((problem) => problem.detail)).toEqual(
+          refused.slice(0, 20).map(() => expect.stringContaining('is not writable')),
+        );
         if (refused.length) expect(result.problems.length).toBeGreaterThan(0);
       }),
-      { numRuns: 300 }
+      { numRuns: 300 },
     );
   });
 });
@@ -266,18 +285,40 @@ describe("Strapi's refusals", () => {
     new errors.ValidationError(message, { errors: details.map((detail) => ({ ...detail, name: 'ValidationError' })) });
 
   test('each detail on a visible field is a 422 on its attribute', () => {
-    const error = apiErrorOfWrite(validation([{ path: ['endsAt'], message: 'An event must end after it starts.' }, { path: ['title'], message: 'title must be defined.' }]), scope)!;
+    const error = apiErrorOfWrite(
+      validation([
+        { path: ['endsAt'], message: 'An event must end after it starts.' },
+        { path: ['title'], message: 'title must be defined.' },
+      ]),
+      scope,
+    )!;
     expect(error.status).toBe(422);
     expect(error.errors).toEqual([
-      expect.objectContaining({ detail: 'An event must end after it starts.', source: { pointer: '/data/attributes/endsAt' }, meta: { reason: 'validation_failed' } }),
+      expect.objectContaining({
+        detail: 'An event must end after it starts.',
+        source: { pointer: '/data/attributes/endsAt' },
+        meta: { reason: 'validation_failed' },
+      }),
       expect.objectContaining({ detail: 'title must be defined.', source: { pointer: '/data/attributes/title' } }),
     ]);
   });
 
   test('a problem on a field the key cannot see is reported without naming it, once', () => {
-    const error = apiErrorOfWrite(validation([{ path: ['secret'], message: 'secret must be defined.' }, { path: ['other'], message: 'other must be defined.' }]), scope)!;
+    const error = apiErrorOfWrite(
+      validation([
+        { path: ['secret'], message: 'secret must be defined.' },
+        { path: ['other'], message: 'other must be defined.' },
+      ]),
+      scope,
+    )!;
     expect(error.errors).toEqual([
-      { status: '422', code: 'unprocessable_entity', title: 'Unprocessable Entity', detail: expect.not.stringMatching(/secret|other/), meta: { reason: 'hidden_field_invalid' } },
+      {
+        status: '422',
+        code: 'unprocessable_entity',
+        title: 'Unprocessable Entity',
+        detail: expect.not.stringMatching(/secret|other/),
+        meta: { reason: 'hidden_field_invalid' },
+      },
     ]);
   });
 
@@ -285,13 +326,21 @@ describe("Strapi's refusals", () => {
     expect(apiErrorOfWrite(validation([{ path: ['slug'], message: UNIQUE_MESSAGE }]), scope)!.errors).toEqual([
       expect.objectContaining({ status: '409', source: { pointer: '/data/attributes/slug' }, meta: { reason: 'duplicate_value' } }),
     ]);
-    const mixed = apiErrorOfWrite(validation([{ path: ['slug'], message: UNIQUE_MESSAGE }, { path: ['title'], message: 'title must be defined.' }]), scope)!;
+    const mixed = apiErrorOfWrite(
+      validation([
+        { path: ['slug'], message: UNIQUE_MESSAGE },
+        { path: ['title'], message: 'title must be defined.' },
+      ]),
+      scope,
+    )!;
     expect(mixed.status).toBe(422);
     expect(mixed.errors.map((e) => e.status)).toEqual(['422', '422']);
   });
 
   test('a ValidationError without details is one 422; database data errors are 422; other errors are not client errors', () => {
-    expect(apiErrorOfWrite(new errors.ValidationError('Invalid format'), scope)!.errors).toEqual([expect.objectContaining({ status: '422', detail: 'Invalid format' })]);
+    expect(apiErrorOfWrite(new errors.ValidationError('Invalid format'), scope)!.errors).toEqual([
+      expect.objectContaining({ status: '422', detail: 'Invalid format' }),
+    ]);
     expect(apiErrorOfWrite(Object.assign(new Error('value too long'), { code: '22001' }), scope)!.status).toBe(422);
     expect(apiErrorOfWrite(Object.assign(new Error('duplicate key'), { code: '23505' }), scope)!.status).toBe(409);
     expect(apiErrorOfWrite(new Error('connection lost'), scope)).toBeNull();
@@ -311,12 +360,16 @@ describe('request bodies', () => {
     expect(parseJsonBytes(Buffer.from('{"a":"é"}'))).toEqual({ a: 'é' });
     expect(errorOf(() => parseJsonBytes(Buffer.from('{"a":'))).errors[0]!.meta).toEqual({ reason: 'body_malformed' });
     expect(errorOf(() => parseJsonBytes(Buffer.from([0x7b, 0xff, 0x7d]))).errors[0]!.meta).toEqual({ reason: 'body_not_utf8' });
-    expect(errorOf(() => parseJsonBytes(Buffer.from(`${'['.repeat(200)}${']'.repeat(200)}`))).errors[0]!.meta).toEqual({ reason: 'body_too_deep' });
+    expect(errorOf(() => parseJsonBytes(Buffer.from(`${'['.repeat(200)}${']'.repeat(200)}`))).errors[0]!.meta).toEqual({
+      reason: 'body_too_deep',
+    });
   });
 
   test('a declared length over the limit is refused before reading; a longer stream as soon as it passes it', async () => {
     const declared = new PassThrough();
-    await expect(createBodyReader(declared, { 'content-length': String(MAX_BODY_BYTES + 1) })(MAX_BODY_BYTES)).rejects.toMatchObject({ status: 413 });
+    await expect(createBodyReader(declared, { 'content-length': String(MAX_BODY_BYTES + 1) })(MAX_BODY_BYTES)).rejects.toMatchObject({
+      status: 413,
+    });
 
     const stream = new PassThrough();
     const read = createBodyReader(stream, { 'transfer-encoding': 'chunked' })(10);
@@ -361,26 +414,37 @@ describe('Idempotency-Key', () => {
   });
 
   test('the fingerprint ignores member order, spacing and parameter order, and nothing else', () => {
-    const base = { method: 'POST', path: '/events', query: new URLSearchParams('locale=de'), body: { data: { type: 'events', attributes: { a: 1, b: [1, 2] } } } };
+    const base = {
+      method: 'POST',
+      path: '/events',
+      query: new URLSearchParams('locale=de'),
+      body: { data: { type: 'events', attributes: { a: 1, b: [1, 2] } } },
+    };
     const fingerprint = requestFingerprint(base);
     expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    expect(requestFingerprint({ ...base, body: JSON.parse('{ "data": { "attributes": { "b": [1, 2], "a": 1.0 }, "type": "events" } }') })).toBe(fingerprint);
+    expect(
+      requestFingerprint({ ...base, body: JSON.parse('{ "data": { "attributes": { "b": [1, 2], "a": 1.0 }, "type": "events" } }') }),
+    ).toBe(fingerprint);
     expect(requestFingerprint({ ...base, query: new URLSearchParams('a=1&locale=de') })).not.toBe(fingerprint);
     expect(requestFingerprint({ ...base, method: 'PATCH' })).not.toBe(fingerprint);
     expect(requestFingerprint({ ...base, path: '/events/x' })).not.toBe(fingerprint);
     expect(requestFingerprint({ ...base, body: { data: { type: 'events', attributes: { a: 1, b: [2, 1] } } } })).not.toBe(fingerprint);
-    expect(requestFingerprint({ ...base, query: new URLSearchParams('x=1&y=2') })).toBe(requestFingerprint({ ...base, query: new URLSearchParams('y=2&x=1') }));
+    expect(requestFingerprint({ ...base, query: new URLSearchParams('x=1&y=2') })).toBe(
+      requestFingerprint({ ...base, query: new URLSearchParams('y=2&x=1') }),
+    );
   });
 
   test('canonical JSON sorts members at every level', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
-        const shuffled = JSON.parse(JSON.stringify(value, (_key, member) =>
-          member && typeof member === 'object' && !Array.isArray(member) ? Object.fromEntries(Object.entries(member).reverse()) : member
-        ));
+        const shuffled = JSON.parse(
+          JSON.stringify(value, (_key, member) =>
+            member && typeof member === 'object' && !Array.isArray(member) ? Object.fromEntries(Object.entries(member).reverse()) : member,
+          ),
+        );
         expect(canonicalJson(shuffled)).toBe(canonicalJson(value));
-      })
+      }),
     );
   });
 

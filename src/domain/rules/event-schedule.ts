@@ -8,7 +8,7 @@ import type { DomainRule } from './types';
 
 export const checkEventSchedule = (
   event: { startsAt?: unknown; endsAt?: unknown },
-  changed: ReadonlySet<string> = new Set()
+  changed: ReadonlySet<string> = new Set(),
 ): Violation[] => {
   const startsAt = instantOf(event.startsAt);
   const endsAt = instantOf(event.endsAt);
@@ -16,7 +16,13 @@ export const checkEventSchedule = (
   const field = blamedField('startsAt', 'endsAt', changed);
   return field === 'startsAt'
     ? [{ path: [field], message: 'An event must start before it ends.', quote: { field: 'endsAt', value: new Date(endsAt).toISOString() } }]
-    : [{ path: [field], message: 'An event must end after it starts.', quote: { field: 'startsAt', value: new Date(startsAt).toISOString() } }];
+    : [
+        {
+          path: [field],
+          message: 'An event must end after it starts.',
+          quote: { field: 'startsAt', value: new Date(startsAt).toISOString() },
+        },
+      ];
 };
 
 export const eventScheduleRule: DomainRule = {

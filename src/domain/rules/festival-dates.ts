@@ -8,7 +8,7 @@ import type { DomainRule } from './types';
 
 export const checkFestivalDates = (
   festival: { startsOn?: unknown; endsOn?: unknown },
-  changed: ReadonlySet<string> = new Set()
+  changed: ReadonlySet<string> = new Set(),
 ): Violation[] => {
   const startsOn = calendarDayOf(festival.startsOn);
   const endsOn = calendarDayOf(festival.endsOn);

@@ -8,15 +8,27 @@ import type { DomainRule } from './types';
 
 export const checkSalaryRange = (
   job: { salaryMin?: unknown; salaryMax?: unknown },
-  changed: ReadonlySet<string> = new Set()
+  changed: ReadonlySet<string> = new Set(),
 ): Violation[] => {
   const salaryMin = amountOf(job.salaryMin);
   const salaryMax = amountOf(job.salaryMax);
   if (salaryMin === null || salaryMax === null || salaryMin <= salaryMax) return [];
   const field = blamedField('salaryMin', 'salaryMax', changed);
   return field === 'salaryMin'
-    ? [{ path: [field], message: 'The minimum salary cannot exceed the maximum salary.', quote: { field: 'salaryMax', value: String(salaryMax) } }]
-    : [{ path: [field], message: 'The maximum salary cannot be below the minimum salary.', quote: { field: 'salaryMin', value: String(salaryMin) } }];
+    ? [
+        {
+          path: [field],
+          message: 'The minimum salary cannot exceed the maximum salary.',
+          quote: { field: 'salaryMax', value: String(salaryMax) },
+        },
+      ]
+    : [
+        {
+          path: [field],
+          message: 'The maximum salary cannot be below the minimum salary.',
+          quote: { field: 'salaryMin', value: String(salaryMin) },
+        },
+      ];
 };
 
 export const salaryRangeRule: DomainRule = {

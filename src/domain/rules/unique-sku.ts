@@ -13,7 +13,9 @@ import type { DomainRule } from './types';
 export const PRODUCT_UID = 'api::product.product';
 
 export const checkUniqueSku = (sku: string, holders: readonly string[]): Violation[] =>
-  holders.length === 0 ? [] : [{ path: ['sku'], message: 'This SKU is already used by another product.', quote: { field: 'sku', value: sku } }];
+  holders.length === 0
+    ? []
+    : [{ path: ['sku'], message: 'This SKU is already used by another product.', quote: { field: 'sku', value: sku } }];
 
 export const uniqueSkuRule: DomainRule = {
   name: 'unique-sku',

@@ -16,13 +16,15 @@ const svgOf = (image: PlannedImage): string => {
     case 'gradient': {
       const angle = random.int(0, 359);
       defs.push(
-        `<linearGradient id="g" gradientTransform="rotate(${angle} 0.5 0.5)"><stop offset="0" stop-color="${dark}"/><stop offset="0.55" stop-color="${middle}"/><stop offset="1" stop-color="${light}"/></linearGradient>`
+        `<linearGradient id="g" gradientTransform="rotate(${angle} 0.5 0.5)"><stop offset="0" stop-color="${dark}"/><stop offset="0.55" stop-color="${middle}"/><stop offset="1" stop-color="${light}"/></linearGradient>`,
       );
       shapes.push(`<rect width="${w}" height="${h}" fill="url(#g)"/>`);
       break;
     }
     case 'sunrise': {
-      defs.push(`<linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${dark}"/><stop offset="1" stop-color="${light}"/></linearGradient>`);
+      defs.push(
+        `<linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${dark}"/><stop offset="1" stop-color="${light}"/></linearGradient>`,
+      );
       const horizon = Math.round(h * (0.55 + random.next() * 0.2));
       shapes.push(`<rect width="${w}" height="${h}" fill="url(#sky)"/>`);
       shapes.push(`<circle cx="${random.int(w * 0.25, w * 0.75)}" cy="${horizon}" r="${random.int(60, 140)}" fill="${middle}"/>`);
@@ -34,7 +36,9 @@ const svgOf = (image: PlannedImage): string => {
       const count = random.int(5, 9);
       for (let i = 0; i < count; i += 1) {
         const fill = i % 2 === 0 ? dark : middle;
-        shapes.push(`<circle cx="${random.int(0, w)}" cy="${random.int(0, h)}" r="${random.int(40, Math.min(w, h) / 2)}" fill="${fill}" fill-opacity="0.55"/>`);
+        shapes.push(
+          `<circle cx="${random.int(0, w)}" cy="${random.int(0, h)}" r="${random.int(40, Math.min(w, h) / 2)}" fill="${fill}" fill-opacity="0.55"/>`,
+        );
       }
       break;
     }
@@ -43,7 +47,9 @@ const svgOf = (image: PlannedImage): string => {
       const band = random.int(40, 90);
       const stripes: string[] = [];
       for (let x = -h, i = 0; x < w + h; x += band, i += 1) {
-        stripes.push(`<polygon points="${x},0 ${x + band / 2},0 ${x + band / 2 + h},${h} ${x + h},${h}" fill="${i % 2 === 0 ? dark : middle}"/>`);
+        stripes.push(
+          `<polygon points="${x},0 ${x + band / 2},0 ${x + band / 2 + h},${h} ${x + h},${h}" fill="${i % 2 === 0 ? dark : middle}"/>`,
+        );
       }
       shapes.push(...stripes);
       break;
@@ -69,5 +75,7 @@ const svgOf = (image: PlannedImage): string => {
 
 export const renderImage = async (image: PlannedImage): Promise<Buffer> => {
   const pipeline = sharp(Buffer.from(svgOf(image)));
-  return image.format === 'png' ? pipeline.png({ compressionLevel: 9 }).toBuffer() : pipeline.jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  return image.format === 'png'
+    ? pipeline.png({ compressionLevel: 9 }).toBuffer()
+    : pipeline.jpeg({ quality: 82, mozjpeg: true }).toBuffer();
 };

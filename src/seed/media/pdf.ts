@@ -32,7 +32,11 @@ export const renderPdf = (document: PlannedPdf): Buffer => {
   });
   const xrefOffset = Buffer.byteLength(body, 'latin1');
   // Each cross-reference entry is exactly 20 bytes: 10-digit offset, 5-digit generation, type, CRLF-ish EOL.
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   const trailer = `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
   return Buffer.from(body + xref + trailer, 'latin1');
 };

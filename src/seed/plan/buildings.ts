@@ -58,11 +58,11 @@ const describe = (building: BuildingSeed, random: Random, yearBuilt: number, flo
     bold(String(yearBuilt)),
     `. Its ${floors} ${floors === 1 ? 'floor' : 'floors'} host `,
     italic('concerts, exhibitions and workshops'),
-    ' throughout the year.'
+    ' throughout the year.',
   ),
   paragraph(
     `Restored between ${yearBuilt + random.int(60, 90)} and ${yearBuilt + random.int(95, 110)}, the building keeps much of its original structure: `,
-    'brick walls, steel columns and tall windows that fill the halls with daylight.'
+    'brick walls, steel columns and tall windows that fill the halls with daylight.',
   ),
   heading(3, 'Facilities'),
   bulletList(...random.sample(FACILITIES, random.int(3, 5))),

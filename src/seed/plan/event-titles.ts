@@ -23,7 +23,15 @@ const GENRES: Bilingual[] = [
   { en: 'Blues Night', de: 'Bluesabend' },
   { en: 'Soul Night', de: 'Soulnacht' },
 ];
-const ARTISTS = ['Mara Lindqvist', 'Jonas Okafor Trio', 'The Velvet Harbour', 'Lena Brandt & Band', 'Kofi Mensah Quartet', 'Ida Sørensen', 'Paulo Reyes Ensemble'];
+const ARTISTS = [
+  'Mara Lindqvist',
+  'Jonas Okafor Trio',
+  'The Velvet Harbour',
+  'Lena Brandt & Band',
+  'Kofi Mensah Quartet',
+  'Ida Sørensen',
+  'Paulo Reyes Ensemble',
+];
 
 const EXHIBITIONS: Bilingual[] = [
   { en: 'Paper Cities', de: 'Papierstädte' },
@@ -48,7 +56,15 @@ const TOPICS: Bilingual[] = [
   { en: 'restoring old paintings', de: 'die Restaurierung alter Gemälde' },
   { en: 'artificial intelligence and art', de: 'künstliche Intelligenz und Kunst' },
 ];
-const SPEAKERS = ['Dr. Amelie Hartmann', 'Prof. Samuel Osei', 'Nora Castellanos', 'Dr. Felix Wagner', 'Hanna Yilmaz', 'Tomasz Nowak', 'Ruth Abramowicz'];
+const SPEAKERS = [
+  'Dr. Amelie Hartmann',
+  'Prof. Samuel Osei',
+  'Nora Castellanos',
+  'Dr. Felix Wagner',
+  'Hanna Yilmaz',
+  'Tomasz Nowak',
+  'Ruth Abramowicz',
+];
 
 const CRAFTS: Bilingual[] = [
   { en: 'Screen printing', de: 'Siebdruck' },
@@ -113,7 +129,8 @@ export const eventTitle = (category: Category, random: Random): Bilingual => {
       const topic = random.pick(TOPICS);
       const speaker = random.pick(SPEAKERS);
       const variant = random.int(0, 2);
-      if (variant === 0) return { en: `On ${topic.en}: a Conversation with ${speaker}`, de: `Über ${topic.de}: ein Gespräch mit ${speaker}` };
+      if (variant === 0)
+        return { en: `On ${topic.en}: a Conversation with ${speaker}`, de: `Über ${topic.de}: ein Gespräch mit ${speaker}` };
       if (variant === 1) return { en: `${speaker} on ${topic.en}`, de: `${speaker} über ${topic.de}` };
       return { en: `Panel: ${capitalized(topic.en)}`, de: `Podium: ${capitalized(topic.de)}` };
     }

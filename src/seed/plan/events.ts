@@ -102,7 +102,12 @@ const WORDS = {
     booking: 'Groups of ten or more book with the code',
     tickets: 'Book your tickets',
     online: 'online',
-    intro: (title: string, venue: string) => [bold(title), ' comes to ', italic(venue), ' for one evening only. Expect an intimate setting and time to talk afterwards.'],
+    intro: (title: string, venue: string) => [
+      bold(title),
+      ' comes to ',
+      italic(venue),
+      ' for one evening only. Expect an intimate setting and time to talk afterwards.',
+    ],
     press: '“A rare evening that stays with you long after the last note.” – Hamburger Abendblatt',
   },
   de: {
@@ -120,7 +125,12 @@ const WORDS = {
     booking: 'Gruppen ab zehn Personen buchen mit dem Code',
     tickets: 'Tickets buchen Sie',
     online: 'online',
-    intro: (title: string, venue: string) => [bold(title), ': ein Abend an einem besonderen Ort, ', italic(venue), '. Freuen Sie sich auf eine intime Atmosphäre und Zeit für Gespräche.'],
+    intro: (title: string, venue: string) => [
+      bold(title),
+      ': ein Abend an einem besonderen Ort, ',
+      italic(venue),
+      '. Freuen Sie sich auf eine intime Atmosphäre und Zeit für Gespräche.',
+    ],
     press: '„Ein seltener Abend, der lange nachklingt.“ – Hamburger Abendblatt',
   },
 } as const;
@@ -130,7 +140,7 @@ const clock = (iso: string) => iso.slice(11, 16);
 const eventBody = (
   locale: Locale,
   event: { title: string; slug: string; venue: string; startsAt: string; price: number; accessible: boolean },
-  random: Random
+  random: Random,
 ): Blocks => {
   const words = WORDS[locale];
   const blocks: Blocks = [heading(2, words.about), paragraph(...words.intro(event.title, event.venue))];
@@ -140,11 +150,11 @@ const eventBody = (
   }
   blocks.push(
     heading(3, words.goodToKnow),
-    bulletList(
-      event.accessible ? words.accessible : words.notAccessible,
-      event.price === 0 ? words.free : words.priced(event.price),
-      [words.booking, ' ', code(`GRP-${event.slug.slice(0, 6).toUpperCase()}`)]
-    )
+    bulletList(event.accessible ? words.accessible : words.notAccessible, event.price === 0 ? words.free : words.priced(event.price), [
+      words.booking,
+      ' ',
+      code(`GRP-${event.slug.slice(0, 6).toUpperCase()}`),
+    ]),
   );
   if (random.chance(0.35)) blocks.push(quote(words.press));
   if (event.price > 0) blocks.push(paragraph(`${words.tickets} `, link(`https://tickets.example.org/${event.slug}`, words.online), '.'));
@@ -169,7 +179,9 @@ export const planEvents = (buildings: readonly PlannedBuilding[]): PlannedEvent[
     const venue = random.pick(venues);
     const venueName = String(venue.versions[0].data.name);
     const accessible = venue.versions[0].data.accessible === true;
-    const tags = [...new Set([...random.sample(TAGS[category], random.int(1, 3)), ...(price === 0 ? ['free'] : []), ...(festival ? ['festival'] : [])])];
+    const tags = [
+      ...new Set([...random.sample(TAGS[category], random.int(1, 3)), ...(price === 0 ? ['free'] : []), ...(festival ? ['festival'] : [])]),
+    ];
     const slugs = { en: slugFor(title.en), de: slugFor(title.de) };
     // A few events stay drafts; a few more are published and then edited again.
     const published = index % 33 !== 4;

@@ -65,7 +65,11 @@ const manual: PlannedPdf = {
   key: MANUAL_KEY,
   fileName: 'seed-product-manual.pdf',
   title: 'Product manual',
-  lines: ['Thank you for choosing a product from our museum shop.', 'Keep this manual for future reference.', 'Questions: shop@culture-hub.example.org'],
+  lines: [
+    'Thank you for choosing a product from our museum shop.',
+    'Keep this manual for future reference.',
+    'Questions: shop@culture-hub.example.org',
+  ],
   caption: 'Product manual (PDF)',
 };
 

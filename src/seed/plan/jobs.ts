@@ -50,21 +50,67 @@ const SALARY: Record<Department, [number, number]> = {
 };
 
 const TASKS: Record<Department, string[]> = {
-  engineering: ['Design and run the services behind our websites and ticketing', 'Review code and mentor colleagues', 'Keep our systems fast, observable and secure', 'Work with editors to make publishing a pleasure'],
-  design: ['Shape exhibitions, signage and digital products', 'Test ideas with visitors early and often', 'Maintain our design system', 'Work closely with curators and engineers'],
-  marketing: ['Plan campaigns for exhibitions and festivals', 'Write for our newsletter, website and social channels', 'Work with press and partners', 'Measure what works and share it'],
-  operations: ['Prepare halls and stages for events', 'Look after safety, equipment and maintenance', 'Coordinate crews on show days', 'Keep our buildings welcoming for every visitor'],
-  sales: ['Advise visitors at the box office and in the shop', 'Handle group bookings and partner packages', 'Keep stock and cash in order', 'Bring feedback from visitors back to the team'],
-  programming: ['Develop the programme for the coming seasons', 'Work with artists, lenders and partners', 'Write texts for catalogues and the website', 'Manage budgets and schedules'],
+  engineering: [
+    'Design and run the services behind our websites and ticketing',
+    'Review code and mentor colleagues',
+    'Keep our systems fast, observable and secure',
+    'Work with editors to make publishing a pleasure',
+  ],
+  design: [
+    'Shape exhibitions, signage and digital products',
+    'Test ideas with visitors early and often',
+    'Maintain our design system',
+    'Work closely with curators and engineers',
+  ],
+  marketing: [
+    'Plan campaigns for exhibitions and festivals',
+    'Write for our newsletter, website and social channels',
+    'Work with press and partners',
+    'Measure what works and share it',
+  ],
+  operations: [
+    'Prepare halls and stages for events',
+    'Look after safety, equipment and maintenance',
+    'Coordinate crews on show days',
+    'Keep our buildings welcoming for every visitor',
+  ],
+  sales: [
+    'Advise visitors at the box office and in the shop',
+    'Handle group bookings and partner packages',
+    'Keep stock and cash in order',
+    'Bring feedback from visitors back to the team',
+  ],
+  programming: [
+    'Develop the programme for the coming seasons',
+    'Work with artists, lenders and partners',
+    'Write texts for catalogues and the website',
+    'Manage budgets and schedules',
+  ],
 };
 
 const SKILLS: Record<Department, string[]> = {
-  engineering: ['Several years of experience with **TypeScript** and **Node.js**', 'Good knowledge of SQL databases, ideally `PostgreSQL`', 'Experience with automated testing and CI'],
+  engineering: [
+    'Several years of experience with **TypeScript** and **Node.js**',
+    'Good knowledge of SQL databases, ideally `PostgreSQL`',
+    'Experience with automated testing and CI',
+  ],
   design: ['A portfolio that shows your process', 'Fluency in Figma or a similar tool', 'Care for accessibility and typography'],
   marketing: ['Excellent writing in English and German', 'Experience with campaigns in the cultural sector', 'A good eye for images'],
-  operations: ['Training as an event technician or equivalent experience', 'Willingness to work evenings and weekends', 'A calm head when the curtain goes up'],
-  sales: ['Friendly and confident with visitors', 'Experience with a ticketing or till system', 'German and English; any further language is a plus'],
-  programming: ['A degree in art history, musicology, film studies or a related field', 'A strong network in your field', 'Experience in organising exhibitions or festivals'],
+  operations: [
+    'Training as an event technician or equivalent experience',
+    'Willingness to work evenings and weekends',
+    'A calm head when the curtain goes up',
+  ],
+  sales: [
+    'Friendly and confident with visitors',
+    'Experience with a ticketing or till system',
+    'German and English; any further language is a plus',
+  ],
+  programming: [
+    'A degree in art history, musicology, film studies or a related field',
+    'A strong network in your field',
+    'Experience in organising exhibitions or festivals',
+  ],
 };
 
 const description = (title: string, department: Department, remote: boolean, reference: string, random: Random): string =>
@@ -103,7 +149,13 @@ export const planJobs = (): PlannedDocument[] => {
     const salaryMax = opening.type === 'internship' ? null : Math.round(random.int(salaryMin, high) / 1000) * 1000;
     // A quarter closed before the epoch, a few stay open until 2030, the rest close within months.
     const closesOn =
-      index % 4 === 0 ? dayAfterEpoch(-random.int(5, 60)) : index % 5 === 1 ? `2030-${String(random.int(1, 12)).padStart(2, '0')}-28` : index % 7 === 3 ? null : dayAfterEpoch(random.int(14, 120));
+      index % 4 === 0
+        ? dayAfterEpoch(-random.int(5, 60))
+        : index % 5 === 1
+          ? `2030-${String(random.int(1, 12)).padStart(2, '0')}-28`
+          : index % 7 === 3
+            ? null
+            : dayAfterEpoch(random.int(14, 120));
     return {
       contentType: UID.job,
       key: slug,

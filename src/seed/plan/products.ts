@@ -111,9 +111,12 @@ export const planProducts = (events: readonly PlannedEvent[]): PlannedDocument[]
     ...MERCHANDISE.map(([name, price]): ProductSeed => ({ line: 'merchandise', name, price })),
     ...PUBLICATIONS.map(([name, price]): ProductSeed => ({ line: 'publication', name, price })),
     ...DEVICES.map(([name, price]): ProductSeed => ({ line: 'device', name, price })),
-    ...random.sample(ticketed, TICKET_COUNT).map(
-      (event): ProductSeed => ({ line: 'ticket', name: { en: `Ticket: ${event.title.en}`, de: `Ticket: ${event.title.de}` }, price: event.price, event })
-    ),
+    ...random.sample(ticketed, TICKET_COUNT).map((event): ProductSeed => ({
+      line: 'ticket',
+      name: { en: `Ticket: ${event.title.en}`, de: `Ticket: ${event.title.de}` },
+      price: event.price,
+      event,
+    })),
   ];
   const numbers: Record<Line, number> = { merchandise: 0, publication: 0, device: 0, ticket: 0 };
 

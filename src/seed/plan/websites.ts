@@ -2,7 +2,20 @@
  * Two websites that both publish a `pages` collection and a `settings` singleton; the culture hub also
  * publishes the localized homepage as `home`. Their pages, settings and that homepage.
  */
-import { bold, bulletList, codeBlock, heading, italic, link, numberedList, paragraph, quote, struck, underline, type Blocks } from '../content/blocks';
+import {
+  bold,
+  bulletList,
+  codeBlock,
+  heading,
+  italic,
+  link,
+  numberedList,
+  paragraph,
+  quote,
+  struck,
+  underline,
+  type Blocks,
+} from '../content/blocks';
 import { createRandom, seedOf } from '../random';
 import { createSlugRegistry } from '../slugs';
 import type { PlannedEvent } from './events';
@@ -25,7 +38,11 @@ const aboutUs = (site: string, mission: string): PageSeed => ({
     heading(2, 'Who we are'),
     paragraph(bold(site), ` is ${mission}. We are a small editorial team and a large network of volunteers.`),
     heading(3, 'What we believe'),
-    bulletList('Culture belongs to everyone', 'Good information is free and accurate', ['Local first, but ', italic('never'), ' provincial']),
+    bulletList('Culture belongs to everyone', 'Good information is free and accurate', [
+      'Local first, but ',
+      italic('never'),
+      ' provincial',
+    ]),
     quote('We want every visitor to find something they did not know they were looking for.'),
   ],
 });
@@ -67,7 +84,10 @@ const legalNotice = (site: string): PageSeed => ({
   title: 'Legal notice',
   summary: 'Publisher information required by German law (Impressum).',
   showInMenu: false,
-  body: () => [heading(2, 'Legal notice'), paragraph(`${site} is published by Kulturverein Nord e.V., Bahnhofstraße 12, 10115 Berlin. Register of associations: VR 12345 B.`)],
+  body: () => [
+    heading(2, 'Legal notice'),
+    paragraph(`${site} is published by Kulturverein Nord e.V., Bahnhofstraße 12, 10115 Berlin. Register of associations: VR 12345 B.`),
+  ],
 });
 
 const WEBSITES: Array<{
@@ -81,7 +101,12 @@ const WEBSITES: Array<{
     name: 'City Guide',
     slug: 'city-guide',
     publications: [PAGES_PUBLICATION, SETTINGS_PUBLICATION],
-    settings: { tagline: 'Everything worth doing in town this week', email: 'hello@city-guide.example.org', color: '#0f766e', logo: LOGO_KEYS[0] },
+    settings: {
+      tagline: 'Everything worth doing in town this week',
+      email: 'hello@city-guide.example.org',
+      color: '#0f766e',
+      logo: LOGO_KEYS[0],
+    },
     pages: [
       aboutUs('City Guide', 'an independent guide to the city’s culture, food and neighbourhoods'),
       contact('City Guide', 'hello@city-guide.example.org'),
@@ -102,13 +127,20 @@ const WEBSITES: Array<{
         summary: 'Six districts, six moods: where to go for what.',
         body: () => [
           heading(2, 'Neighbourhoods'),
-          bulletList([bold('Harbour'), ': warehouses, ferries and fish rolls'], [bold('Old Town'), ': churches, markets and the town hall'], [bold('Canal district'), ': studios, galleries, late bars']),
+          bulletList(
+            [bold('Harbour'), ': warehouses, ferries and fish rolls'],
+            [bold('Old Town'), ': churches, markets and the town hall'],
+            [bold('Canal district'), ': studios, galleries, late bars'],
+          ),
         ],
       },
       {
         title: 'Where to eat',
         summary: 'Our editors’ favourite places near the venues.',
-        body: () => [heading(2, 'Where to eat'), paragraph('From fish rolls on the pier to ', italic('Franzbrötchen'), ' in the Old Town: a list that changes with the seasons.')],
+        body: () => [
+          heading(2, 'Where to eat'),
+          paragraph('From fish rolls on the pier to ', italic('Franzbrötchen'), ' in the Old Town: a list that changes with the seasons.'),
+        ],
       },
       accessibility('City Guide'),
       privacy('City Guide'),
@@ -119,7 +151,12 @@ const WEBSITES: Array<{
     name: 'Culture Hub',
     slug: 'culture-hub',
     publications: [PAGES_PUBLICATION, SETTINGS_PUBLICATION, HOME_PUBLICATION],
-    settings: { tagline: 'Concerts, exhibitions and festivals in one place', email: 'info@culture-hub.example.org', color: '#6b2d5c', logo: LOGO_KEYS[1] },
+    settings: {
+      tagline: 'Concerts, exhibitions and festivals in one place',
+      email: 'info@culture-hub.example.org',
+      color: '#6b2d5c',
+      logo: LOGO_KEYS[1],
+    },
     pages: [
       aboutUs('Culture Hub', 'the programme platform of twenty venues and six festivals'),
       contact('Culture Hub', 'info@culture-hub.example.org'),
@@ -135,7 +172,11 @@ const WEBSITES: Array<{
       {
         title: 'Education',
         summary: 'Workshops, school visits and guided tours for all ages.',
-        body: () => [heading(2, 'Learning with us'), paragraph('Schools book free guided tours for classes of up to thirty pupils.'), bulletList('Primary schools', 'Secondary schools', 'Adult education')],
+        body: () => [
+          heading(2, 'Learning with us'),
+          paragraph('Schools book free guided tours for classes of up to thirty pupils.'),
+          bulletList('Primary schools', 'Secondary schools', 'Adult education'),
+        ],
       },
       {
         title: 'Press',
@@ -206,7 +247,8 @@ export const planPages = (): PlannedDocument[] => {
         // Each site has a page still in draft (its press page / where-to-eat list is being written)...
         publish: page.title !== 'Press' && page.title !== 'Where to eat',
         // ...and its contact page has an unpublished edit.
-        draftChanges: page.title === 'Contact' ? [{ locale: null, data: { summary: `${page.summary} New opening hours from March.` } }] : [],
+        draftChanges:
+          page.title === 'Contact' ? [{ locale: null, data: { summary: `${page.summary} New opening hours from March.` } }] : [],
       };
     });
   });
@@ -240,7 +282,10 @@ export const planSettings = (): PlannedDocument[] =>
 
 /** The localized homepage, featuring six published events. */
 export const planHomepage = (events: readonly PlannedEvent[]): PlannedDocument => {
-  const featured = events.filter((event) => event.published).slice(0, 6).map((event) => documentRef(UID.event, event.key));
+  const featured = events
+    .filter((event) => event.published)
+    .slice(0, 6)
+    .map((event) => documentRef(UID.event, event.key));
   const intro = {
     en: [
       paragraph('Twenty venues, six festivals and ', bold('hundreds of events'), ' a year, in one place.'),
@@ -256,7 +301,10 @@ export const planHomepage = (events: readonly PlannedEvent[]): PlannedDocument =
     key: 'homepage',
     identity: null,
     versions: [
-      { locale: 'en', data: { headline: 'Culture in the city, every day', intro: intro.en, hero: fileRef(IMAGE_KEYS[0]), featuredEvents: featured } },
+      {
+        locale: 'en',
+        data: { headline: 'Culture in the city, every day', intro: intro.en, hero: fileRef(IMAGE_KEYS[0]), featuredEvents: featured },
+      },
       { locale: 'de', data: { headline: 'Kultur in der Stadt, jeden Tag', intro: intro.de, featuredEvents: featured } },
     ],
     publish: true,

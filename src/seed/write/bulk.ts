@@ -69,7 +69,9 @@ type Venue = { draftId: number; publishedId: number };
 
 /** Buildings with both a draft and a published row, in slug order so every database picks alike. */
 const loadVenues = async (knex: Connection, buildingTable: string): Promise<Venue[]> => {
-  const rows = (await knex(buildingTable).select('id', 'document_id', 'slug', 'published_at').orderBy([{ column: 'slug' }, { column: 'id' }])) as Array<{
+  const rows = (await knex(buildingTable)
+    .select('id', 'document_id', 'slug', 'published_at')
+    .orderBy([{ column: 'slug' }, { column: 'id' }])) as Array<{
     id: number;
     document_id: string;
     slug: string | null;
@@ -99,11 +101,13 @@ export const seedBulkEvents = async (strapi: Core.Strapi, count: number, { log }
   if (count > 0 && venues.length === 0) throw new Error('Benchmark events need published buildings as venues: run the demo seed first.');
 
   const present = new Set(
-    ((await knex(table)
-      .select(column('slug'))
-      .where(column('slug'), 'like', `${BENCH_SLUG_PREFIX}%`)
-      .whereNull(column('publishedAt'))
-      .where(column('locale'), 'en')) as Array<Record<string, string>>).map((row) => row[column('slug')])
+    (
+      (await knex(table)
+        .select(column('slug'))
+        .where(column('slug'), 'like', `${BENCH_SLUG_PREFIX}%`)
+        .whereNull(column('publishedAt'))
+        .where(column('locale'), 'en')) as Array<Record<string, string>>
+    ).map((row) => row[column('slug')]),
   );
   const missing: number[] = [];
   for (let n = 1; n <= count; n += 1) if (!present.has(benchSlug(n))) missing.push(n);
@@ -160,7 +164,7 @@ export const seedBulkEvents = async (strapi: Core.Strapi, count: number, { log }
         .select('id', column('documentId'), column('publishedAt'))
         .whereIn(
           column('documentId'),
-          batch.map((event) => event.documentId)
+          batch.map((event) => event.documentId),
         )) as Array<Record<string, unknown>>;
       const venueOf = new Map(batch.map((event) => [event.documentId, venues[event.venueSeed % venues.length]]));
       const links = inserted

@@ -22,7 +22,9 @@ export type DemoSeedResult = {
 export const isUnchanged = (result: DemoSeedResult): boolean =>
   result.localesCreated.length === 0 &&
   result.files.uploaded === 0 &&
-  Object.values(result.writes).every((counts) => counts && counts.created + counts.localized + counts.published + counts.revised + counts.renamed === 0);
+  Object.values(result.writes).every(
+    (counts) => counts && counts.created + counts.localized + counts.published + counts.revised + counts.renamed === 0,
+  );
 
 export const seedDemo = async (strapi: Core.Strapi, { log }: { log: SeedLog }): Promise<DemoSeedResult> => {
   const started = Date.now();
@@ -44,7 +46,11 @@ export const seedDemo = async (strapi: Core.Strapi, { log }: { log: SeedLog }): 
     // Read before the first write of a content type, so the state is what the previous run left.
     let state = stored.get(contentType);
     if (!state) {
-      state = await loadStoredDocuments(strapi, contentType, plan.documents.filter((document) => document.contentType === contentType));
+      state = await loadStoredDocuments(
+        strapi,
+        contentType,
+        plan.documents.filter((document) => document.contentType === contentType),
+      );
       stored.set(contentType, state);
     }
     const counts = (writes[contentType] ??= { created: 0, localized: 0, published: 0, revised: 0, renamed: 0 });

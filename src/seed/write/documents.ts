@@ -32,7 +32,7 @@ const chunks = <T>(items: readonly T[]): T[][] =>
 export const loadStoredDocuments = async (
   strapi: Core.Strapi,
   contentType: SeededContentType,
-  planned: readonly PlannedDocument[]
+  planned: readonly PlannedDocument[],
 ): Promise<StoredDocuments> => {
   const query = strapi.db.query(contentType);
   const found = new Map<string, { documentId: string; identity: string | null }>();
@@ -42,12 +42,16 @@ export const loadStoredDocuments = async (
     if (row) found.set(singleType.key, { documentId: String(row.documentId), identity: null });
   }
   const byField = new Map<string, PlannedDocument[]>();
-  for (const document of planned) if (document.identity) byField.set(document.identity.field, [...(byField.get(document.identity.field) ?? []), document]);
+  for (const document of planned)
+    if (document.identity) byField.set(document.identity.field, [...(byField.get(document.identity.field) ?? []), document]);
   for (const [field, documents] of byField) {
     // Values unique within a website only are matched with the website's slug.
     const scoped = documents.some((document) => document.identity?.website !== undefined);
     for (const batch of chunks(documents)) {
-      const values = batch.flatMap((document) => [document.identity!.value, ...(document.identity!.formerly ? [document.identity!.formerly] : [])]);
+      const values = batch.flatMap((document) => [
+        document.identity!.value,
+        ...(document.identity!.formerly ? [document.identity!.formerly] : []),
+      ]);
       const rows = (await query.findMany({
         select: ['documentId', field, 'locale'],
         where: { [field]: { $in: values } },
@@ -62,7 +66,7 @@ export const loadStoredDocuments = async (
             (candidate) =>
               candidate[field] === held &&
               (locale === null || candidate.locale === locale) &&
-              (website === undefined || (candidate.website as Row | null)?.slug === website)
+              (website === undefined || (candidate.website as Row | null)?.slug === website),
           );
         const row = holding(value) ?? (formerly ? holding(formerly) : undefined);
         if (row) found.set(document.key, { documentId: String(row.documentId), identity: String(row[field]) });
@@ -73,16 +77,25 @@ export const loadStoredDocuments = async (
   const compared = [...new Set(planned.flatMap((document) => document.draftChanges.flatMap((change) => Object.keys(change.data))))];
   const rowsByDocument = new Map<string, StoredRow[]>();
   for (const batch of chunks([...found.values()].map(({ documentId }) => documentId))) {
-    const rows = (await query.findMany({ select: ['documentId', 'locale', 'publishedAt', ...compared], where: { documentId: { $in: batch } } })) as Row[];
+    const rows = (await query.findMany({
+      select: ['documentId', 'locale', 'publishedAt', ...compared],
+      where: { documentId: { $in: batch } },
+    })) as Row[];
     for (const row of rows) {
       const documentId = String(row.documentId);
       rowsByDocument.set(documentId, [
         ...(rowsByDocument.get(documentId) ?? []),
-        { locale: typeof row.locale === 'string' ? row.locale : null, published: row.publishedAt !== null && row.publishedAt !== undefined, values: row },
+        {
+          locale: typeof row.locale === 'string' ? row.locale : null,
+          published: row.publishedAt !== null && row.publishedAt !== undefined,
+          values: row,
+        },
       ]);
     }
   }
-  return new Map([...found].map(([key, { documentId, identity }]) => [key, { documentId, identity, rows: rowsByDocument.get(documentId) ?? [] }]));
+  return new Map(
+    [...found].map(([key, { documentId, identity }]) => [key, { documentId, identity, rows: rowsByDocument.get(documentId) ?? [] }]),
+  );
 };
 
 const sameValue = (stored: unknown, planned: unknown): boolean =>
@@ -93,7 +106,7 @@ export const ensureDocument = async (
   plan: PlannedDocument,
   stored: StoredDocuments,
   resolve: (data: PlannedVersion['data']) => Record<string, unknown>,
-  counts: WriteCounts
+  counts: WriteCounts,
 ): Promise<string> => {
   const [first, ...others] = plan.versions;
   const localized = first.locale !== null;

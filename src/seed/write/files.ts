@@ -14,12 +14,10 @@ import type { PlannedFile } from '../plan/types';
 export const FILE_UID = 'plugin::upload.file';
 
 type UploadService = {
-  upload: (
-    input: {
-      data: { fileInfo: { name: string; alternativeText?: string; caption?: string } };
-      files: { filepath: string; originalFilename: string; mimetype: string; size: number };
-    }
-  ) => Promise<Array<{ id: number; name: string }>>;
+  upload: (input: {
+    data: { fileInfo: { name: string; alternativeText?: string; caption?: string } };
+    files: { filepath: string; originalFilename: string; mimetype: string; size: number };
+  }) => Promise<Array<{ id: number; name: string }>>;
 };
 
 export type FileIds = ReadonlyMap<string, number>;
@@ -29,7 +27,10 @@ const contentOf = async (file: PlannedFile): Promise<{ bytes: Buffer; mime: stri
     ? { bytes: renderPdf(file), mime: 'application/pdf' }
     : { bytes: await renderImage(file), mime: file.format === 'png' ? 'image/png' : 'image/jpeg' };
 
-export const ensureFiles = async (strapi: Core.Strapi, files: readonly PlannedFile[]): Promise<{ ids: FileIds; uploaded: number; reused: number }> => {
+export const ensureFiles = async (
+  strapi: Core.Strapi,
+  files: readonly PlannedFile[],
+): Promise<{ ids: FileIds; uploaded: number; reused: number }> => {
   const existing = (await strapi.db.query(FILE_UID).findMany({
     select: ['id', 'name'],
     where: { name: { $in: files.map((file) => file.fileName) } },

@@ -50,7 +50,7 @@ export const contentFingerprint = async (strapi: Core.Strapi): Promise<string> =
   for (const contentType of SEEDED_CONTENT_TYPES) {
     const written = planned.get(contentType) ?? new Set<string>();
     const attributes = Object.fromEntries(
-      Object.entries(strapi.contentType(contentType).attributes as Record<string, Attribute>).filter(([name]) => written.has(name))
+      Object.entries(strapi.contentType(contentType).attributes as Record<string, Attribute>).filter(([name]) => written.has(name)),
     );
     const populate: Record<string, { select: string[] }> = {};
     for (const [name, attribute] of Object.entries(attributes)) {

@@ -11,7 +11,8 @@ export const documentKey = (contentType: SeededContentType, key: string): string
 
 const isDocumentRef = (value: unknown): value is DocumentRef =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'document-ref';
-const isFileRef = (value: unknown): value is FileRef => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file-ref';
+const isFileRef = (value: unknown): value is FileRef =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file-ref';
 
 export const createResolver = (documents: DocumentIds, files: FileIds) => {
   const resolveOne = (value: unknown): unknown => {
@@ -29,5 +30,7 @@ export const createResolver = (documents: DocumentIds, files: FileIds) => {
     return value;
   };
   return (data: SeedData): Record<string, unknown> =>
-    Object.fromEntries(Object.entries(data).map(([field, value]) => [field, Array.isArray(value) ? value.map(resolveOne) : resolveOne(value)]));
+    Object.fromEntries(
+      Object.entries(data).map(([field, value]) => [field, Array.isArray(value) ? value.map(resolveOne) : resolveOne(value)]),
+    );
 };

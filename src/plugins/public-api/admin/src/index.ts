@@ -26,25 +26,22 @@ export default {
 
   bootstrap(app: StrapiApp) {
     // Settings > Public Data API: keys and websites, each shown to admins whose role may read them.
-    app.addSettingsLink(
-      { id: PLUGIN_ID, intlLabel: { id: getTranslation('plugin.name'), defaultMessage: 'Public Data API' } },
-      [
-        {
-          id: `${PLUGIN_ID}-keys`,
-          intlLabel: { id: getTranslation('settings.keys'), defaultMessage: 'API keys' },
-          to: `${PLUGIN_ID}/keys`,
-          Component: () => import('./pages/keys'),
-          permissions: PERMISSIONS.read,
-        },
-        {
-          id: `${PLUGIN_ID}-websites`,
-          intlLabel: { id: getTranslation('settings.websites'), defaultMessage: 'Websites' },
-          to: `${PLUGIN_ID}/websites`,
-          Component: () => import('./pages/websites'),
-          permissions: PERMISSIONS.read,
-        },
-      ]
-    );
+    app.addSettingsLink({ id: PLUGIN_ID, intlLabel: { id: getTranslation('plugin.name'), defaultMessage: 'Public Data API' } }, [
+      {
+        id: `${PLUGIN_ID}-keys`,
+        intlLabel: { id: getTranslation('settings.keys'), defaultMessage: 'API keys' },
+        to: `${PLUGIN_ID}/keys`,
+        Component: () => import('./pages/keys'),
+        permissions: PERMISSIONS.read,
+      },
+      {
+        id: `${PLUGIN_ID}-websites`,
+        intlLabel: { id: getTranslation('settings.websites'), defaultMessage: 'Websites' },
+        to: `${PLUGIN_ID}/websites`,
+        Component: () => import('./pages/websites'),
+        permissions: PERMISSIONS.read,
+      },
+    ]);
   },
 
   async registerTrads({ locales }: { locales: string[] }) {
@@ -56,7 +53,7 @@ export default {
         } catch {
           return { data: {}, locale };
         }
-      })
+      }),
     );
   },
 };

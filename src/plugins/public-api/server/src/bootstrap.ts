@@ -21,7 +21,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   for (const attribute of uidSlugsAcrossWebsites(Object.values(strapi.contentTypes as unknown as Record<string, SlugSchema>))) {
     strapi.log.warn(
       `[public-api] ${attribute} is a uid on a website-scoped content type: Strapi keeps it unique across websites. ` +
-        "Declare it as a string with pluginOptions['public-api'].slug to keep it unique per website (docs/api.md, Slugs)."
+        "Declare it as a string with pluginOptions['public-api'].slug to keep it unique per website (docs/api.md, Slugs).",
     );
   }
   await registerRbacActions(strapi);

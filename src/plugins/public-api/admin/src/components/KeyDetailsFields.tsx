@@ -33,25 +33,27 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
       ? t('key.expiry.hint', 'After this date requests with the key are refused.')
       : currentExpiry === null
         ? t('key.expiry.current.never', 'Currently: never expires.')
-        : t('key.expiry.current.date', 'Currently: expires {date}.', { date: formatDate(currentExpiry, { dateStyle: 'medium', timeStyle: 'short' }) });
+        : t('key.expiry.current.date', 'Currently: expires {date}.', {
+            date: formatDate(currentExpiry, { dateStyle: 'medium', timeStyle: 'short' }),
+          });
 
   return (
     <Grid.Root gap={5}>
       <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
         <Field.Root name="name" required error={errors.name} width="100%">
           <Field.Label>{t('key.name', 'Name')}</Field.Label>
-          <TextInput value={value.name} disabled={disabled} onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('name', e.target.value)} />
+          <TextInput
+            value={value.name}
+            disabled={disabled}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('name', e.target.value)}
+          />
           <Field.Error />
         </Field.Root>
       </Grid.Item>
       <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
         <Field.Root name="expiry" error={errors.expiresAt} hint={expiryHint} width="100%">
           <Field.Label>{t('key.expiry', 'Expiration')}</Field.Label>
-          <SingleSelect
-            value={value.expiry}
-            disabled={disabled}
-            onChange={(next) => set('expiry', String(next) as ExpiryChoice)}
-          >
+          <SingleSelect value={value.expiry} disabled={disabled} onChange={(next) => set('expiry', String(next) as ExpiryChoice)}>
             <SingleSelectOption value="never">{t('key.expiry.never', 'Never')}</SingleSelectOption>
             <SingleSelectOption value="7">{t('key.expiry.days', 'In {days} days', { days: 7 })}</SingleSelectOption>
             <SingleSelectOption value="30">{t('key.expiry.days', 'In {days} days', { days: 30 })}</SingleSelectOption>

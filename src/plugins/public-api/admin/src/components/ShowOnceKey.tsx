@@ -8,7 +8,6 @@ import { useClipboard, useNotification } from '@strapi/strapi/admin';
 import { Mono } from './Mono';
 import { useT } from '../hooks/useT';
 
-
 export const ShowOnceKey = ({ plaintext }: { plaintext: string }) => {
   const t = useT();
   const { copy } = useClipboard();
@@ -19,7 +18,7 @@ export const ShowOnceKey = ({ plaintext }: { plaintext: string }) => {
     toggleNotification(
       copied
         ? { type: 'success', message: t('key.once.copied', 'The key is copied to the clipboard.') }
-        : { type: 'warning', message: t('key.once.copyFailed', 'The key could not be copied: select it and copy it by hand.') }
+        : { type: 'warning', message: t('key.once.copyFailed', 'The key could not be copied: select it and copy it by hand.') },
     );
   };
 
@@ -43,7 +42,7 @@ export const ShowOnceKey = ({ plaintext }: { plaintext: string }) => {
         <Typography textColor="neutral800">
           {t(
             'key.once.warning',
-            'This is the only time the key is shown. Only a hash of it is stored: if you lose it, regenerate the key and update every client that uses it.'
+            'This is the only time the key is shown. Only a hash of it is stored: if you lose it, regenerate the key and update every client that uses it.',
           )}
         </Typography>
         <Box background="neutral0" hasRadius padding={3} borderColor="neutral200">

@@ -19,8 +19,7 @@ type TagsInputProps = {
 
 const MAX_TAG_LENGTH = 64;
 
-const asTags = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+const asTags = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
 const TagsInput = ({ name, label, hint, required, disabled }: TagsInputProps) => {
   const { formatMessage } = useIntl();
@@ -46,7 +45,11 @@ const TagsInput = ({ name, label, hint, required, disabled }: TagsInputProps) =>
     }
   };
 
-  const remove = (tag: string) => field.onChange(name, tags.filter((item) => item !== tag));
+  const remove = (tag: string) =>
+    field.onChange(
+      name,
+      tags.filter((item) => item !== tag),
+    );
 
   return (
     <Field.Root name={name} hint={hint} error={field.error} required={required}>
@@ -67,10 +70,7 @@ const TagsInput = ({ name, label, hint, required, disabled }: TagsInputProps) =>
               icon={<Cross aria-hidden />}
               disabled={disabled}
               onClick={() => remove(tag)}
-              label={formatMessage(
-                { id: getTranslation('tags.remove'), defaultMessage: 'Remove tag {tag}' },
-                { tag }
-              )}
+              label={formatMessage({ id: getTranslation('tags.remove'), defaultMessage: 'Remove tag {tag}' }, { tag })}
             >
               {tag}
             </Tag>

@@ -13,7 +13,7 @@ export const useT = () => {
   return useCallback(
     (id: string, defaultMessage: string, values?: Values): string =>
       formatMessage({ id: getTranslation(id), defaultMessage }, values as Record<string, string | number>),
-    [formatMessage]
+    [formatMessage],
   );
 };
 

@@ -4,24 +4,10 @@
  */
 import { useMemo } from 'react';
 import { useFetchClient } from '@strapi/strapi/admin';
-import type {
-  CreateKey,
-  DeleteKey,
-  GetKey,
-  ListKeys,
-  RegenerateKey,
-  RevokeKey,
-  UpdateKey,
-} from '../../../shared/contracts/keys';
+import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../shared/contracts/keys';
 import type { PreviewKey } from '../../../shared/contracts/preview';
 import type { GetContentTypes, GetRegistry } from '../../../shared/contracts/registry';
-import type {
-  CreateWebsite,
-  DeleteWebsite,
-  GetWebsite,
-  ListWebsites,
-  UpdateWebsite,
-} from '../../../shared/contracts/websites';
+import type { CreateWebsite, DeleteWebsite, GetWebsite, ListWebsites, UpdateWebsite } from '../../../shared/contracts/websites';
 import { PLUGIN_ID } from '../pluginId';
 
 const base = `/${PLUGIN_ID}`;
@@ -52,7 +38,7 @@ export const usePublicApi = () => {
         put<UpdateWebsite.Response>(`${base}/websites/${id}`, body).then((res) => res.data),
       deleteWebsite: (id: number) => del<DeleteWebsite.Response>(`${base}/websites/${id}`).then((res) => res.data),
     }),
-    [get, post, put, del]
+    [get, post, put, del],
   );
 };
 

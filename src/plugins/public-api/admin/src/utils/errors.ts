@@ -14,7 +14,7 @@ export const issuesOf = (error: unknown): FieldIssue[] | null => {
   const body = error.response.data;
   if (!isRecord(body.error) || !isRecord(body.error.details) || !Array.isArray(body.error.details.errors)) return null;
   return body.error.details.errors.filter(
-    (issue): issue is FieldIssue => isRecord(issue) && Array.isArray(issue.path) && typeof issue.message === 'string'
+    (issue): issue is FieldIssue => isRecord(issue) && Array.isArray(issue.path) && typeof issue.message === 'string',
   );
 };
 
@@ -41,5 +41,5 @@ export const errorsUnder = (errors: FieldErrors, prefix: string): FieldErrors =>
   Object.fromEntries(
     Object.entries(errors)
       .filter(([path]) => path.startsWith(`${prefix}.`))
-      .map(([path, message]) => [path.slice(prefix.length + 1), message])
+      .map(([path, message]) => [path.slice(prefix.length + 1), message]),
   );

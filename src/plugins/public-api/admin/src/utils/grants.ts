@@ -19,7 +19,8 @@ const withGrant = (draft: Draft, resourceId: string, grant: ResourceGrant): Draf
   return { ...draft, resources };
 };
 
-const toggled = <T>(list: T[], item: T, on: boolean): T[] => (on ? (list.includes(item) ? list : [...list, item]) : list.filter((x) => x !== item));
+const toggled = <T>(list: T[], item: T, on: boolean): T[] =>
+  on ? (list.includes(item) ? list : [...list, item]) : list.filter((x) => x !== item);
 
 export const setAction = (draft: Draft, resourceId: string, action: GrantAction, on: boolean): Draft => {
   const grant = grantOf(draft, resourceId);
@@ -55,7 +56,10 @@ export const columnState = (grant: ResourceGrant, resource: ResourceSummary, kin
   return count === resource.fields.length ? true : 'indeterminate';
 };
 
-export const setCommand = (draft: Draft, command: string, on: boolean): Draft => ({ ...draft, commands: toggled(draft.commands, command, on) });
+export const setCommand = (draft: Draft, command: string, on: boolean): Draft => ({
+  ...draft,
+  commands: toggled(draft.commands, command, on),
+});
 
 export const setOrigins = (draft: Draft, origins: string[]): Draft => ({ ...draft, origins });
 
@@ -95,7 +99,12 @@ export const sameGrants = (a: Draft, b: Draft): boolean => JSON.stringify(normal
 const normalize = (draft: Draft) => ({
   resources: Object.keys(draft.resources)
     .sort()
-    .map((id) => [id, [...draft.resources[id]!.actions].sort(), [...draft.resources[id]!.read].sort(), [...draft.resources[id]!.write].sort()]),
+    .map((id) => [
+      id,
+      [...draft.resources[id]!.actions].sort(),
+      [...draft.resources[id]!.read].sort(),
+      [...draft.resources[id]!.write].sort(),
+    ]),
   commands: [...draft.commands].sort(),
   origins: draft.origins.filter((origin) => origin.trim() !== ''),
 });

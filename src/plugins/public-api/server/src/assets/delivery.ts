@@ -12,7 +12,7 @@ export const SANDBOX_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sa
 
 export const FALLBACK_MIME = 'application/octet-stream';
 
-const TOKEN = "[a-z0-9!#$&^_.+-]+";
+const TOKEN = '[a-z0-9!#$&^_.+-]+';
 const MIME = new RegExp(`^${TOKEN}/${TOKEN}$`, 'i');
 
 const ACTIVE_TYPES = new Set([

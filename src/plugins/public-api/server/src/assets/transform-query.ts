@@ -64,7 +64,9 @@ export const parseTransformQuery = (query: URLSearchParams): TransformQuery | nu
   for (const name of new Set(query.keys())) {
     const values = query.getAll(name);
     if (!(TRANSFORM_PARAMETERS as readonly string[]).includes(name)) {
-      problems.push(problem(name, `Unknown query parameter ${echo(name)}; an asset takes ${TRANSFORM_PARAMETERS.join(', ')}.`, 'unknown_parameter'));
+      problems.push(
+        problem(name, `Unknown query parameter ${echo(name)}; an asset takes ${TRANSFORM_PARAMETERS.join(', ')}.`, 'unknown_parameter'),
+      );
       continue;
     }
     if (values.length > 1) {
@@ -85,7 +87,8 @@ export const parseTransformQuery = (query: URLSearchParams): TransformQuery | nu
       }
       case 'fit':
         asked.fit = oneOf(FITS, text);
-        if (asked.fit === null) problems.push(problem(name, `fit must be one of ${FITS.join(', ')}; got ${echo(text)}.`, 'parameter_invalid'));
+        if (asked.fit === null)
+          problems.push(problem(name, `fit must be one of ${FITS.join(', ')}; got ${echo(text)}.`, 'parameter_invalid'));
         break;
       case 'format':
         asked.format = oneOf(OUTPUT_FORMATS, text);
@@ -95,7 +98,8 @@ export const parseTransformQuery = (query: URLSearchParams): TransformQuery | nu
         break;
       case 'q':
         asked.quality = integerIn(text, 100);
-        if (asked.quality === null) problems.push(problem(name, `q must be an integer from 1 to 100; got ${echo(text)}.`, 'parameter_invalid'));
+        if (asked.quality === null)
+          problems.push(problem(name, `q must be an integer from 1 to 100; got ${echo(text)}.`, 'parameter_invalid'));
         break;
     }
   }

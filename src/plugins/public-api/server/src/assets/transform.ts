@@ -25,7 +25,7 @@ export type TransformProblemReason = 'not_an_image' | 'image_too_large' | 'image
 export class TransformProblem extends Error {
   constructor(
     readonly reason: TransformProblemReason,
-    message: string
+    message: string,
   ) {
     super(message);
     this.name = 'TransformProblem';

@@ -156,7 +156,7 @@ export const createVariantCache = <Format extends string>({ dir, maxBytes, warn 
       (error: unknown) => {
         inFlight.delete(key);
         throw error;
-      }
+      },
     );
     inFlight.set(key, flight);
     return flight;

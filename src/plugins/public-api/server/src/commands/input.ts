@@ -12,9 +12,13 @@ import type { CommandViolation } from './types';
 export const MAX_INPUT_PROBLEMS = 50;
 
 const problem = (path: (string | number)[], detail: string, reason: string): ErrorObject =>
-  errorObject(422, detail, { source: { pointer: path.length ? attributePointer(String(path[0]), ...path.slice(1)) : '/data/attributes' }, reason });
+  errorObject(422, detail, {
+    source: { pointer: path.length ? attributePointer(String(path[0]), ...path.slice(1)) : '/data/attributes' },
+    reason,
+  });
 
-const asPath = (path: readonly PropertyKey[]): (string | number)[] => path.map((token) => (typeof token === 'number' ? token : String(token)));
+const asPath = (path: readonly PropertyKey[]): (string | number)[] =>
+  path.map((token) => (typeof token === 'number' ? token : String(token)));
 
 const isAbsent = (attributes: Record<string, unknown>, path: (string | number)[]): boolean =>
   path.length === 1 && !Object.prototype.hasOwnProperty.call(attributes, path[0]!);

@@ -20,8 +20,7 @@ export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
 export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 export const API_BASE_PATH = '/api/v2';
 
-export const pluginConfig = (strapi: Core.Strapi): PluginConfig =>
-  strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+export const pluginConfig = (strapi: Core.Strapi): PluginConfig => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
 
 export default {
   default: {
@@ -33,9 +32,7 @@ export default {
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
-      throw new Error(
-        'PUBLIC_API_KEY_SECRET must be set to a random string of at least 32 characters (see .env.example).'
-      );
+      throw new Error('PUBLIC_API_KEY_SECRET must be set to a random string of at least 32 characters (see .env.example).');
     }
     if (typeof config.assetCacheDir !== 'string' || config.assetCacheDir.trim() === '') {
       throw new Error('PUBLIC_API_ASSET_CACHE_DIR must name a directory.');

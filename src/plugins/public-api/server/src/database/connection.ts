@@ -30,7 +30,7 @@ export const inTransaction = <T>(strapi: Core.Strapi, work: () => Promise<T>): P
   const outer = current.getStore();
   if (outer) return work();
   return strapi.db.transaction(({ trx, onRollback }) =>
-    current.run({ trx: trx as unknown as Knex.Transaction, onRollback: onRollback as Current['onRollback'] }, work)
+    current.run({ trx: trx as unknown as Knex.Transaction, onRollback: onRollback as Current['onRollback'] }, work),
   ) as Promise<T>;
 };
 

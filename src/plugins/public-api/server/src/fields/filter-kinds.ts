@@ -64,7 +64,8 @@ export const FILTER_KINDS: Record<FilterType, FilterKind> = {
   },
   boolean: {
     operators: EQUALITY,
-    parse: (text) => (text === 'true' || text === 'false' ? { ok: true, value: text === 'true' } : { ok: false, expected: "'true' or 'false'" }),
+    parse: (text) =>
+      text === 'true' || text === 'false' ? { ok: true, value: text === 'true' } : { ok: false, expected: "'true' or 'false'" },
     schema: () => ({ type: 'boolean' }),
   },
   date: {

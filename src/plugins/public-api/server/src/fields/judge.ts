@@ -24,7 +24,7 @@ export const violation = (pointer: string, detail: string): Violation => ({ poin
 export const judgeItems = <T>(
   items: readonly unknown[],
   pointer: string,
-  judgeItem: (item: unknown, pointer: string) => T | Violation
+  judgeItem: (item: unknown, pointer: string) => T | Violation,
 ): { ok: true; items: T[] } | { ok: false; violations: Violation[] } => {
   const accepted: T[] = [];
   const violations: Violation[] = [];

@@ -77,21 +77,22 @@ export const systemKeyOf = (key: string): SystemKey | undefined =>
   Object.prototype.hasOwnProperty.call(SYSTEM_KEYS, key) ? (SYSTEM_KEYS as Record<string, SystemKey>)[key] : undefined;
 
 /** Whether a resource has the key at all (`slug` and `sort` only where the schema has them). */
-export const hasSystemKey = (resource: ResourceSystem, key: SystemKeyName): boolean =>
-  SYSTEM_KEYS[key].attribute(resource) !== undefined;
+export const hasSystemKey = (resource: ResourceSystem, key: SystemKeyName): boolean => SYSTEM_KEYS[key].attribute(resource) !== undefined;
 
 /** The system keys `sort` accepts, in the order the document lists them (the id is only the tiebreaker). */
 export const SYSTEM_SORT_KEYS = ['slug', 'sort', 'publishedAt', 'createdAt', 'updatedAt'] as const satisfies readonly SystemKeyName[];
 
 /** The system keys `filter` accepts, with how their values are typed. */
 export const SYSTEM_FILTER_TARGETS: ReadonlyMap<SystemKeyName, FilterTarget> = new Map(
-  Object.entries(SYSTEM_KEYS as Record<string, SystemKey>).flatMap(([key, entry]) => (entry.filter ? [[key as SystemKeyName, entry.filter] as const] : []))
+  Object.entries(SYSTEM_KEYS as Record<string, SystemKey>).flatMap(([key, entry]) =>
+    entry.filter ? [[key as SystemKeyName, entry.filter] as const] : [],
+  ),
 );
 
 /** The keys of `meta`, with how each is read out and described. */
-export const META_ENTRIES: ReadonlyArray<readonly [MetaKeyName, MetaEntry]> = Object.entries(SYSTEM_KEYS as Record<string, SystemKey>).flatMap(
-  ([key, entry]) => (entry.meta ? [[key as MetaKeyName, entry.meta] as const] : [])
-);
+export const META_ENTRIES: ReadonlyArray<readonly [MetaKeyName, MetaEntry]> = Object.entries(
+  SYSTEM_KEYS as Record<string, SystemKey>,
+).flatMap(([key, entry]) => (entry.meta ? [[key as MetaKeyName, entry.meta] as const] : []));
 
 /** Strapi attributes that hold system values or Strapi internals: never fields. */
 export const STRAPI_SYSTEM_ATTRIBUTES: ReadonlySet<string> = new Set([

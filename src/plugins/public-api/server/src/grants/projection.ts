@@ -105,17 +105,13 @@ export const takesLocale = (projection: Projection): boolean =>
 /** The system sort keys a resource really has (`sort` and `slug` only where the schema has them). */
 export const systemSortKeys = (resource: Resource): string[] => SYSTEM_SORT_KEYS.filter((key) => hasSystemKey(resource, key));
 
-export const defaultSort = (resource: Resource): SortTerm[] =>
-  resource.sortAttribute ? [{ key: 'sort', direction: 'asc' }] : [];
+export const defaultSort = (resource: Resource): SortTerm[] => (resource.sortAttribute ? [{ key: 'sort', direction: 'asc' }] : []);
 
 /**
  * What `include` may expand from a projection: expandable relations, recursively through the grants of
  * each target. Maps are shared per resource, so cycles (events -> festival -> events) stay finite.
  */
-export const includeTree = (
-  projection: Projection,
-  projectTarget: (resource: Resource) => Projection
-): IncludeTree => {
+export const includeTree = (projection: Projection, projectTarget: (resource: Resource) => Projection): IncludeTree => {
   const trees = new Map<string, Map<string, IncludeTree>>();
   const build = (current: Projection): Map<string, IncludeTree> => {
     const existing = trees.get(current.resource.id);
@@ -131,11 +127,7 @@ export const includeTree = (
   return build(projection);
 };
 
-export const queryVocabulary = (
-  projection: Projection,
-  locales: readonly string[] | null,
-  include: IncludeTree
-): QueryVocabulary => {
+export const queryVocabulary = (projection: Projection, locales: readonly string[] | null, include: IncludeTree): QueryVocabulary => {
   const sortable = new Set<string>(systemSortKeys(projection.resource));
   const filterable = new Map<string, FilterTarget>();
   for (const [key, target] of SYSTEM_FILTER_TARGETS) {

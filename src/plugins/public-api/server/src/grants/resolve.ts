@@ -38,11 +38,7 @@ export const supportedActions = (resource: Pick<Resource, 'mode'>): Action[] =>
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
-export const resolveGrants = (
-  input: unknown,
-  resources: readonly Resource[],
-  commandNames: readonly string[]
-): ResolveResult => {
+export const resolveGrants = (input: unknown, resources: readonly Resource[], commandNames: readonly string[]): ResolveResult => {
   const parsed = grantsInputSchema.safeParse(input);
   if (!parsed.success) {
     return {
@@ -87,7 +83,10 @@ export const resolveGrants = (
   const commands = parsed.data.commands === '*' ? [...commandNames] : unique(parsed.data.commands);
   const unknownCommands = commands.filter((name) => !commandNames.includes(name));
   if (unknownCommands.length) {
-    issues.push({ path: ['commands'], message: `Unknown command${unknownCommands.length > 1 ? 's' : ''}: ${unknownCommands.map((n) => `'${n}'`).join(', ')}.` });
+    issues.push({
+      path: ['commands'],
+      message: `Unknown command${unknownCommands.length > 1 ? 's' : ''}: ${unknownCommands.map((n) => `'${n}'`).join(', ')}.`,
+    });
   }
 
   const origins: string[] = [];
@@ -106,7 +105,7 @@ export const allGrants = (resources: readonly Resource[], commandNames: readonly
     resources.map((resource) => {
       const fields = resource.fields.map((field) => field.key);
       return [resource.id, { actions: supportedActions(resource), read: fields, write: fields }];
-    })
+    }),
   ),
   commands: [...commandNames],
   origins: [],

@@ -15,7 +15,7 @@ export const targetResolver = (resources: readonly Resource[]): TargetResolver =
             candidate.sourceType === 'cms' &&
             candidate.website?.slug === from.website?.slug &&
             candidate.uid === uid &&
-            candidate.mode === 'collection'
+            candidate.mode === 'collection',
         )
       : undefined) ??
     natives.find((candidate) => candidate.uid === uid) ??

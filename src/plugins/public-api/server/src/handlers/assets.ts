@@ -10,7 +10,13 @@ import sharp from 'sharp';
 import { openFileBytes, type Bytes } from '../assets/bytes';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
 import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem } from '../assets/transform';
-import { MIME_OF_FORMAT, firstTransformParameter, normalizeTransformQuery, parseTransformQuery, type TransformQuery } from '../assets/transform-query';
+import {
+  MIME_OF_FORMAT,
+  firstTransformParameter,
+  normalizeTransformQuery,
+  parseTransformQuery,
+  type TransformQuery,
+} from '../assets/transform-query';
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
 import { apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
@@ -43,19 +49,27 @@ const contentMissing = (file: StoredFile) => {
 const transformRefused = (problem: TransformProblem, parameter: string) => {
   switch (problem.reason) {
     case 'image_too_large':
-      return apiError(422, `This image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels and is not transformed; request the original without parameters.`, {
-        reason: 'image_too_large',
-      });
+      return apiError(
+        422,
+        `This image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels and is not transformed; request the original without parameters.`,
+        {
+          reason: 'image_too_large',
+        },
+      );
     case 'image_undecodable':
       return apiError(422, 'This image cannot be decoded and is not transformed; request the original without parameters.', {
         reason: 'image_undecodable',
       });
     default:
       // The declared type said image, the bytes do not (SVG or anything else): never decoded.
-      return apiError(400, 'Transforms apply to raster images (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF) only; request the file without parameters.', {
-        source: { parameter },
-        reason: 'not_an_image',
-      });
+      return apiError(
+        400,
+        'Transforms apply to raster images (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF) only; request the file without parameters.',
+        {
+          source: { parameter },
+          reason: 'not_an_image',
+        },
+      );
   }
 };
 
@@ -90,7 +104,9 @@ const answer = async (request: PublicRequest, representation: Representation, on
 
 const original = (file: StoredFile, filePath: string): Representation => ({
   // The content identity changes whenever the bytes do (a replaced file gets a new version), so it tags them.
-  etag: `"${digest(`original:${contentIdentity(file)}`).toString('base64url').slice(0, 32)}"`,
+  etag: `"${digest(`original:${contentIdentity(file)}`)
+    .toString('base64url')
+    .slice(0, 32)}"`,
   open: async () => {
     const bytes = await openFileBytes(filePath);
     return bytes && { bytes, headers: deliveryHeaders(file.mime) };

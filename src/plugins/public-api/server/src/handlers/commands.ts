@@ -39,7 +39,8 @@ import { storeReceivedFile } from '../uploads/store';
 
 const environment = async (): Promise<CommandEnvironment> => ({ locales: (await getService('locales').get()).codes });
 
-export const grantedCommands = (grants: KeyGrants): CommandDefinition[] => COMMANDS.filter((command) => grants.commands.includes(command.name));
+export const grantedCommands = (grants: KeyGrants): CommandDefinition[] =>
+  COMMANDS.filter((command) => grants.commands.includes(command.name));
 
 /** Commands take no query parameters: anything there is a mistake worth saying. */
 const assertNoQuery = (request: ApiRequest) => {
@@ -57,7 +58,7 @@ const fileDescriptions = (command: CommandDefinition) =>
     Object.entries(command.files ?? {}).map(([name, rule]) => [
       name,
       { description: rule.description, mediaTypes: rule.kinds.map((kind) => FILE_KINDS[kind].mimeType), maxBytes: rule.maxBytes },
-    ])
+    ]),
   );
 
 export const commandSchema: Handler = async (request) => {
@@ -99,15 +100,23 @@ const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   const fields = body.fields.data ?? [];
   const files = body.files.data ?? [];
   if (fields.length + files.length !== 1) {
-    throw malformed('A multipart command request carries its JSON:API document in exactly one part named `data`.', 'multipart_document_missing');
+    throw malformed(
+      'A multipart command request carries its JSON:API document in exactly one part named `data`.',
+      'multipart_document_missing',
+    );
   }
   if (fields.length === 1) return parseJsonBytes(Buffer.from(fields[0]!, 'utf8'));
   const file = files[0]!;
-  if (file.size > MAX_BODY_BYTES) throw apiError(413, `The \`data\` part may be at most ${MAX_BODY_BYTES} bytes (1 MiB).`, { reason: 'body_too_large' });
+  if (file.size > MAX_BODY_BYTES)
+    throw apiError(413, `The \`data\` part may be at most ${MAX_BODY_BYTES} bytes (1 MiB).`, { reason: 'body_too_large' });
   return parseJsonBytes(await fs.readFile(file.path));
 };
 
-const readMultipartCommand = async (request: ApiRequest, command: CommandDefinition, uploads: UploadSession): Promise<CommandBody & { workspace: Workspace }> => {
+const readMultipartCommand = async (
+  request: ApiRequest,
+  command: CommandDefinition,
+  uploads: UploadSession,
+): Promise<CommandBody & { workspace: Workspace }> => {
   const rules = command.files ?? {};
   const maxFileBytes = Math.max(MAX_BODY_BYTES, ...Object.values(rules).map((rule) => rule.maxBytes));
   const limit = multipartBodyLimit(maxFileBytes);
@@ -119,7 +128,12 @@ const readMultipartCommand = async (request: ApiRequest, command: CommandDefinit
   const body = await readMultipartBody(request, { directory: workspace.directory, maxFileBytes });
   for (const name of [...Object.keys(body.fields), ...Object.keys(body.files)]) {
     if (name !== 'data' && !(name in rules)) {
-      throw malformed(`This command takes no part named ${echo(name)}; send \`data\`${Object.keys(rules).map((file) => ` and \`${file}\``).join('')}.`, 'multipart_part_unknown');
+      throw malformed(
+        `This command takes no part named ${echo(name)}; send \`data\`${Object.keys(rules)
+          .map((file) => ` and \`${file}\``)
+          .join('')}.`,
+        'multipart_part_unknown',
+      );
     }
   }
   const document = await documentOfParts(body);
@@ -131,14 +145,19 @@ const readMultipartCommand = async (request: ApiRequest, command: CommandDefinit
     if (parts.length > 1) throw malformed(`Send at most one file in the part ${echo(name)}.`, 'multipart_part_repeated');
     const part = parts[0];
     if (!part) continue;
-    if (part.size > rule.maxBytes) throw apiError(413, `The file ${echo(name)} may be at most ${rule.maxBytes} bytes.`, { reason: 'file_too_large' });
+    if (part.size > rule.maxBytes)
+      throw apiError(413, `The file ${echo(name)} may be at most ${rule.maxBytes} bytes.`, { reason: 'file_too_large' });
     files[name] = { path: part.path, size: part.size, kind: sniffFileKind(await fs.readFile(part.path)) };
     digests[name] = { sha256: part.sha256, size: part.size };
   }
   return { document, files, fingerprint: { document, files: digests }, workspace };
 };
 
-const readCommandBody = async (request: ApiRequest, command: CommandDefinition, uploads: UploadSession): Promise<CommandBody & { workspace?: Workspace }> => {
+const readCommandBody = async (
+  request: ApiRequest,
+  command: CommandDefinition,
+  uploads: UploadSession,
+): Promise<CommandBody & { workspace?: Workspace }> => {
   if (command.files && isMultipart(request)) return readMultipartCommand(request, command, uploads);
   // Anything but JSON is 415 here, multipart included for commands that take no files.
   const document = await readJsonBody(request);
@@ -160,7 +179,11 @@ const judgeFiles = (command: CommandDefinition, files: Record<string, FilePart>)
       accepted[name] = { path: file.path, size: file.size, kind: file.kind };
     } else {
       const kinds = rule.kinds.map((kind) => FILE_KINDS[kind].extension.toUpperCase()).join(' or ');
-      problems.push(...violationProblems([{ path: [name], message: `The file is not a ${kinds} document (judged by its content).`, reason: 'file_type_not_accepted' }]));
+      problems.push(
+        ...violationProblems([
+          { path: [name], message: `The file is not a ${kinds} document (judged by its content).`, reason: 'file_type_not_accepted' },
+        ]),
+      );
     }
   }
   return { accepted, problems };
@@ -189,8 +212,8 @@ const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Prom
     explain: (error) =>
       error instanceof CommandViolations
         ? apiErrors(422, orderedProblems(violationProblems(error.violations)))
-        // A command's attributes are the caller's own: it may see what it sent.
-        : apiErrorOfWrite(error, { visible, readable: visible }),
+        : // A command's attributes are the caller's own: it may see what it sent.
+          apiErrorOfWrite(error, { visible, readable: visible }),
     execute: async () => {
       assertDocumentTarget(object, { type: command.name, id: null });
       const files = judgeFiles(command, body.files);

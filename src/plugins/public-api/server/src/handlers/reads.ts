@@ -102,5 +102,5 @@ export const cmsRecord: Handler = async (request) =>
   readRecord(
     request,
     await getService('access').cms(request.key, request.params.website!, request.params.collection!, 'read'),
-    request.params.record!
+    request.params.record!,
   );

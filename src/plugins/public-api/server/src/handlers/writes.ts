@@ -60,11 +60,7 @@ const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: strin
   const resource = target.projection.resource;
   const base = `${request.baseUrl}${resourcePath(resource)}`;
   const identifier =
-    resource.mode === 'singleton'
-      ? null
-      : resource.identifiers.includes('slug') && record.meta.slug
-        ? record.meta.slug
-        : record.id;
+    resource.mode === 'singleton' ? null : resource.identifiers.includes('slug') && record.meta.slug ? record.meta.slug : record.id;
   const path = identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`;
   return takesLocale(target.projection) && request.query.has('locale') ? `${path}?locale=${encodeURIComponent(target.language)}` : path;
 };
@@ -85,7 +81,13 @@ const visibleFields = (projection: Projection): ViolationScope => ({
 /** What a refused write means to this key: Strapi's and the domain's refusals, told in the fields it sees. */
 const explainWrite = (access: ResourceAccess) => (error: unknown) => apiErrorOfWrite(error, visibleFields(access.projection));
 
-const recordResponse = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, status: 200 | 201): Promise<ApiResponse> => {
+const recordResponse = async (
+  request: ApiRequest,
+  access: ResourceAccess,
+  target: WriteTarget,
+  documentId: string,
+  status: 200 | 201,
+): Promise<ApiResponse> => {
   const data = await load(request, access, target, documentId);
   // Just written in this transaction: not finding it is a server fault, and rolls the write back.
   if (!data) throw new Error(`${access.resource.id}: record ${documentId} was written but cannot be read back.`);
@@ -118,7 +120,10 @@ const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promi
 
 const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<Execution> => {
   const target = await writeTarget(request, access);
-  const record = identifier === null ? await findSingleton(target.projection, target.locale) : await findRecord(target.projection, identifier, target.locale);
+  const record =
+    identifier === null
+      ? await findSingleton(target.projection, target.locale)
+      : await findRecord(target.projection, identifier, target.locale);
   const body = await readJsonBody(request);
   const object = parseResourceDocument(body);
   return {
@@ -152,7 +157,12 @@ const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identi
       const archived = { ...data, meta: { ...data.meta, publishedAt: null } };
       return {
         status: 200,
-        body: recordDocument({ selfUrl: recordUrl(request, target, data), resource: access.resource, fields: access.projection.fields, data: archived }),
+        body: recordDocument({
+          selfUrl: recordUrl(request, target, data),
+          resource: access.resource,
+          fields: access.projection.fields,
+          data: archived,
+        }),
       };
     },
   };
@@ -170,25 +180,28 @@ export const nativeCreate: Handler = writeHandler(async (request) => prepareCrea
 
 export const nativeUpdate: Handler = writeHandler(
   async (request) => prepareUpdate(request, nativeAccess(request, 'update'), request.params.record!),
-  IDEMPOTENT
+  IDEMPOTENT,
 );
 
 export const nativeDelete: Handler = writeHandler(
   async (request) => prepareDelete(request, nativeAccess(request, 'delete'), request.params.record!),
-  PLAIN
+  PLAIN,
 );
 
 export const cmsCreate: Handler = writeHandler(async (request) => prepareCreate(request, await cmsAccess(request, 'create')), IDEMPOTENT);
 
 /** PATCH on a singleton's own path updates its one record. */
-export const cmsSingletonUpdate: Handler = writeHandler(async (request) => prepareUpdate(request, await cmsAccess(request, 'update'), null), IDEMPOTENT);
+export const cmsSingletonUpdate: Handler = writeHandler(
+  async (request) => prepareUpdate(request, await cmsAccess(request, 'update'), null),
+  IDEMPOTENT,
+);
 
 export const cmsUpdate: Handler = writeHandler(
   async (request) => prepareUpdate(request, await cmsAccess(request, 'update'), request.params.record!),
-  IDEMPOTENT
+  IDEMPOTENT,
 );
 
 export const cmsDelete: Handler = writeHandler(
   async (request) => prepareDelete(request, await cmsAccess(request, 'delete'), request.params.record!),
-  PLAIN
+  PLAIN,
 );

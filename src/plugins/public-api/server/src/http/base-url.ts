@@ -74,7 +74,10 @@ export const linkOrigin = (source: LinkSource): string => {
   if (configured) return configured;
   const protocol = source.protocol.toLowerCase();
   if (protocol !== 'http' && protocol !== 'https') {
-    throw apiError(400, 'The forwarded protocol is neither http nor https.', { source: { header: 'X-Forwarded-Proto' }, reason: 'host_invalid' });
+    throw apiError(400, 'The forwarded protocol is neither http nor https.', {
+      source: { header: 'X-Forwarded-Proto' },
+      reason: 'host_invalid',
+    });
   }
   // An absolute-form target names the host itself; Host is then ignored (RFC 9112 3.2.2).
   const host = source.target.authority ?? source.host.value;
@@ -107,6 +110,8 @@ export const requestLinks = (configured: unknown, ctx: LinkRequest): { origin: s
   // list: `user@evil.example` and `a, b` are malformed, not hosts to guess from. Behind a trusted proxy,
   // X-Forwarded-Host is a list by design (one entry per proxy): the first is the client's.
   const forwarded = ctx.app.proxy ? ctx.get('X-Forwarded-Host') : '';
-  const host = forwarded ? { value: forwarded.split(',')[0]!.trim(), header: 'X-Forwarded-Host' } : { value: ctx.get('Host'), header: 'Host' };
+  const host = forwarded
+    ? { value: forwarded.split(',')[0]!.trim(), header: 'X-Forwarded-Host' }
+    : { value: ctx.get('Host'), header: 'Host' };
   return { origin: linkOrigin({ configured, protocol: ctx.protocol, host, target }), target };
 };

@@ -16,7 +16,6 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper than any document the API reads (a richtext list nests 16 levels, four JSON levels each). */
 export const MAX_JSON_DEPTH = 128;
 
-
 /** Whether the request announces a body: a positive Content-Length or a chunked transfer. */
 export const announcesBody = (headers: RequestHeaders): boolean => {
   const length = headerValue(headers, 'content-length');
@@ -25,11 +24,17 @@ export const announcesBody = (headers: RequestHeaders): boolean => {
 };
 
 const tooLarge = (limit: number) =>
-  apiError(413, limit === MAX_BODY_BYTES ? `Request bodies are at most ${MAX_BODY_BYTES} bytes (1 MiB).` : `This request body may be at most ${limit} bytes.`, {
-    reason: 'body_too_large',
-    // The rest of the body is drained, not read; the connection is not reused.
-    headers: { Connection: 'close' },
-  });
+  apiError(
+    413,
+    limit === MAX_BODY_BYTES
+      ? `Request bodies are at most ${MAX_BODY_BYTES} bytes (1 MiB).`
+      : `This request body may be at most ${limit} bytes.`,
+    {
+      reason: 'body_too_large',
+      // The rest of the body is drained, not read; the connection is not reused.
+      headers: { Connection: 'close' },
+    },
+  );
 
 /**
  * Reads a request stream once, up to `limit` bytes. A declared length over the limit is refused before

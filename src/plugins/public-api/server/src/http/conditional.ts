@@ -58,12 +58,7 @@ const position = (text: string): number => Math.min(Number(text), Number.MAX_SAF
  * - One range: clamped to the file; one that starts at or past the end, an empty suffix (`-0`), or one
  *   that ends before it starts selects nothing (416).
  */
-export const decideRange = (
-  range: string | undefined,
-  ifRange: string | undefined,
-  size: number,
-  etag: string
-): RangeDecision => {
+export const decideRange = (range: string | undefined, ifRange: string | undefined, size: number, etag: string): RangeDecision => {
   if (range === undefined) return FULL;
   if (ifRange !== undefined && ifRange.trim() !== etag) return FULL;
   const match = /^\s*bytes\s*=\s*(.*)$/i.exec(range);

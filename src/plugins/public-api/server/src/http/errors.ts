@@ -64,11 +64,8 @@ export class ApiError extends Error {
 }
 
 /** One error object, thrown: `throw apiError(400, 'Unknown parameter', { source: { parameter: 'x' } })`. */
-export const apiError = (
-  status: ErrorStatus,
-  detail: string,
-  init: ErrorInit & { headers?: Record<string, string> } = {}
-): ApiError => new ApiError(status, [errorObject(status, detail, init)], init.headers);
+export const apiError = (status: ErrorStatus, detail: string, init: ErrorInit & { headers?: Record<string, string> } = {}): ApiError =>
+  new ApiError(status, [errorObject(status, detail, init)], init.headers);
 
 /** Several error objects of one status, e.g. one 422 per offending field. */
 export const apiErrors = (status: ErrorStatus, errors: ErrorObject[], headers?: Record<string, string>): ApiError =>

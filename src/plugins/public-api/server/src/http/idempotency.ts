@@ -21,10 +21,14 @@ export const IDEMPOTENCY_KEY_PATTERN =
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
 const invalidKey = () =>
-  apiError(400, `Idempotency-Key must be sent once, as 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes.`, {
-    source: { header: 'Idempotency-Key' },
-    reason: 'idempotency_key_invalid',
-  });
+  apiError(
+    400,
+    `Idempotency-Key must be sent once, as 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes.`,
+    {
+      source: { header: 'Idempotency-Key' },
+      reason: 'idempotency_key_invalid',
+    },
+  );
 
 /**
  * The header's value -> the key, or null when the header is absent. A value that starts and ends with

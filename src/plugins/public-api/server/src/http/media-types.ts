@@ -76,7 +76,8 @@ const onlyJsonApiParams = (params: Record<string, string[]>): boolean =>
   Object.keys(params).every((name) => name === 'ext' || name === 'profile');
 
 /** The extension URIs an `ext` parameter names (a space-separated list, JSON:API 1.1). */
-const extensionsOf = (params: Record<string, string[]>): string[] => (params.ext ?? []).flatMap((value) => value.split(/\s+/)).filter(Boolean);
+const extensionsOf = (params: Record<string, string[]>): string[] =>
+  (params.ext ?? []).flatMap((value) => value.split(/\s+/)).filter(Boolean);
 
 const unsupportedExtensions = (params: Record<string, string[]>, supported: readonly string[]): string[] =>
   extensionsOf(params).filter((uri) => !supported.includes(uri));
@@ -120,10 +121,14 @@ export const assertAcceptable = (accept: string | undefined, supported: readonly
       reason: 'media_type_parameters',
     });
   }
-  throw apiError(406, `Every ${JSONAPI_MEDIA_TYPE} in Accept asks for an extension this endpoint does not support; it ${supportedText(supported)}.`, {
-    source: { header: 'Accept' },
-    reason: 'extension_unsupported',
-  });
+  throw apiError(
+    406,
+    `Every ${JSONAPI_MEDIA_TYPE} in Accept asks for an extension this endpoint does not support; it ${supportedText(supported)}.`,
+    {
+      source: { header: 'Accept' },
+      reason: 'extension_unsupported',
+    },
+  );
 };
 
 /**

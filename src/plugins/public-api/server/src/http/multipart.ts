@@ -30,8 +30,8 @@ export type MultipartBody = {
   files: Record<string, ReceivedPart[]>;
 };
 
-
-export const isMultipart = (request: ApiRequest): boolean => parseMediaRanges(headerValue(request.headers, 'content-type') ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
+export const isMultipart = (request: ApiRequest): boolean =>
+  parseMediaRanges(headerValue(request.headers, 'content-type') ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
 
 const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileBytes: number) => string }> = {
   1009: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
@@ -41,7 +41,10 @@ const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileByt
   1015: { reason: 'body_too_large', detail: () => `A form may have at most ${MAX_PARTS} files.` },
 };
 
-const sha256Of = async (path: string): Promise<string> => createHash('sha256').update(await fs.readFile(path)).digest('hex');
+const sha256Of = async (path: string): Promise<string> =>
+  createHash('sha256')
+    .update(await fs.readFile(path))
+    .digest('hex');
 
 /** The most bytes a multipart body whose files are each at most `maxFileBytes` may have. */
 export const multipartBodyLimit = (maxFileBytes: number): number => maxFileBytes + MAX_BODY_BYTES + FRAMING_BYTES;
@@ -50,7 +53,10 @@ export const multipartBodyLimit = (maxFileBytes: number): number => maxFileBytes
  * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`
  * (a private one: a crash may leave a part there half written).
  */
-export const readMultipartBody = async (request: ApiRequest, options: { directory: string; maxFileBytes: number }): Promise<MultipartBody> => {
+export const readMultipartBody = async (
+  request: ApiRequest,
+  options: { directory: string; maxFileBytes: number },
+): Promise<MultipartBody> => {
   const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes));
   const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
   const form = formidable({
@@ -81,7 +87,7 @@ export const readMultipartBody = async (request: ApiRequest, options: { director
         size: file.size,
         sha256: await sha256Of(file.filepath),
         declaredName: file.originalFilename ?? null,
-      }))
+      })),
     );
   }
   return { fields: Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values ?? []])), files: received };

@@ -9,8 +9,7 @@ const HOST_LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const HOST = `${HOST_LABEL}(?:\\.${HOST_LABEL})*`;
 const ORIGIN_RULE = new RegExp(`^https?://(?:\\*\\.)?${HOST}(?::\\d{1,5})?$`);
 
-export const ORIGIN_RULE_MESSAGE =
-  "An origin is scheme://host[:port] without a path, like 'https://shop.example' or 'https://*.example'.";
+export const ORIGIN_RULE_MESSAGE = "An origin is scheme://host[:port] without a path, like 'https://shop.example' or 'https://*.example'.";
 
 export const normalizeOriginRule = (rule: string): string => rule.trim().toLowerCase().replace(/\/$/, '');
 

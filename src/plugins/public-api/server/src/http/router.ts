@@ -129,7 +129,9 @@ export const createRouter = <Name extends string>(routes: RouteDefinition<Name>[
     if (!found && method !== 'OPTIONS' && !dependsOnMode) throw methodNotAllowed(method, allow(null));
     const params = matchSegments((found ?? samePattern[0]!).segments, segments)!;
     return {
-      route: found ? { name: found.name, media: found.media ?? 'jsonapi', modes: found.modes ?? null, extensions: found.extensions ?? [] } : null,
+      route: found
+        ? { name: found.name, media: found.media ?? 'jsonapi', modes: found.modes ?? null, extensions: found.extensions ?? [] }
+        : null,
       names: samePattern.map((route) => route.name),
       params,
       dependsOnMode,

@@ -22,7 +22,7 @@ export const assertStorableRequest = (params: Record<string, string>, query: URL
       errorObject(400, `The query parameter holds text no database stores: ${UNSTORABLE_TEXT}.`, {
         source: { parameter: name },
         reason: 'unstorable_text',
-      })
+      }),
     );
   }
   if (problems.length) throw apiErrors(400, problems);

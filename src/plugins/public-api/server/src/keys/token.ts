@@ -38,8 +38,7 @@ export const generateKey = (keyId: string = randomBase62(KEY_ID_LENGTH)) => {
 };
 
 /** Only this HMAC of the whole key is stored; the server secret never leaves the environment. */
-export const hashKey = (serverSecret: string, key: string): string =>
-  createHmac('sha256', serverSecret).update(key, 'utf8').digest('hex');
+export const hashKey = (serverSecret: string, key: string): string => createHmac('sha256', serverSecret).update(key, 'utf8').digest('hex');
 
 export const hashesEqual = (a: string, b: string): boolean => {
   const left = Buffer.from(a, 'hex');

@@ -20,6 +20,6 @@ export const asset = (c: Components): Ref =>
         caption: { type: ['string', 'null'] },
       },
       undefined,
-      { description: 'A file referenced from content.' }
-    )
+      { description: 'A file referenced from content.' },
+    ),
   );

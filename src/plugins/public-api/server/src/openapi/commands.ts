@@ -65,7 +65,7 @@ export const commandListPath = (components: Components, commands: readonly Comma
                     // Commands that take files describe their multipart parts here (JSON Schema cannot).
                     meta: { type: 'object', properties: { multipart: { type: 'object' } } },
                   },
-                  ['type', 'id', 'attributes']
+                  ['type', 'id', 'attributes'],
                 ),
               },
             }),
@@ -91,7 +91,7 @@ const multipartBody = (command: CommandDefinition, document: Schema): MediaTypeO
       type: 'object',
       required: ['data'],
       properties: {
-        data: { ...document, description: 'The command\'s JSON:API document, as a form field or a file part.' },
+        data: { ...document, description: "The command's JSON:API document, as a form field or a file part." },
         ...Object.fromEntries(
           files.map(([name, rule]) => [
             name,
@@ -102,7 +102,7 @@ const multipartBody = (command: CommandDefinition, document: Schema): MediaTypeO
               contentMediaType: 'application/octet-stream',
               description: `${rule.description} ${mediaTypesOf(rule.kinds).join(' or ')}, at most ${bytes(rule.maxBytes)}; optional (an empty part is no file).`,
             },
-          ])
+          ]),
         ),
       },
       additionalProperties: false,
@@ -118,18 +118,22 @@ const multipartBody = (command: CommandDefinition, document: Schema): MediaTypeO
 export const commandPaths = (
   components: Components,
   commands: readonly CommandDefinition[],
-  environment: CommandEnvironment
+  environment: CommandEnvironment,
 ): Record<string, PathItemObject> => {
   const paths: Record<string, PathItemObject> = {};
   for (const command of commands) {
-    const document = object({ data: object({ type: { type: 'string', const: command.name }, attributes: inputSchemaOf(command, environment) }) });
+    const document = object({
+      data: object({ type: { type: 'string', const: command.name }, attributes: inputSchemaOf(command, environment) }),
+    });
     const operation: OperationObject = {
       operationId: `run${pascal(command.name)}Command`,
       summary: command.description || `Run ${command.name}`,
       tags: [COMMANDS_TAG],
       parameters: [idempotencyKey(components)],
       requestBody: {
-        description: command.files ? 'The command input: a JSON document, or multipart/form-data with the document and its files.' : 'The command input.',
+        description: command.files
+          ? 'The command input: a JSON document, or multipart/form-data with the document and its files.'
+          : 'The command input.',
         required: true,
         content: {
           ...Object.fromEntries(REQUEST_MEDIA_TYPES.map((type) => [type, { schema: document }])),
@@ -139,7 +143,10 @@ export const commandPaths = (
       responses: {
         '201': { description: 'The command ran.', content: { [JSONAPI_MEDIA_TYPE]: { schema: resultDocument(components) } } },
         // Commands that take files bound the uploads in flight (503 over the bound).
-        ...errorResponses(components, command.files ? [400, 401, 403, 406, 409, 413, 415, 422, 500, 503] : [400, 401, 403, 406, 409, 413, 415, 422, 500]),
+        ...errorResponses(
+          components,
+          command.files ? [400, 401, 403, 406, 409, 413, 415, 422, 500, 503] : [400, 401, 403, 406, 409, 413, 415, 422, 500],
+        ),
       },
     };
     paths[`/commands/${command.name}`] = { post: operation };

@@ -96,14 +96,14 @@ const indexOperation = (components: Components, exposed: readonly Resource[]): O
                         sourceType: { type: 'string', enum: ['native', 'cms'] },
                         website: { type: 'string', description: 'CMS resources only: the website slug.' },
                       },
-                      ['name', 'slug', 'mode', 'sourceType']
+                      ['name', 'slug', 'mode', 'sourceType'],
                     ),
                     links: object({ self: { type: 'string', format: 'uri' } }),
                   },
-                  ['type', 'id', 'attributes', 'links']
+                  ['type', 'id', 'attributes', 'links'],
                 ),
               },
-            })
+            }),
           ),
         },
       },
@@ -125,7 +125,7 @@ const schemaOperation = (components: Components, operationId: string, summary: s
         ETag: components.header('ETag', () => ({ description: 'Changes whenever the document does.', schema: { type: 'string' } })),
       },
       content: Object.fromEntries(
-        OPENAPI_MEDIA_TYPES.map((type) => [type, { schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' } }])
+        OPENAPI_MEDIA_TYPES.map((type) => [type, { schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' } }]),
       ),
     },
     '304': { description: 'The document has not changed since the ETag sent in If-None-Match.' },
@@ -165,7 +165,10 @@ const resourcePaths = (context: DocumentContext, resource: Resource, tag: string
       tags: [tag],
       parameters: recordParameters(context, resource),
       responses: {
-        '200': { description: `The one record of ${resource.name}.`, content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } } },
+        '200': {
+          description: `The one record of ${resource.name}.`,
+          content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } },
+        },
         ...errorResponses(context.components, READ_ERRORS),
       },
     };
@@ -177,7 +180,10 @@ const resourcePaths = (context: DocumentContext, resource: Resource, tag: string
       tags: [tag],
       parameters: collectionParameters(context, resource),
       responses: {
-        '200': { description: `A page of ${resource.name}.`, content: { [JSONAPI_MEDIA_TYPE]: { schema: collectionDocumentSchema(context, resource) } } },
+        '200': {
+          description: `A page of ${resource.name}.`,
+          content: { [JSONAPI_MEDIA_TYPE]: { schema: collectionDocumentSchema(context, resource) } },
+        },
         ...errorResponses(context.components, READ_ERRORS),
       },
     };

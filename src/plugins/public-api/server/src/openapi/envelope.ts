@@ -9,5 +9,5 @@ export const jsonApi = (c: Components): Ref =>
   c.schema('JsonApi', () =>
     object({ version: { type: 'string', const: '1.1', description: 'The JSON:API version: always 1.1.' } }, ['version'], {
       description: 'The top-level `jsonapi` member.',
-    })
+    }),
   );

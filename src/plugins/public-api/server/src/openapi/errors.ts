@@ -39,14 +39,14 @@ export const errorDocument = (c: Components): Ref =>
                 meta: object({ reason: { type: 'string', description: 'A finer machine-readable reason.' } }),
               },
               ['status', 'code', 'title', 'detail'],
-              { description: 'One error.' }
-            )
+              { description: 'One error.' },
+            ),
           ),
         },
       },
       ['jsonapi', 'errors'],
-      { description: 'Every error response of /api/v2.' }
-    )
+      { description: 'Every error response of /api/v2.' },
+    ),
   );
 
 const RESPONSE_NAMES: Record<ErrorStatus, string> = {

@@ -12,7 +12,7 @@ export const recordMeta = (c: Components): Ref =>
   c.schema('RecordMeta', () =>
     object(Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])), undefined, {
       description: 'System values of a record.',
-    })
+    }),
   );
 
 /** An archived record's last state: as reads showed it, with no publication date any more. */
@@ -20,7 +20,7 @@ export const archivedRecordMeta = (c: Components): Ref =>
   c.schema('ArchivedRecordMeta', () =>
     object(Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.archived)])), undefined, {
       description: 'System values of an archived record.',
-    })
+    }),
   );
 
 export const fieldMeta = (c: Components): Ref =>
@@ -45,6 +45,6 @@ export const fieldMeta = (c: Components): Ref =>
         allowedTypes: { type: 'array', description: 'MIME patterns a media field accepts.', items: { type: 'string' } },
       },
       ['key', 'label', 'type', 'required', 'readable', 'writable', 'inlineEditable', 'sortable', 'expandable', 'filterable'],
-      { description: 'What the key may do with one field.' }
-    )
+      { description: 'What the key may do with one field.' },
+    ),
   );

@@ -20,9 +20,7 @@ export const pascal = (slug: string): string =>
 
 /** `<Resource>` before allocation. */
 export const resourceName = (resource: Pick<Resource, 'sourceType' | 'slug' | 'website'>): string =>
-  resource.sourceType === 'cms' && resource.website
-    ? `${pascal(resource.website.slug)}_${pascal(resource.slug)}`
-    : pascal(resource.slug);
+  resource.sourceType === 'cms' && resource.website ? `${pascal(resource.website.slug)}_${pascal(resource.slug)}` : pascal(resource.slug);
 
 /** The suffixes a resource's components take: `<Resource><Suffix>`. */
 export const COMPONENT_SUFFIXES = [
@@ -43,8 +41,7 @@ export type ComponentSuffix = (typeof COMPONENT_SUFFIXES)[number];
 export const allocateNames = (resources: readonly Resource[], reserved: ReadonlySet<string>): Map<string, string> => {
   const taken = new Set(reserved);
   const names = new Map<string, string>();
-  const clashes = (candidate: string) =>
-    taken.has(candidate) || COMPONENT_SUFFIXES.some((suffix) => taken.has(`${candidate}${suffix}`));
+  const clashes = (candidate: string) => taken.has(candidate) || COMPONENT_SUFFIXES.some((suffix) => taken.has(`${candidate}${suffix}`));
   for (const resource of resources) {
     const base = resourceName(resource) || 'Resource';
     let candidate = base;

@@ -110,7 +110,10 @@ const filter = (vocabulary: QueryVocabulary): ParameterObject | null => {
   for (const [key, target] of vocabulary.filterable) {
     const operators = FILTER_OPERATORS.filter((op) => operatorApplies(op, target.type));
     properties[key] = {
-      oneOf: [valueSchema(target), object(Object.fromEntries(operators.map((op) => [op, operatorSchema(op, target)])), [], { minProperties: 1 })],
+      oneOf: [
+        valueSchema(target),
+        object(Object.fromEntries(operators.map((op) => [op, operatorSchema(op, target)])), [], { minProperties: 1 }),
+      ],
     };
   }
   return {

@@ -29,8 +29,8 @@ export const referenceSchema = (context: DocumentContext, target: Resource): Ref
         collection: { type: 'string', const: target.slug, description: 'The slug of the related resource.' },
       },
       undefined,
-      { description: `A reference to a record of ${target.id}.` }
-    )
+      { description: `A reference to a record of ${target.id}.` },
+    ),
   );
 
 /** A relation value: the reference, or the related record when `include` expanded it. */
@@ -67,7 +67,7 @@ export const attributesSchema = (context: DocumentContext, resource: Resource): 
     return object(
       Object.fromEntries(projection.readable.map((field) => [field.key, readFieldSchema(context, resource, field)])),
       undefined,
-      { description: `The fields of ${resource.id} this key may read.` }
+      { description: `The fields of ${resource.id} this key may read.` },
     );
   });
 
@@ -81,8 +81,8 @@ export const recordSchema = (context: DocumentContext, resource: Resource): Ref 
         meta: recordMeta(context.components),
       },
       undefined,
-      { description: `A record of ${resource.id}.` }
-    )
+      { description: `A record of ${resource.id}.` },
+    ),
   );
 
 const resourceMeta = (resource: Resource): Schema =>
@@ -108,7 +108,7 @@ export const collectionDocumentSchema = (context: DocumentContext, resource: Res
             self: SELF_LINK,
             next: { type: 'string', format: 'uri', description: 'The next page, ready to use; absent on the last page.' },
           },
-          ['self']
+          ['self'],
         ),
         meta: object({
           resource: resourceMeta(resource),
@@ -118,8 +118,8 @@ export const collectionDocumentSchema = (context: DocumentContext, resource: Res
         data: { type: 'array', items: recordSchema(context, resource) },
       },
       undefined,
-      { description: `A page of ${resource.id}.` }
-    )
+      { description: `A page of ${resource.id}.` },
+    ),
   );
 
 export const recordDocumentSchema = (context: DocumentContext, resource: Resource): Ref =>
@@ -132,6 +132,6 @@ export const recordDocumentSchema = (context: DocumentContext, resource: Resourc
         data: recordSchema(context, resource),
       },
       undefined,
-      { description: `One record of ${resource.id}.` }
-    )
+      { description: `One record of ${resource.id}.` },
+    ),
   );

@@ -8,15 +8,14 @@ import type { Ref, Schema } from './types';
 
 const FORMAT_MARKS = ['bold', 'italic', 'underline', 'strike', 'code'];
 
-const formatMark = (c: Components) =>
-  c.schema('RichtextFormatMark', () => object({ type: { type: 'string', enum: FORMAT_MARKS } }));
+const formatMark = (c: Components) => c.schema('RichtextFormatMark', () => object({ type: { type: 'string', enum: FORMAT_MARKS } }));
 
 const linkMark = (c: Components) =>
   c.schema('RichtextLinkMark', () =>
     object({
       type: { type: 'string', const: 'link' },
       attrs: object({ href: { type: 'string' }, rel: { type: 'string' }, target: { type: 'string' } }, ['href']),
-    })
+    }),
   );
 
 const marks = (c: Components, links: boolean): Schema => ({
@@ -27,14 +26,14 @@ const marks = (c: Components, links: boolean): Schema => ({
 
 const textNode = (c: Components) =>
   c.schema('RichtextText', () =>
-    object({ type: { type: 'string', const: 'text' }, text: { type: 'string', minLength: 1 }, marks: marks(c, true) }, ['type', 'text'])
+    object({ type: { type: 'string', const: 'text' }, text: { type: 'string', minLength: 1 }, marks: marks(c, true) }, ['type', 'text']),
   );
 
 const codeText = (c: Components) =>
   c.schema('RichtextCodeText', () =>
     object({ type: { type: 'string', const: 'text' }, text: { type: 'string', minLength: 1 }, marks: marks(c, false) }, ['type', 'text'], {
       description: 'Text inside a codeBlock: line breaks stay in the text, and no links.',
-    })
+    }),
   );
 
 const inline = (c: Components): Schema => ({
@@ -62,12 +61,12 @@ const list = (c: Components): Ref =>
             object({
               type: { type: 'string', const: 'listItem' },
               content: { type: 'array', items: { oneOf: [paragraph(c), list(c)] } },
-            })
+            }),
           ),
         },
       },
-      ['type', 'content']
-    )
+      ['type', 'content'],
+    ),
   );
 
 /** The block nodes shared by read and write documents; they differ only in how images name assets. */
@@ -83,14 +82,14 @@ const blocks = (c: Components, image: Ref): Schema => ({
             attrs: object({ level: { type: 'integer', minimum: 1, maximum: 6 } }),
             content: inline(c),
           },
-          ['type', 'attrs']
-        )
+          ['type', 'attrs'],
+        ),
       ),
       c.schema('RichtextBlockquote', () =>
         object({
           type: { type: 'string', const: 'blockquote' },
           content: { type: 'array', minItems: 1, maxItems: 1, items: paragraph(c) },
-        })
+        }),
       ),
       c.schema('RichtextCodeBlock', () =>
         object(
@@ -99,8 +98,8 @@ const blocks = (c: Components, image: Ref): Schema => ({
             attrs: object({ language: { type: ['string', 'null'] } }),
             content: { type: 'array', items: codeText(c) },
           },
-          ['type']
-        )
+          ['type'],
+        ),
       ),
       list(c),
       image,
@@ -129,13 +128,13 @@ export const richtextDoc = (c: Components): Ref =>
                 mimeType: { type: ['string', 'null'] },
                 fileName: { type: 'string' },
               }),
-            })
-          )
+            }),
+          ),
         ),
       },
       undefined,
-      { description: 'A ProseMirror-style rich text document.' }
-    )
+      { description: 'A ProseMirror-style rich text document.' },
+    ),
   );
 
 /** The richtext document as writes take it: an image names an existing asset by `attrs.id`. */
@@ -155,11 +154,11 @@ export const richtextDocInput = (c: Components): Ref =>
                 properties: { id: { type: 'string', minLength: 1, description: 'The id of an existing asset.' } },
                 description: 'The other members an image has on reads may be sent back; the asset is found by `id`.',
               },
-            })
-          )
+            }),
+          ),
         ),
       },
       undefined,
-      { description: 'A rich text document to store; read strictly (unknown nodes, members and marks are refused).' }
-    )
+      { description: 'A rich text document to store; read strictly (unknown nodes, members and marks are refused).' },
+    ),
   );

@@ -13,7 +13,11 @@ export const nullable = (schema: Schema | Ref): Schema => {
 };
 
 /** A closed object: every listed property, only those. */
-export const object = (properties: Record<string, Schema | Ref>, required: string[] = Object.keys(properties), extra: Schema = {}): Schema => ({
+export const object = (
+  properties: Record<string, Schema | Ref>,
+  required: string[] = Object.keys(properties),
+  extra: Schema = {},
+): Schema => ({
   type: 'object',
   ...extra,
   ...(required.length ? { required } : {}),

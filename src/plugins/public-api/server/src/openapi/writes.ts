@@ -81,14 +81,16 @@ const requestBody = (context: DocumentContext, resource: Resource, action: 'Crea
         data: object(
           {
             type: { type: 'string', const: resource.slug, description: 'The resource slug; anything else is 409.' },
-            ...(action === 'Update' ? { id: { type: 'string', description: "The record's id; when present it must be the record of the path (else 409)." } } : {}),
+            ...(action === 'Update'
+              ? { id: { type: 'string', description: "The record's id; when present it must be the record of the path (else 409)." } }
+              : {}),
             attributes: writableAttributes(context, resource, action),
           },
-          ['type', 'attributes']
+          ['type', 'attributes'],
         ),
       },
-      ['data']
-    )
+      ['data'],
+    ),
   );
   return {
     description: 'At most 1 MiB of JSON.',
@@ -97,7 +99,12 @@ const requestBody = (context: DocumentContext, resource: Resource, action: 'Crea
   };
 };
 
-const recordResponse = (context: DocumentContext, resource: Resource, description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+const recordResponse = (
+  context: DocumentContext,
+  resource: Resource,
+  description: string,
+  headers?: ResponseObject['headers'],
+): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
   content: { [JSONAPI_MEDIA_TYPE]: { schema: recordDocumentSchema(context, resource) } },
@@ -188,7 +195,9 @@ export const writeOperations = (context: DocumentContext, resource: Resource, ta
   if (actions.includes('update')) result.record.patch = update(`update${name}Record`, `Change a record of ${resource.name}`);
   if (actions.includes('delete')) {
     const success: Record<string, ResponseObject> =
-      resource.deleteMode === 'archive' ? { '200': archivedResponse(context, resource) } : { '204': { description: 'The record is removed.' } };
+      resource.deleteMode === 'archive'
+        ? { '200': archivedResponse(context, resource) }
+        : { '204': { description: 'The record is removed.' } };
     const parameters = locale();
     result.record.delete = {
       operationId: `delete${name}Record`,

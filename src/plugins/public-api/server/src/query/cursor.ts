@@ -62,9 +62,7 @@ const normalFilter = (condition: FilterCondition): string =>
   JSON.stringify([
     condition.field,
     condition.op,
-    Array.isArray(condition.value)
-      ? condition.value.map((value) => JSON.stringify(value)).sort(byJson)
-      : condition.value,
+    Array.isArray(condition.value) ? condition.value.map((value) => JSON.stringify(value)).sort(byJson) : condition.value,
   ]);
 
 /**
@@ -87,10 +85,7 @@ export const queryFingerprint = (query: Pick<ParsedQuery, 'sort' | 'filters' | '
 const tagOf = (key: CursorKey, bytes: Buffer) => createHmac('sha256', key.bytes).update(bytes).digest();
 
 const isScalar = (value: unknown): value is ScalarValue =>
-  value === null ||
-  typeof value === 'string' ||
-  typeof value === 'boolean' ||
-  (typeof value === 'number' && Number.isFinite(value));
+  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 const isId = (value: unknown): value is string | number =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
@@ -106,7 +101,7 @@ export const encodeCursor = (payload: CursorPayload, key: CursorKey): string => 
   }
   const bytes = Buffer.from(
     JSON.stringify([CURSOR_VERSION, keyId, resourceId, fingerprint, issuedAt, position.values, position.id]),
-    'utf8'
+    'utf8',
   );
   const token = Buffer.concat([bytes, tagOf(key, bytes)]).toString('base64url');
   if (token.length > MAX_CURSOR_LENGTH) {

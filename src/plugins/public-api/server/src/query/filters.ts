@@ -5,14 +5,7 @@
  */
 import { FILTER_KINDS } from '../fields/filter-kinds';
 import { echo, parameterError } from './problems';
-import {
-  FILTER_OPERATORS,
-  type FilterCondition,
-  type FilterOperator,
-  type FilterTarget,
-  type FilterType,
-  type FilterValue,
-} from './types';
+import { FILTER_OPERATORS, type FilterCondition, type FilterOperator, type FilterTarget, type FilterType, type FilterValue } from './types';
 
 export const MAX_FILTERS = 10;
 export const MAX_FILTER_VALUE_LENGTH = 1000;
@@ -39,20 +32,12 @@ const isOperator = (text: string): text is FilterOperator => (FILTER_OPERATORS a
  * One filter parameter -> one condition, or a 400 naming the parameter. Field names are echoed only as
  * sent, and an unknown field and an unreadable one get the same answer.
  */
-export const parseFilter = (
-  parameter: string,
-  text: string,
-  filterable: ReadonlyMap<string, FilterTarget>
-): FilterCondition => {
-  const fail = (detail: string, reason: Parameters<typeof parameterError>[2]) =>
-    parameterError(parameter, detail, reason);
+export const parseFilter = (parameter: string, text: string, filterable: ReadonlyMap<string, FilterTarget>): FilterCondition => {
+  const fail = (detail: string, reason: Parameters<typeof parameterError>[2]) => parameterError(parameter, detail, reason);
 
   const match = FILTER_NAME.exec(parameter);
   if (!match) {
-    throw fail(
-      `${echo(parameter)} is not a filter; write filter[field]=value or filter[field][operator]=value.`,
-      'filter_invalid'
-    );
+    throw fail(`${echo(parameter)} is not a filter; write filter[field]=value or filter[field][operator]=value.`, 'filter_invalid');
   }
   const field = match[1]!;
   const target = filterable.get(field);
@@ -98,5 +83,4 @@ export const parseFilter = (
 };
 
 /** `filter[a]=x` and `filter[a][eq]=x` are the same condition. */
-export const conditionKey = (condition: Pick<FilterCondition, 'field' | 'op'>): string =>
-  JSON.stringify([condition.field, condition.op]);
+export const conditionKey = (condition: Pick<FilterCondition, 'field' | 'op'>): string => JSON.stringify([condition.field, condition.op]);

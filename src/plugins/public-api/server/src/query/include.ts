@@ -7,8 +7,7 @@ import type { IncludeSpec, IncludeTree } from './types';
 export const MAX_INCLUDE_DEPTH = 3;
 export const MAX_INCLUDE_PATHS = 10;
 
-const fail = (detail: string, reason: Parameters<typeof parameterError>[2]) =>
-  parameterError('include', detail, reason);
+const fail = (detail: string, reason: Parameters<typeof parameterError>[2]) => parameterError('include', detail, reason);
 
 /** Adds one path to the spec, sharing prefixes: `festival` and `festival.events` are one branch. */
 const addPath = (specs: IncludeSpec[], segments: readonly string[]): void => {

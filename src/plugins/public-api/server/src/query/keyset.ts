@@ -40,10 +40,7 @@ export type Condition =
 export const TIEBREAKER: KeysetTerm = { key: 'id', direction: 'asc', nullable: false };
 
 /** Makes a sort total by appending the unique, never-null `id`. */
-export const totalSort = (sort: readonly KeysetTerm[], tiebreaker: KeysetTerm = TIEBREAKER): KeysetTerm[] => [
-  ...sort,
-  tiebreaker,
-];
+export const totalSort = (sort: readonly KeysetTerm[], tiebreaker: KeysetTerm = TIEBREAKER): KeysetTerm[] => [...sort, tiebreaker];
 
 /** Nulls last ascending, first descending: a null is the largest value of its key. */
 export const orderBy = (sort: readonly SortTerm[]): OrderTerm[] =>
@@ -56,8 +53,7 @@ export const orderBy = (sort: readonly SortTerm[]): OrderTerm[] =>
 const TRUE: Condition = { type: 'constant', value: true };
 const FALSE: Condition = { type: 'constant', value: false };
 
-const isConstant = (condition: Condition, value: boolean) =>
-  condition.type === 'constant' && condition.value === value;
+const isConstant = (condition: Condition, value: boolean) => condition.type === 'constant' && condition.value === value;
 
 /** Parts without repeats (`t IS NULL AND t IS NULL` after a null position), in first-seen order. */
 const distinct = (parts: Condition[]): Condition[] => {
@@ -74,7 +70,7 @@ const distinct = (parts: Condition[]): Condition[] => {
 const and = (...parts: Condition[]): Condition => {
   if (parts.some((part) => isConstant(part, false))) return FALSE;
   const kept = distinct(
-    parts.filter((part) => !isConstant(part, true)).flatMap((part) => (part.type === 'and' ? part.conditions : [part]))
+    parts.filter((part) => !isConstant(part, true)).flatMap((part) => (part.type === 'and' ? part.conditions : [part])),
   );
   return kept.length === 0 ? TRUE : kept.length === 1 ? kept[0]! : { type: 'and', conditions: kept };
 };
@@ -83,7 +79,7 @@ const and = (...parts: Condition[]): Condition => {
 const or = (...parts: Condition[]): Condition => {
   if (parts.some((part) => isConstant(part, true))) return TRUE;
   const kept = distinct(
-    parts.filter((part) => !isConstant(part, false)).flatMap((part) => (part.type === 'or' ? part.conditions : [part]))
+    parts.filter((part) => !isConstant(part, false)).flatMap((part) => (part.type === 'or' ? part.conditions : [part])),
   );
   return kept.length === 0 ? FALSE : kept.length === 1 ? kept[0]! : { type: 'or', conditions: kept };
 };
@@ -138,7 +134,7 @@ export const keysetAfter = (sort: readonly KeysetTerm[], last: readonly ScalarVa
 /** The rows after a cursor's position, for a query's sort (the tiebreaker is appended here). */
 export const keysetAfterPosition = (
   sort: readonly SortTerm[],
-  position: { values: readonly ScalarValue[]; id: string | number }
+  position: { values: readonly ScalarValue[]; id: string | number },
 ): Condition => keysetAfter(totalSort(sort), [...position.values, position.id]);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -211,5 +207,4 @@ export const evaluate = (condition: Condition, row: Row): boolean => {
 };
 
 /** The sort values of a row, in sort order: what a cursor carries. */
-export const positionOf = (sort: readonly SortTerm[], row: Row): ScalarValue[] =>
-  sort.map((term) => valueOf(row, term.key));
+export const positionOf = (sort: readonly SortTerm[], row: Row): ScalarValue[] => sort.map((term) => valueOf(row, term.key));

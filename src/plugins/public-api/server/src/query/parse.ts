@@ -10,15 +10,7 @@ import { MAX_CURSOR_LENGTH } from './cursor';
 import { MAX_FILTERS, conditionKey, isFilterParameter, parseFilter } from './filters';
 import { parseInclude } from './include';
 import { echo, parameterError } from './problems';
-import type {
-  FilterCondition,
-  IncludeSpec,
-  ParsedQuery,
-  QueryVocabulary,
-  RecordQuery,
-  RecordVocabulary,
-  SortTerm,
-} from './types';
+import type { FilterCondition, IncludeSpec, ParsedQuery, QueryVocabulary, RecordQuery, RecordVocabulary, SortTerm } from './types';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -70,7 +62,7 @@ export const parseLocale = (text: string, locales: readonly string[] | null): st
     throw parameterError(
       'locale',
       `The locale ${echo(text)} is not available; use one of ${locales.join(', ') || '(none)'}.`,
-      'locale_unknown'
+      'locale_unknown',
     );
   }
   return match;
@@ -120,8 +112,7 @@ const throwProblems = (problems: ErrorObject[]): void => {
   if (problems.length) throw apiErrors(400, problems.slice(0, MAX_REPORTED_PROBLEMS));
 };
 
-const unknownParameter = (name: string, detail: string) =>
-  parameterError(name, detail, 'unknown_parameter');
+const unknownParameter = (name: string, detail: string) => parameterError(name, detail, 'unknown_parameter');
 
 /** The query of a collection read: limit, cursor, sort, locale, include and filter[...]. */
 export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVocabulary): ParsedQuery => {

@@ -29,6 +29,5 @@ export type QueryProblemReason =
   | 'filter_repeated'
   | 'filter_limit';
 
-
 export const parameterError = (parameter: string, detail: string, reason: QueryProblemReason): ApiError =>
   apiError(400, detail, { source: { parameter }, reason });

@@ -16,16 +16,7 @@ export type ScalarValue = string | number | boolean | null;
  * How a filter value is typed. Scalar field types as in the registry, `relation`/`relations` matched by
  * the target's id or slug (a string).
  */
-export type FilterType =
-  | 'string'
-  | 'text'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'select'
-  | 'relation'
-  | 'relations';
+export type FilterType = 'string' | 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'select' | 'relation' | 'relations';
 
 /** One key that `filter[...]` accepts: its value type, and for `select` the allowed values. */
 export type FilterTarget = {
@@ -35,18 +26,7 @@ export type FilterTarget = {
   column?: NumberColumn;
 };
 
-export const FILTER_OPERATORS = [
-  'eq',
-  'ne',
-  'lt',
-  'lte',
-  'gt',
-  'gte',
-  'in',
-  'contains',
-  'startsWith',
-  'null',
-] as const;
+export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'null'] as const;
 
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 

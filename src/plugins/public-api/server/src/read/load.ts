@@ -43,7 +43,7 @@ export const loadRecords = async (
   context: LoadContext,
   projection: Projection,
   rows: RecordRow[],
-  include: readonly IncludeSpec[]
+  include: readonly IncludeSpec[],
 ): Promise<RecordObject[]> => {
   if (rows.length === 0) return [];
   const relationFields = projection.readable.filter((field) => isStoredIn(field, 'relation')).map((field) => field.key);
@@ -62,7 +62,13 @@ export const loadRecords = async (
     }
   }
   const [references, files, imageFiles] = (await readAll<unknown>([
-    () => context.source.relations(projection, rows.map((row) => row.rowId), relationFields, context.language),
+    () =>
+      context.source.relations(
+        projection,
+        rows.map((row) => row.rowId),
+        relationFields,
+        context.language,
+      ),
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
   ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
@@ -79,10 +85,8 @@ export const loadRecords = async (
       const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language);
       const records = await loadRecords(context, targetProjection, targetRows, spec.include);
       expanded.set(spec.field, new Map(targetRows.map((row, index) => [row.rowId, records[index]!])));
-    })
+    }),
   );
 
-  return rows.map((row) =>
-    serializeRecord(projection, row, { references, files, asset: context.asset, richtext, expanded })
-  );
+  return rows.map((row) => serializeRecord(projection, row, { references, files, asset: context.asset, richtext, expanded }));
 };

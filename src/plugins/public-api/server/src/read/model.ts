@@ -43,7 +43,14 @@ type MetaAttribute = {
 
 type Meta = { tableName: string; attributes: Record<string, MetaAttribute> };
 
-const MEDIA_TABLE = { table: 'files_related_mph', fileColumn: 'file_id', ownerColumn: 'related_id', typeColumn: 'related_type', fieldColumn: 'field', orderColumn: 'order' };
+const MEDIA_TABLE = {
+  table: 'files_related_mph',
+  fileColumn: 'file_id',
+  ownerColumn: 'related_id',
+  typeColumn: 'related_type',
+  fieldColumn: 'field',
+  orderColumn: 'order',
+};
 
 export const readModelOf = (strapi: Core.Strapi, uid: string): ReadModel => {
   const meta = strapi.db.metadata.get(uid) as unknown as Meta;

@@ -34,7 +34,13 @@ export const pageSegments = (total: KeysetTerm[], after: ScalarValue[] | null, l
   const segmentKeys: SqlKeys = (key) => (key === lead.key ? { ...keys(key), nullable: false } : keys(key));
   const valuedSort = [{ ...lead, nullable: false }, ...rest];
   const valued: Segment = { leadIsNull: false, sort: valuedSort, after: null, order: valuedSort, keys: segmentKeys };
-  const nulls: Segment = { leadIsNull: true, sort: rest, after: null, order: [{ key: lead.key, direction: 'asc', nullable: false }, ...rest], keys: segmentKeys };
+  const nulls: Segment = {
+    leadIsNull: true,
+    sort: rest,
+    after: null,
+    order: [{ key: lead.key, direction: 'asc', nullable: false }, ...rest],
+    keys: segmentKeys,
+  };
   const ordered = lead.direction === 'asc' ? [valued, nulls] : [nulls, valued];
   if (!after) return ordered;
   const [leadValue, ...restValues] = after;

@@ -76,7 +76,7 @@ export const applyFilter = (
   condition: FilterCondition,
   keys: SqlKeys,
   ownerIdColumn: string,
-  relationOwners: RelationFilter
+  relationOwners: RelationFilter,
 ): void => {
   if (condition.type === 'relation' || condition.type === 'relations') {
     const owners = (refs: string[] | null) => relationOwners(condition.field, refs);
@@ -105,7 +105,10 @@ export const applyFilter = (
       else builder.whereNotNull(key.column);
       return;
     case 'in':
-      builder.whereIn(key.column, condition.value.map((value) => bind(key, value)));
+      builder.whereIn(
+        key.column,
+        condition.value.map((value) => bind(key, value)),
+      );
       return;
     case 'ne':
       // "Not equal" includes rows where the field is empty, as a person reading the filter expects.

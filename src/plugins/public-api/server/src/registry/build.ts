@@ -52,7 +52,7 @@ export const assertNoReservedFieldNames = (schema: ContentTypeSchema): void => {
   for (const name of RESERVED_FIELD_NAMES) {
     if (Object.prototype.hasOwnProperty.call(schema.attributes, name)) {
       throw new RegistryError(
-        `Content type ${schema.uid} has an attribute named '${name}', which JSON:API reserves; rename it to expose ${schema.uid} through /api/v2.`
+        `Content type ${schema.uid} has an attribute named '${name}', which JSON:API reserves; rename it to expose ${schema.uid} through /api/v2.`,
       );
     }
   }
@@ -113,7 +113,7 @@ export const buildWebsiteResources = (
   website: WebsiteWithPublications,
   schemas: Map<string, ContentTypeSchema>,
   labels: LabelsByUid = {},
-  onSkip: (reason: string) => void = () => {}
+  onSkip: (reason: string) => void = () => {},
 ): Resource[] => {
   const resources: Resource[] = [];
   for (const publication of website.publications) {

@@ -28,15 +28,10 @@ export const websiteScopeAttributeOf = (attributes: Record<string, StrapiAttribu
     ([, attribute]) =>
       attribute.type === 'relation' &&
       attribute.target === WEBSITE_UID &&
-      (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne')
+      (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne'),
   )?.[0];
 
-export const toField = (
-  key: string,
-  attribute: StrapiAttribute,
-  resourceLocalized: boolean,
-  label?: string
-): Field | null => {
+export const toField = (key: string, attribute: StrapiAttribute, resourceLocalized: boolean, label?: string): Field | null => {
   if (STRAPI_SYSTEM_ATTRIBUTES.has(key) || attribute.private) return null;
   const type = fieldTypeOf(attribute);
   if (!type) return null;

@@ -22,9 +22,12 @@ export type PublicationIssue = { path: (string | number)[]; message: string };
 
 export const validatePublications = (
   input: unknown,
-  schemas: Map<string, ContentTypeSchema>
+  schemas: Map<string, ContentTypeSchema>,
 ): { ok: true; value: Publication[] } | { ok: false; issues: PublicationIssue[] } => {
-  const parsed = z.array(publicationSchema).max(100, 'A website publishes at most 100 collections.').safeParse(input ?? []);
+  const parsed = z
+    .array(publicationSchema)
+    .max(100, 'A website publishes at most 100 collections.')
+    .safeParse(input ?? []);
   if (!parsed.success) {
     return {
       ok: false,

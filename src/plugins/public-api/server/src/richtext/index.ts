@@ -35,4 +35,12 @@ export type * from './blocks';
 export type * from './doc';
 export { isValidLinkUrl } from './vocabulary';
 export { blocksToDoc, type BlocksToDocOptions } from './to-doc';
-export { MAX_LIST_DEPTH, docToBlocks, imageAttrsOf, type DocToBlocksOptions, type DocToBlocksResult, type ImageLookup, type RichtextIssue } from './to-blocks';
+export {
+  MAX_LIST_DEPTH,
+  docToBlocks,
+  imageAttrsOf,
+  type DocToBlocksOptions,
+  type DocToBlocksResult,
+  type ImageLookup,
+  type RichtextIssue,
+} from './to-blocks';

@@ -12,8 +12,7 @@ export type Run = { text: string; flags: ReadonlySet<FormatFlag>; link: LinkAttr
 
 export const emptyText = (): BlocksText => ({ type: 'text', text: '' });
 
-const sameFlags = (a: ReadonlySet<FormatFlag>, b: ReadonlySet<FormatFlag>) =>
-  a.size === b.size && [...a].every((flag) => b.has(flag));
+const sameFlags = (a: ReadonlySet<FormatFlag>, b: ReadonlySet<FormatFlag>) => a.size === b.size && [...a].every((flag) => b.has(flag));
 
 const sameLink = (a: LinkAttrs | null, b: LinkAttrs | null) =>
   a === b || (a !== null && b !== null && a.href === b.href && a.rel === b.rel && a.target === b.target);

@@ -3,7 +3,19 @@
  * Unknown node types, members, attrs and marks are refused rather than dropped. Pure: the caller looks
  * images up by asset id.
  */
-import type { BlocksBlock, BlocksCode, BlocksHeading, BlocksImage, BlocksImageFile, BlocksInline, BlocksList, BlocksListItem, BlocksQuote, BlocksValue, HeadingLevel } from './blocks';
+import type {
+  BlocksBlock,
+  BlocksCode,
+  BlocksHeading,
+  BlocksImage,
+  BlocksImageFile,
+  BlocksInline,
+  BlocksList,
+  BlocksListItem,
+  BlocksQuote,
+  BlocksValue,
+  HeadingLevel,
+} from './blocks';
 import type { ImageAttrs, LinkAttrs } from './doc';
 import { emptyText, inlineFromRuns, joinTexts, type Run } from './normal-form';
 import { FORMATS, defaultIndentLevel, isValidLinkUrl, type FormatFlag } from './vocabulary';
@@ -26,8 +38,7 @@ export const MAX_LIST_DEPTH = 16;
 
 type UnknownRecord = { [key: string]: unknown };
 
-const isRecord = (value: unknown): value is UnknownRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is UnknownRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const pointerTo = (base: string, ...keys: (string | number)[]) =>
   keys.reduce<string>((pointer, key) => `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`, base);
@@ -97,7 +108,7 @@ class Reader {
       default:
         this.issue(
           pointerTo(pointer, 'type'),
-          `Unknown block type ${JSON.stringify(node.type)}; expected paragraph, heading, blockquote, codeBlock, bulletList, orderedList or image.`
+          `Unknown block type ${JSON.stringify(node.type)}; expected paragraph, heading, blockquote, codeBlock, bulletList, orderedList or image.`,
         );
         return null;
     }
@@ -163,10 +174,12 @@ class Reader {
       const given = (node.attrs as UnknownRecord).indentLevel;
       if (given === null) level = undefined;
       else if (typeof given === 'number' && Number.isInteger(given) && given >= 0) level = given;
-      else if (given !== undefined) this.issue(pointerTo(pointer, 'attrs', 'indentLevel'), 'An indent level is a non-negative integer or null.');
+      else if (given !== undefined)
+        this.issue(pointerTo(pointer, 'attrs', 'indentLevel'), 'An indent level is a non-negative integer or null.');
     }
     const content = this.content(node, pointer, true);
-    if (content.length === 0 && Array.isArray(node.content)) this.issue(pointerTo(pointer, 'content'), 'A list holds at least one listItem.');
+    if (content.length === 0 && Array.isArray(node.content))
+      this.issue(pointerTo(pointer, 'content'), 'A list holds at least one listItem.');
     const children = content.flatMap((item, index) => this.listItem(item, pointerTo(pointer, 'content', index), level, depth));
     return {
       type: 'list',
@@ -200,7 +213,7 @@ class Reader {
       }
       this.issue(
         isRecord(child) ? pointerTo(childPointer, 'type') : childPointer,
-        'A listItem holds one paragraph, first, then only bulletList or orderedList nodes.'
+        'A listItem holds one paragraph, first, then only bulletList or orderedList nodes.',
       );
       return [];
     });
@@ -310,7 +323,10 @@ class Reader {
       this.issue(pointerTo(attrsPointer, 'href'), 'A link href is an http, https, ftp, mailto or tel URL, or a path starting with /.');
       valid = false;
     }
-    for (const [name, value] of [['rel', rel], ['target', target]] as const) {
+    for (const [name, value] of [
+      ['rel', rel],
+      ['target', target],
+    ] as const) {
       if (value !== undefined && typeof value !== 'string') {
         this.issue(pointerTo(attrsPointer, name), `A link ${name} is a string.`);
         valid = false;

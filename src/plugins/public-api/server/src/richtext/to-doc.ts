@@ -2,7 +2,20 @@
  * Strapi blocks -> the richtext document (reads). Pure: the caller decides what an image node says about
  * its asset. A corrupt stored value loses the node it cannot read, never the read.
  */
-import type { BlockNode, CodeBlockNode, HardBreakNode, HeadingNode, ImageAttrs, InlineNode, ListItemNode, ListNode, Mark, ParagraphNode, RichtextDoc, TextNode } from './doc';
+import type {
+  BlockNode,
+  CodeBlockNode,
+  HardBreakNode,
+  HeadingNode,
+  ImageAttrs,
+  InlineNode,
+  ListItemNode,
+  ListNode,
+  Mark,
+  ParagraphNode,
+  RichtextDoc,
+  TextNode,
+} from './doc';
 import type { BlocksBlock, BlocksImageFile, BlocksInline, BlocksList, BlocksLink, BlocksText, BlocksValue } from './blocks';
 import { FORMATS, asArray, defaultIndentLevel } from './vocabulary';
 
@@ -56,7 +69,7 @@ const inlineToNodes = (children: BlocksInline[]): InlineNode[] =>
       if (child?.type === 'text') return textToNodes(child, null);
       if (child?.type === 'link') return asArray(child.children).flatMap((text) => textToNodes(text, child));
       return [];
-    })
+    }),
   );
 
 /** Code keeps its line breaks inside the text, as ProseMirror's codeBlock does. */
@@ -64,17 +77,19 @@ const codeToNodes = (children: BlocksText[]): TextNode[] =>
   joinTextNodes(
     asArray(children)
       .filter((child) => child?.type === 'text' && typeof child.text === 'string' && child.text !== '')
-      .map((child) => withMarks<TextNode>({ type: 'text', text: child.text }, marksOf(child, null)))
+      .map((child) => withMarks<TextNode>({ type: 'text', text: child.text }, marksOf(child, null))),
   );
 
-const withContent = <T extends object, C>(node: T, content: C[]): T & { content?: C[] } =>
-  content.length ? { ...node, content } : node;
+const withContent = <T extends object, C>(node: T, content: C[]): T & { content?: C[] } => (content.length ? { ...node, content } : node);
 
 const listToNode = (list: BlocksList, parentLevel: number | undefined, nested: boolean): ListNode => {
   const items: ListItemNode[] = [];
   for (const child of asArray(list.children)) {
     if (child?.type === 'list-item') {
-      items.push({ type: 'listItem', content: [withContent<ParagraphNode, InlineNode>({ type: 'paragraph' }, inlineToNodes(child.children))] });
+      items.push({
+        type: 'listItem',
+        content: [withContent<ParagraphNode, InlineNode>({ type: 'paragraph' }, inlineToNodes(child.children))],
+      });
     } else if (child?.type === 'list') {
       // A nested list belongs to the item before it; with none, it opens an item of its own.
       const nestedNode = listToNode(child, list.indentLevel, true);
@@ -98,11 +113,14 @@ const blockToNode = (block: BlocksBlock, options: BlocksToDocOptions): BlockNode
     case 'heading':
       return withContent<HeadingNode, InlineNode>({ type: 'heading', attrs: { level: block.level } }, inlineToNodes(block.children));
     case 'quote':
-      return { type: 'blockquote', content: [withContent<ParagraphNode, InlineNode>({ type: 'paragraph' }, inlineToNodes(block.children))] };
+      return {
+        type: 'blockquote',
+        content: [withContent<ParagraphNode, InlineNode>({ type: 'paragraph' }, inlineToNodes(block.children))],
+      };
     case 'code':
       return withContent<CodeBlockNode, TextNode>(
         { type: 'codeBlock', ...('language' in block ? { attrs: { language: block.language ?? null } } : {}) },
-        codeToNodes(block.children)
+        codeToNodes(block.children),
       );
     case 'list':
       return listToNode(block, undefined, false);

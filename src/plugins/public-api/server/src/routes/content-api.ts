@@ -11,15 +11,7 @@ import { cmsCollection, cmsRecord, nativeCollection, nativeRecord } from '../han
 import { openApiDocument } from '../handlers/openapi';
 import { commandSchema, runCommand } from '../handlers/commands';
 import { resourceIndex } from '../handlers/resource-index';
-import {
-  cmsCreate,
-  cmsDelete,
-  cmsSingletonUpdate,
-  cmsUpdate,
-  nativeCreate,
-  nativeDelete,
-  nativeUpdate,
-} from '../handlers/writes';
+import { cmsCreate, cmsDelete, cmsSingletonUpdate, cmsUpdate, nativeCreate, nativeDelete, nativeUpdate } from '../handlers/writes';
 
 /** Handlers of routes that require an API key. */
 export const handlers = {

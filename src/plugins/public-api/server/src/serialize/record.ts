@@ -39,7 +39,7 @@ const linkedItems = (projection: Projection, field: Field, row: RecordRow, parts
   const collection = projection.targets.get(field.key)!.slug;
   const expanded = parts.expanded?.get(field.key);
   return take(parts.references.get(field.key)?.get(row.rowId)).map(
-    (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference)
+    (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference),
   );
 };
 

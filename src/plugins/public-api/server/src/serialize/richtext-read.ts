@@ -71,7 +71,6 @@ export const createRichtextReader = (maxSourceChars = 8_000_000) => {
   };
 };
 
-
 /** A file as an embedded image's URL names it now, with what describes its bytes. */
 const isImage = (node: BlockNode): node is Extract<BlockNode, { type: 'image' }> => node.type === 'image';
 
@@ -84,7 +83,12 @@ export const imageIdsOf = (doc: RichtextDoc | null): string[] =>
  * documentId); the very same document when nothing differs. Alt text and caption stay as stored (the
  * blocks editor shows those). Images of files that are gone keep what was stored.
  */
-export const withCurrentImages = (doc: RichtextDoc | null, current: ReadonlyMap<string, CurrentImageFile>, baseUrl: string, key: AssetKey): RichtextDoc | null => {
+export const withCurrentImages = (
+  doc: RichtextDoc | null,
+  current: ReadonlyMap<string, CurrentImageFile>,
+  baseUrl: string,
+  key: AssetKey,
+): RichtextDoc | null => {
   if (!doc || current.size === 0) return doc;
   let changed = false;
   const content = doc.content.map((node) => {

@@ -24,7 +24,12 @@ export type AccessOptions = {
   supports?: (resource: Resource) => void;
 };
 
-const ACTION_WORDS: Record<Action, string> = { read: 'read', create: 'create records in', update: 'update records of', delete: 'delete records of' };
+const ACTION_WORDS: Record<Action, string> = {
+  read: 'read',
+  create: 'create records in',
+  update: 'update records of',
+  delete: 'delete records of',
+};
 
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
   const accessTo = (key: ApiKey, resource: Resource, siblings: Resource[], action: Action, options: AccessOptions): ResourceAccess => {

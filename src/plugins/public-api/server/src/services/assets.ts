@@ -64,7 +64,10 @@ const LOOKUP_MAX_ENTRIES = 10_000;
 
 /** Writes to these never change what an asset URL names (keys, replayed answers, admin and core state). */
 const unrelatedToAssets = (uid: string) =>
-  uid === 'plugin::public-api.api-key' || uid === 'plugin::public-api.idempotency-record' || uid.startsWith('admin::') || uid.startsWith('strapi::');
+  uid === 'plugin::public-api.api-key' ||
+  uid === 'plugin::public-api.idempotency-record' ||
+  uid.startsWith('admin::') ||
+  uid.startsWith('strapi::');
 
 const WRITES = ['afterCreate', 'afterCreateMany', 'afterUpdate', 'afterUpdateMany', 'afterDelete', 'afterDeleteMany'] as const;
 
@@ -102,13 +105,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       .select(knex().raw('1'))
       .whereRaw('m.file_id = f.id')
       .andWhere((either) => {
-        either.whereNotIn('m.related_type', published.map((entry) => entry.uid));
+        either.whereNotIn(
+          'm.related_type',
+          published.map((entry) => entry.uid),
+        );
         // One primary-key lookup per link, never a scan of the owners' table.
         for (const { uid, table } of published) {
           either.orWhere((link) =>
             link
               .where('m.related_type', uid)
-              .whereExists(knex()(`${table} as o`).select(knex().raw('1')).whereRaw('o.id = m.related_id').whereNotNull('o.published_at'))
+              .whereExists(knex()(`${table} as o`).select(knex().raw('1')).whereRaw('o.id = m.related_id').whereNotNull('o.published_at')),
           );
         }
       });
@@ -154,13 +160,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     bindings[filesByName.nameAt] = fileName;
     const result = (await knex().raw(filesByName.sql, bindings)) as unknown;
     // better-sqlite3 answers the rows, pg a result object holding them.
-    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as (StoredFile & { linked: number | string | boolean })[];
+    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as (StoredFile & {
+      linked: number | string | boolean;
+    })[];
   };
 
   const lookup = async (token: string, fileName: string): Promise<StoredFile | null> => {
     const key = assetKey();
     const row = (await findByName(fileName)).find((candidate) =>
-      assetTokenMatches(key, { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null }, token)
+      assetTokenMatches(
+        key,
+        { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null },
+        token,
+      ),
     );
     if (!row) return null;
     const { linked, ...rest } = row;

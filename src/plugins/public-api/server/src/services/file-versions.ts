@@ -71,7 +71,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let backfill: { state: { stopped: boolean }; done: Promise<void> } | null = null;
 
   const diskPathOf = (file: FileResult): string | null =>
-    typeof file.url === 'string' && typeof file.provider === 'string' ? getService('assets').pathOf({ url: file.url, provider: file.provider }) : null;
+    typeof file.url === 'string' && typeof file.provider === 'string'
+      ? getService('assets').pathOf({ url: file.url, provider: file.provider })
+      : null;
 
   /** Writes a file's facts: one row per file, created on first use. */
   const save = async (fileId: number, values: Facts): Promise<void> => {
@@ -175,7 +177,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           },
           (error: unknown) => {
             strapi.log.warn(`[public-api] measuring upload file sizes stopped: ${(error as Error)?.message ?? String(error)}`);
-          }
+          },
         ),
       };
     },

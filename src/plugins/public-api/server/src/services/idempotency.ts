@@ -188,7 +188,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               .andWhere((expired) =>
                 expired
                   .where(c.leaseExpiresAt, '<=', now)
-                  .orWhere((legacy) => legacy.whereNull(c.leaseExpiresAt).andWhere(c.claimedAt, '<=', now - IDEMPOTENCY_LEASE_MS))
+                  .orWhere((legacy) => legacy.whereNull(c.leaseExpiresAt).andWhere(c.claimedAt, '<=', now - IDEMPOTENCY_LEASE_MS)),
               )
               .update({
                 [c.token]: token,
@@ -216,7 +216,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       held.add(claim.token);
       if (!heartbeat) {
         heartbeat = setInterval(() => {
-          this.renewLeases().catch((error: unknown) => strapi.log.warn(`[public-api] renewing Idempotency-Key leases failed: ${(error as Error).message}`));
+          this.renewLeases().catch((error: unknown) =>
+            strapi.log.warn(`[public-api] renewing Idempotency-Key leases failed: ${(error as Error).message}`),
+          );
         }, IDEMPOTENCY_HEARTBEAT_MS);
         heartbeat.unref();
       }
@@ -245,7 +247,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             await pool()(table)
               .whereIn(c.token, tokens.slice(at, at + RENEWAL_BATCH))
               .andWhere(c.state, 'pending')
-              .update({ [c.leaseExpiresAt]: leaseFrom(Date.now()) })
+              .update({ [c.leaseExpiresAt]: leaseFrom(Date.now()) }),
           );
         }
         return renewed;
@@ -294,7 +296,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     startCleanup(intervalMs = CLEANUP_INTERVAL_MS) {
       if (timer) return;
       const run = () => {
-        this.purgeExpired().catch((error: unknown) => strapi.log.warn(`[public-api] idempotency clean-up failed: ${(error as Error).message}`));
+        this.purgeExpired().catch((error: unknown) =>
+          strapi.log.warn(`[public-api] idempotency clean-up failed: ${(error as Error).message}`),
+        );
       };
       timer = setInterval(run, intervalMs);
       timer.unref();

@@ -17,13 +17,13 @@ import { createReadModels } from '../read/model';
 export const indexStatements = (
   table: string,
   columns: { locale?: string; sort?: string; slug?: string },
-  quote: (identifier: string) => string
+  quote: (identifier: string) => string,
 ): string[] => {
   const statements: string[] = [];
   if (columns.sort) {
     const leading = columns.locale ? `${quote(columns.locale)}, ` : '';
     statements.push(
-      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')}) WHERE ${quote('published_at')} IS NOT NULL`
+      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')}) WHERE ${quote('published_at')} IS NOT NULL`,
     );
   }
   if (columns.slug) {
@@ -51,7 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             sort: resource.sortAttribute ? model.columns[resource.sortAttribute] : undefined,
             slug: resource.slugAttribute ? model.columns[resource.slugAttribute] : undefined,
           },
-          quote
+          quote,
         );
         for (const statement of statements) await knex.raw(statement);
       }

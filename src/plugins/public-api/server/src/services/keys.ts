@@ -48,7 +48,9 @@ export type KeyInput = {
 /** Thrown with every issue of a rejected input; nothing has been written. */
 export class KeyValidationError extends errors.ValidationError {
   constructor(public readonly issues: GrantIssue[]) {
-    super(formatIssues(issues), { errors: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, name: 'ValidationError' })) });
+    super(formatIssues(issues), {
+      errors: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, name: 'ValidationError' })),
+    });
   }
 }
 
@@ -57,7 +59,11 @@ const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt'
   if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 120) {
     issues.push({ path: ['name'], message: 'A key needs a name of 1 to 120 characters.' });
   }
-  if (input.description !== undefined && input.description !== null && (typeof input.description !== 'string' || input.description.length > 2000)) {
+  if (
+    input.description !== undefined &&
+    input.description !== null &&
+    (typeof input.description !== 'string' || input.description.length > 2000)
+  ) {
     issues.push({ path: ['description'], message: 'The description is text of at most 2000 characters.' });
   }
   if (input.expiresAt !== undefined && input.expiresAt !== null) {
@@ -140,7 +146,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (typeof input.name === 'string') data.name = input.name.trim();
       if (input.description !== undefined) data.description = input.description;
       if (input.expiresAt !== undefined) data.expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-      if (grants && !Array.isArray(grants)) Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
+      if (grants && !Array.isArray(grants))
+        Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
       const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;
       return toApiKey(updated);
     },
@@ -193,9 +200,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         where: { revoked: false },
       })) as Pick<ApiKeyRow, 'origins' | 'expiresAt'>[];
       const now = Date.now();
-      return rows.some(
-        (row) => (!row.expiresAt || new Date(row.expiresAt).getTime() > now) && allowed(asArray(row.origins), origin)
-      );
+      return rows.some((row) => (!row.expiresAt || new Date(row.expiresAt).getTime() > now) && allowed(asArray(row.origins), origin));
     },
   };
 };

@@ -24,7 +24,7 @@ const grantedWebsites = (key: ApiKey): Set<string> =>
   new Set(
     Object.keys(key.grants.resources)
       .filter((id) => id.startsWith(CMS_PREFIX))
-      .map((id) => id.slice(CMS_PREFIX.length).split('/')[0]!)
+      .map((id) => id.slice(CMS_PREFIX.length).split('/')[0]!),
   );
 
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
@@ -38,9 +38,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
       const websites = wanted.size ? (await registry.websites()).filter((website) => wanted.has(website.slug)) : [];
       const locales = (await getService('locales').get()).codes;
       const commands = COMMANDS.map((command) => command.name);
-      const fingerprint = sha256(
-        JSON.stringify([baseUrl, key.grants.resources, key.grants.commands, websites, locales, commands])
-      );
+      const fingerprint = sha256(JSON.stringify([baseUrl, key.grants.resources, key.grants.commands, websites, locales, commands]));
       const cached = cache.get(fingerprint);
       if (cached) return cached;
 

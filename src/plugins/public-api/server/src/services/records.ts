@@ -52,12 +52,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const qualified = (model: ReadModel, column: string) => `${model.table}.${column}`;
 
   /** How sort, filter and keyset keys of a projection map onto columns. */
-  const sqlKeys = (projection: Projection, model: ReadModel) => (key: string): SqlKey => {
-    const { resource } = projection;
-    const field = projection.readable.find((candidate) => candidate.key === key);
-    const kind = sortKindOf(key, field);
-    return { column: qualified(model, columnOf(resource, model, key)), kind, nullable: key !== 'id' };
-  };
+  const sqlKeys =
+    (projection: Projection, model: ReadModel) =>
+    (key: string): SqlKey => {
+      const { resource } = projection;
+      const field = projection.readable.find((candidate) => candidate.key === key);
+      const kind = sortKindOf(key, field);
+      return { column: qualified(model, columnOf(resource, model, key)), kind, nullable: key !== 'id' };
+    };
 
   /** Restricts a query to what the resource shows: published rows, the locale, the website. */
   const applyVisibility = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope) => {
@@ -65,10 +67,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (resource.localized && scope.locale) builder.where(qualified(model, 'locale'), scope.locale);
     if (resource.scopeAttribute && resource.website) {
       const join = model.relations[resource.scopeAttribute]!;
-      builder.whereIn(
-        qualified(model, 'id'),
-        knex()(join.table).select(join.ownerColumn).where(join.targetColumn, resource.website.id)
-      );
+      builder.whereIn(qualified(model, 'id'), knex()(join.table).select(join.ownerColumn).where(join.targetColumn, resource.website.id));
     }
   };
 
@@ -122,7 +121,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
-  const relationOwners = (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined, language: string | null) =>
+  const relationOwners =
+    (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined, language: string | null) =>
     (field: string, refs: string[] | null): Knex.QueryBuilder => {
       const join = model.relations[field];
       const target = targetOf(field);
@@ -210,7 +210,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * Published records of `resource` visible in `scope` whose id or slug is one of `values`: how a write
      * finds the targets of the references it was sent. One query, whatever the number of values.
      */
-    async identify(resource: Resource, values: string[], scope: Scope): Promise<{ rowId: number; documentId: string; slug: string | null }[]> {
+    async identify(
+      resource: Resource,
+      values: string[],
+      scope: Scope,
+    ): Promise<{ rowId: number; documentId: string; slug: string | null }[]> {
       if (values.length === 0) return [];
       const model = models(resource.uid);
       const slugColumn = resource.slugAttribute ? model.columns[resource.slugAttribute] : undefined;
@@ -270,7 +274,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const { builder, targetModel } = visibleLinks(join, target, language);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           builder
-            .select({ owner: `j.${join.ownerColumn}`, rowId: qualified(targetModel, 'id'), documentId: qualified(targetModel, 'document_id') })
+            .select({
+              owner: `j.${join.ownerColumn}`,
+              rowId: qualified(targetModel, 'id'),
+              documentId: qualified(targetModel, 'document_id'),
+            })
             .whereIn(`j.${join.ownerColumn}`, rowIds);
           if (slugColumn) builder.select({ slug: qualified(targetModel, slugColumn) });
           builder.orderBy(`j.${join.ownerColumn}`);
@@ -290,7 +298,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             byOwner.set(owner, list);
           }
           result.set(field, byOwner);
-        })
+        }),
       );
       return result;
     },
@@ -301,7 +309,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (documentIds.length === 0) return found;
       const raws = (await knex()('files as f')
         .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
-        .select({ documentId: 'f.document_id', name: 'f.name', hash: 'f.hash', version: 'v.version', width: 'f.width', height: 'f.height', mime: 'f.mime' })
+        .select({
+          documentId: 'f.document_id',
+          name: 'f.name',
+          hash: 'f.hash',
+          version: 'v.version',
+          width: 'f.width',
+          height: 'f.height',
+          mime: 'f.mime',
+        })
         .whereIn('f.document_id', documentIds)) as RawRow[];
       for (const raw of raws) {
         const documentId = String(raw.documentId);
@@ -347,7 +363,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           updatedAt: 'f.updated_at',
         })
         .where(`m.${m.typeColumn}`, projection.resource.uid)
-        .whereIn(`m.${m.ownerColumn}`, rows.map((row) => row.rowId))
+        .whereIn(
+          `m.${m.ownerColumn}`,
+          rows.map((row) => row.rowId),
+        )
         .whereIn(`m.${m.fieldColumn}`, fields)
         .orderBy([`m.${m.ownerColumn}`, `m.${m.fieldColumn}`, `m.${m.orderColumn}`, 'm.id'])) as RawRow[];
       for (const raw of raws) {

@@ -33,17 +33,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const schemas = (): Map<string, ContentTypeSchema> =>
     new Map(
-      Object.entries(strapi.contentTypes).map(([uid, contentType]) => [
-        uid,
-        { ...(contentType as unknown as ContentTypeSchema), uid },
-      ])
+      Object.entries(strapi.contentTypes).map(([uid, contentType]) => [uid, { ...(contentType as unknown as ContentTypeSchema), uid }]),
     );
 
   const websiteResources = (websites: WebsiteWithPublications[]): Resource[] => {
     const all = schemas();
-    return websites.flatMap((website) =>
-      buildWebsiteResources(website, all, {}, (reason) => strapi.log.warn(`[public-api] ${reason}`))
-    );
+    return websites.flatMap((website) => buildWebsiteResources(website, all, {}, (reason) => strapi.log.warn(`[public-api] ${reason}`)));
   };
 
   return {

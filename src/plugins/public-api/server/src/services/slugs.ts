@@ -57,7 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       Object.values(strapi.contentTypes as unknown as Record<string, SlugSchema>)
         .map(slugDefinitionOf)
         .filter((definition): definition is SlugDefinition => definition !== null)
-        .map((definition) => [definition.uid, definition])
+        .map((definition) => [definition.uid, definition]),
     );
     return definitions;
   };
@@ -74,7 +74,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const firstFree = async (uid: string, attribute: string, base: string, scope: SlugScope): Promise<string> => {
     for (let batch = 0; ; batch += 1) {
       const candidates = candidatesOf(base, batch);
-      const rows = (await query(uid).findMany({ where: { ...scopeWhere(scope), [attribute]: { $in: candidates } }, select: [attribute] })) as Row[];
+      const rows = (await query(uid).findMany({
+        where: { ...scopeWhere(scope), [attribute]: { $in: candidates } },
+        select: [attribute],
+      })) as Row[];
       const taken = new Set(rows.map((row) => row[attribute]));
       const free = candidates.find((candidate) => !taken.has(candidate));
       if (free) return free;
@@ -162,7 +165,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           documentId: { $ne: documentId },
           publishedAt: { $notNull: true },
           [attribute]: { $in: [...new Set(published.map((version) => version.slug!))] },
-          ...(scopeAttribute ? websitesWhere(scopeAttribute, published.map((version) => version.website)) : {}),
+          ...(scopeAttribute
+            ? websitesWhere(
+                scopeAttribute,
+                published.map((version) => version.website),
+              )
+            : {}),
         },
         select: ['locale', attribute],
         populate,

@@ -29,7 +29,8 @@ const FILE_UID = 'plugin::upload.file';
 export const UPLOADS_RETRY_AFTER_SECONDS = 5;
 
 /** Instances running in this process, across module copies (tests load the application more than once). */
-const LIVE_HERE: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('public-api.upload-owners')] ??= new Set<string>()) as Set<string>;
+const LIVE_HERE: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('public-api.upload-owners')] ??=
+  new Set<string>()) as Set<string>;
 
 export type Workspace = {
   /** The request's private directory. */
@@ -85,7 +86,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!row) await provider().delete({ ...intent, url: `/uploads/${intent.hash}${intent.ext}` });
       return true;
     } catch (error) {
-      strapi.log.warn(`[public-api] could not clean up an interrupted upload (${intent.hash}${intent.ext}); retrying later: ${(error as Error).message}`);
+      strapi.log.warn(
+        `[public-api] could not clean up an interrupted upload (${intent.hash}${intent.ext}); retrying later: ${(error as Error).message}`,
+      );
       return false;
     }
   };

@@ -58,8 +58,7 @@ const toWebsite = (row: WebsiteRow): Website => ({
   updatedAt: new Date(row.updatedAt).toISOString(),
 });
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const ALLOWED_MEMBERS = new Set(['name', 'slug', 'publications']);
 

@@ -45,5 +45,5 @@ export const uidSlugsAcrossWebsites = (schemas: readonly SlugSchema[]): string[]
     .flatMap((schema) =>
       Object.entries(schema.attributes)
         .filter(([, attribute]) => attribute.type === 'uid')
-        .map(([name]) => `${schema.uid}.${name}`)
+        .map(([name]) => `${schema.uid}.${name}`),
     );

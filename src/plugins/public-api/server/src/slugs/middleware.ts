@@ -36,19 +36,21 @@ const withGenerated = (result: unknown, attribute: string, generated: Map<number
   }
 };
 
-export const createSlugMiddleware = (strapi: Core.Strapi): Modules.Documents.Middleware.Middleware => async (context, next) => {
-  if (!WRITES.has(context.action)) return next();
-  const slugs = getService('slugs');
-  const definition = slugs.definitionOf(context.uid);
-  if (!definition) return next();
-  // Joins the caller's transaction when there is one (the API's write), else opens the write's own.
-  return strapi.db.transaction(async ({ trx }) => {
-    // Before the write, as the API's writes take it: every writer takes this lock first, so none waits
-    // for it while holding rows another writer needs.
-    await slugs.lock(context.uid, trx as unknown as Knex);
-    const result = await next();
-    const documentId = documentIdOf(context.action, context.params, result);
-    if (documentId) withGenerated(result, definition.attribute, await slugs.settle(definition, documentId));
-    return result;
-  });
-};
+export const createSlugMiddleware =
+  (strapi: Core.Strapi): Modules.Documents.Middleware.Middleware =>
+  async (context, next) => {
+    if (!WRITES.has(context.action)) return next();
+    const slugs = getService('slugs');
+    const definition = slugs.definitionOf(context.uid);
+    if (!definition) return next();
+    // Joins the caller's transaction when there is one (the API's write), else opens the write's own.
+    return strapi.db.transaction(async ({ trx }) => {
+      // Before the write, as the API's writes take it: every writer takes this lock first, so none waits
+      // for it while holding rows another writer needs.
+      await slugs.lock(context.uid, trx as unknown as Knex);
+      const result = await next();
+      const documentId = documentIdOf(context.action, context.params, result);
+      if (documentId) withGenerated(result, definition.attribute, await slugs.settle(definition, documentId));
+      return result;
+    });
+  };

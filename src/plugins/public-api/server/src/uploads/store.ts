@@ -22,20 +22,29 @@ const FILE_UID = 'plugin::upload.file';
 type FileEntity = Record<string, unknown> & { hash: string; ext: string; mime: string; getStream?: () => fs.ReadStream; filepath?: string };
 
 type UploadService = {
-  formatFileInfo: (file: { filename: string; type: string; size: number }, fileInfo: Record<string, unknown>, metas: Record<string, unknown>) => Promise<FileEntity>;
+  formatFileInfo: (
+    file: { filename: string; type: string; size: number },
+    fileInfo: Record<string, unknown>,
+    metas: Record<string, unknown>,
+  ) => Promise<FileEntity>;
 };
 type ProviderService = { checkFileSize: (file: FileEntity) => Promise<void>; upload: (file: FileEntity) => Promise<void> };
 type UploadProvider = { delete: (file: FileEntity) => Promise<unknown> };
 
 /** Stores `file` under the display name `name` (without extension). Call it inside the request's transaction. */
-export const storeReceivedFile = async (strapi: Core.Strapi, workspace: Workspace, file: ReceivedFile, name: string): Promise<StoredFile> => {
+export const storeReceivedFile = async (
+  strapi: Core.Strapi,
+  workspace: Workspace,
+  file: ReceivedFile,
+  name: string,
+): Promise<StoredFile> => {
   const { extension, mimeType } = FILE_KINDS[file.kind];
   const filename = `${name}.${extension}`;
   const upload = strapi.plugin('upload');
   const entity = await (upload.service('upload') as unknown as UploadService).formatFileInfo(
     { filename, type: mimeType, size: file.size },
     { name: filename, alternativeText: null, caption: null },
-    { tmpWorkingDirectory: workspace.directory }
+    { tmpWorkingDirectory: workspace.directory },
   );
   await workspace.recordIntent({ hash: entity.hash, ext: entity.ext, mime: entity.mime });
   // From the first byte on: a rollback, now or once this returns (the Idempotency-Key claim lost), takes them too.
@@ -50,7 +59,10 @@ export const storeReceivedFile = async (strapi: Core.Strapi, workspace: Workspac
   delete entity.tmpWorkingDirectory;
   const row = (await strapi.db.query(FILE_UID).create({ data: entity })) as StoredFile & Record<string, unknown>;
   // What Strapi's upload service announces for a new file (webhooks), in the same shape.
-  const media = await sanitize.sanitizers.defaultSanitizeOutput({ schema: strapi.getModel(FILE_UID), getModel: (uid) => strapi.getModel(uid as never) }, row as never);
+  const media = await sanitize.sanitizers.defaultSanitizeOutput(
+    { schema: strapi.getModel(FILE_UID), getModel: (uid) => strapi.getModel(uid as never) },
+    row as never,
+  );
   strapi.eventHub.emit('media.create', { media });
   return row;
 };

@@ -16,7 +16,8 @@ export const toMillis = (raw: unknown): number | null => {
   return null;
 };
 
-export const toBoolean = (raw: unknown): boolean | null => (raw === null || raw === undefined ? null : raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true');
+export const toBoolean = (raw: unknown): boolean | null =>
+  raw === null || raw === undefined ? null : raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true';
 
 export const toNumber = (raw: unknown): number | null => {
   if (raw === null || raw === undefined || raw === '') return null;

@@ -29,8 +29,7 @@ export type PlannedField = { field: Field; pointer: string; planned: PlannedValu
 
 export type AttributePlan = { fields: PlannedField[]; problems: ErrorObject[] };
 
-const invalid = ({ pointer, detail }: Violation): ErrorObject =>
-  errorObject(422, detail, { source: { pointer }, reason: 'value_invalid' });
+const invalid = ({ pointer, detail }: Violation): ErrorObject => errorObject(422, detail, { source: { pointer }, reason: 'value_invalid' });
 
 export const notWritable = (name: string): ErrorObject =>
   errorObject(422, `Field ${echo(name)} is not writable with this key.`, {

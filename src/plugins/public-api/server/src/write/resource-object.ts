@@ -21,11 +21,9 @@ export type ResourceObject = {
 const TOP_LEVEL = new Set(['data', 'jsonapi', 'meta']);
 const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const notADocument = (detail: string, at: string) =>
-  apiError(400, detail, { source: { pointer: at }, reason: 'document_invalid' });
+const notADocument = (detail: string, at: string) => apiError(400, detail, { source: { pointer: at }, reason: 'document_invalid' });
 
 export const parseResourceDocument = (body: unknown): ResourceObject => {
   if (!isObject(body)) throw notADocument('The body must be a JSON:API document: an object with a `data` member.', '');
@@ -46,13 +44,28 @@ export const parseResourceDocument = (body: unknown): ResourceObject => {
     problems.push(errorObject(400, detail, { source: { pointer: pointer('data', member) }, reason: 'document_invalid' }));
   }
   if (typeof data.type !== 'string' || data.type === '') {
-    problems.push(errorObject(400, '`data.type` must be the resource slug, as a string.', { source: { pointer: pointer('data', 'type') }, reason: 'document_invalid' }));
+    problems.push(
+      errorObject(400, '`data.type` must be the resource slug, as a string.', {
+        source: { pointer: pointer('data', 'type') },
+        reason: 'document_invalid',
+      }),
+    );
   }
   if (data.id !== undefined && (typeof data.id !== 'string' || data.id === '')) {
-    problems.push(errorObject(400, '`data.id` must be a string when present.', { source: { pointer: pointer('data', 'id') }, reason: 'document_invalid' }));
+    problems.push(
+      errorObject(400, '`data.id` must be a string when present.', {
+        source: { pointer: pointer('data', 'id') },
+        reason: 'document_invalid',
+      }),
+    );
   }
   if (data.attributes !== undefined && !isObject(data.attributes)) {
-    problems.push(errorObject(400, '`data.attributes` must be an object.', { source: { pointer: pointer('data', 'attributes') }, reason: 'document_invalid' }));
+    problems.push(
+      errorObject(400, '`data.attributes` must be an object.', {
+        source: { pointer: pointer('data', 'attributes') },
+        reason: 'document_invalid',
+      }),
+    );
   }
   if (problems.length) throw apiErrors(400, problems);
   return {

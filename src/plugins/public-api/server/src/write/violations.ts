@@ -21,8 +21,7 @@ type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknow
 
 type StrapiValidationError = Error & { name: 'ValidationError'; details?: { errors?: Detail[] } };
 
-const isValidationError = (error: unknown): error is StrapiValidationError =>
-  error instanceof Error && error.name === 'ValidationError';
+const isValidationError = (error: unknown): error is StrapiValidationError => error instanceof Error && error.name === 'ValidationError';
 
 /** PostgreSQL classes of data that does not fit a column, and of constraint violations. */
 const DATA_ERROR_CODES = new Set(['22001', '22003', '22007', '22008', '22P02']);
@@ -98,8 +97,8 @@ export const apiErrorOfWrite = (error: unknown, scope: ViolationScope): ApiError
     return apiErrors(
       422,
       problems.map((problem) =>
-        problem.status === '409' ? errorObject(422, problem.detail, { source: problem.source, reason: problem.meta?.reason }) : problem
-      )
+        problem.status === '409' ? errorObject(422, problem.detail, { source: problem.source, reason: problem.meta?.reason }) : problem,
+      ),
     );
   }
   const code = databaseCode(error);

@@ -17,7 +17,11 @@ type Props = {
 export const CommandsSection = ({ commands, draft, onChange, error, disabled }: Props) => {
   const t = useT();
   if (commands.length === 0) {
-    return <Typography textColor="neutral600">{t('commands.none', 'This server has no commands yet. Commands appear here when they are added to the API.')}</Typography>;
+    return (
+      <Typography textColor="neutral600">
+        {t('commands.none', 'This server has no commands yet. Commands appear here when they are added to the API.')}
+      </Typography>
+    );
   }
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>

@@ -19,15 +19,27 @@ type Props = {
 export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => {
   const t = useT();
   const origins = draft.origins;
-  const update = (index: number, value: string) => onChange(setOrigins(draft, origins.map((origin, i) => (i === index ? value : origin))));
-  const remove = (index: number) => onChange(setOrigins(draft, origins.filter((_, i) => i !== index)));
+  const update = (index: number, value: string) =>
+    onChange(
+      setOrigins(
+        draft,
+        origins.map((origin, i) => (i === index ? value : origin)),
+      ),
+    );
+  const remove = (index: number) =>
+    onChange(
+      setOrigins(
+        draft,
+        origins.filter((_, i) => i !== index),
+      ),
+    );
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>
       <Typography textColor="neutral600">
         {t(
           'origins.help',
-          'Browsers may call the API with this key only from these origins. Leave the list empty for servers and apps: then no browser origin is allowed. A wildcard covers subdomains: https://*.example.com.'
+          'Browsers may call the API with this key only from these origins. Leave the list empty for servers and apps: then no browser origin is allowed. A wildcard covers subdomains: https://*.example.com.',
         )}
       </Typography>
       {origins.map((origin, index) => (

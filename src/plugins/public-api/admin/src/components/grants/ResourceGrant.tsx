@@ -2,20 +2,7 @@
  * One resource in the grant editor: its actions, and for every field whether the key may read and
  * write it, with the field's type and select all / none per column.
  */
-import {
-  Accordion,
-  Badge,
-  Box,
-  Checkbox,
-  Flex,
-  Table,
-  Tbody,
-  Td,
-  Th,
-  Thead,
-  Tr,
-  Typography,
-} from '@strapi/design-system';
+import { Accordion, Badge, Box, Checkbox, Flex, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import type { ResourceGrant as Grant } from '../../../../shared/contracts/keys';
 import type { GrantAction, ResourceSummary } from '../../../../shared/contracts/registry';
 import { useT, type Translate } from '../../hooks/useT';
@@ -71,10 +58,12 @@ export const ResourceGrant = ({ resource, grant, errors, disabled, onAction, onF
             <Typography variant="pi" textColor="neutral600" tag="span">
               {resource.path}
             </Typography>
-            {resource.mode === 'singleton' && (
-              <Badge size="S">{t('grants.singleton', 'Singleton')}</Badge>
+            {resource.mode === 'singleton' && <Badge size="S">{t('grants.singleton', 'Singleton')}</Badge>}
+            {hasError && (
+              <Badge size="S" variant="danger">
+                {t('grants.hasError', 'Check this resource')}
+              </Badge>
             )}
-            {hasError && <Badge size="S" variant="danger">{t('grants.hasError', 'Check this resource')}</Badge>}
           </Flex>
         </Accordion.Trigger>
         <Accordion.Actions paddingRight={4}>

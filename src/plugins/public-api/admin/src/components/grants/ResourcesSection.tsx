@@ -37,12 +37,18 @@ export const ResourcesSection = ({ resources, draft, onChange, errors, dangling,
     }
     group.resources.push(resource);
   }
-  const firstWithError = resources.find((resource) => Object.keys(errorsUnder(errors, `resources.${resource.id}`)).length > 0 || errors[`resources.${resource.id}`]);
+  const firstWithError = resources.find(
+    (resource) => Object.keys(errorsUnder(errors, `resources.${resource.id}`)).length > 0 || errors[`resources.${resource.id}`],
+  );
 
   return (
     <Flex direction="column" alignItems="stretch" gap={6}>
       {dangling.length > 0 && (
-        <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('grants.dangling.title', 'Grants on resources that no longer exist')}>
+        <Alert
+          variant="warning"
+          closeLabel={t('common.close', 'Close')}
+          title={t('grants.dangling.title', 'Grants on resources that no longer exist')}
+        >
           {t('grants.dangling', 'These grants are removed when you save: {ids}', { ids: dangling.join(', ') })}
         </Alert>
       )}

@@ -33,7 +33,10 @@ export const CurlExample = ({ apiBaseUrl, resources }: { apiBaseUrl: string; res
   const command = curlExample(apiBaseUrl, resource.path, resource.mode);
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>
-      <Field.Root name="curl-resource" hint={t('preview.curl.hint', 'Set {variable} to the key before running it.', { variable: KEY_VARIABLE })}>
+      <Field.Root
+        name="curl-resource"
+        hint={t('preview.curl.hint', 'Set {variable} to the key before running it.', { variable: KEY_VARIABLE })}
+      >
         <Field.Label>{t('preview.curl.resource', 'Resource')}</Field.Label>
         <SingleSelect value={resource.id} onChange={(value) => setSelected(String(value))}>
           {resources.map((candidate) => (

@@ -20,12 +20,19 @@ export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
   if (answer === null) {
     return (
       <Typography textColor="neutral600" data-testid="openapi-unavailable">
-        {t('preview.openapi.unavailable', 'This server does not publish the OpenAPI document (/api/v2/schema) yet. It appears here as soon as it does.')}
+        {t(
+          'preview.openapi.unavailable',
+          'This server does not publish the OpenAPI document (/api/v2/schema) yet. It appears here as soon as it does.',
+        )}
       </Typography>
     );
   }
   if (answer.status !== 200) {
-    return <Typography textColor="danger600">{t('preview.openapi.failed', 'The API answered {status} for /schema.', { status: answer.status })}</Typography>;
+    return (
+      <Typography textColor="danger600">
+        {t('preview.openapi.failed', 'The API answered {status} for /schema.', { status: answer.status })}
+      </Typography>
+    );
   }
   const document = summarizeOpenApi(answer.body);
   if (!document) {
@@ -34,14 +41,22 @@ export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
   return (
     <Flex direction="column" alignItems="stretch" gap={6} data-testid="openapi-view">
       <Typography textColor="neutral600">
-        {t('preview.openapi.title', '{title} {version} · OpenAPI {openapi}', { title: document.title, version: document.version, openapi: document.openapi })}
+        {t('preview.openapi.title', '{title} {version} · OpenAPI {openapi}', {
+          title: document.title,
+          version: document.version,
+          openapi: document.openapi,
+        })}
       </Typography>
       <Flex direction="column" alignItems="stretch" gap={2}>
-        <Typography variant="delta" tag="h3">{t('preview.openapi.paths', 'Paths')}</Typography>
+        <Typography variant="delta" tag="h3">
+          {t('preview.openapi.paths', 'Paths')}
+        </Typography>
         {document.paths.length === 0 && <Typography textColor="neutral600">{t('preview.openapi.noPaths', 'No paths.')}</Typography>}
         {document.paths.map((path) => (
           <Box key={path.path} background="neutral100" hasRadius padding={3}>
-            <Typography fontWeight="bold" tag="p">{path.path}</Typography>
+            <Typography fontWeight="bold" tag="p">
+              {path.path}
+            </Typography>
             {path.operations.map((operation) => (
               <Flex key={operation.method} gap={3} paddingTop={2} alignItems="start">
                 <Badge size="S" variant={METHOD_VARIANTS[operation.method] ?? 'neutral'} minWidth="6rem">
@@ -61,27 +76,55 @@ export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
         ))}
       </Flex>
       <Flex direction="column" alignItems="stretch" gap={3}>
-        <Typography variant="delta" tag="h3">{t('preview.openapi.schemas', 'Schemas')}</Typography>
+        <Typography variant="delta" tag="h3">
+          {t('preview.openapi.schemas', 'Schemas')}
+        </Typography>
         {document.schemas.map((schema) => (
           <Box key={schema.name}>
-            <Typography fontWeight="bold" tag="p">{schema.name}</Typography>
-            {schema.description && <Typography variant="pi" textColor="neutral600">{schema.description}</Typography>}
+            <Typography fontWeight="bold" tag="p">
+              {schema.name}
+            </Typography>
+            {schema.description && (
+              <Typography variant="pi" textColor="neutral600">
+                {schema.description}
+              </Typography>
+            )}
             {schema.fields.length > 0 && (
               <Box paddingTop={2}>
                 <Table colCount={3} rowCount={schema.fields.length + 1}>
                   <Thead>
                     <Tr>
-                      <Th><Typography variant="sigma" textColor="neutral600">{t('preview.openapi.field', 'Field')}</Typography></Th>
-                      <Th><Typography variant="sigma" textColor="neutral600">{t('preview.openapi.type', 'Type')}</Typography></Th>
-                      <Th><Typography variant="sigma" textColor="neutral600">{t('preview.openapi.required', 'Required')}</Typography></Th>
+                      <Th>
+                        <Typography variant="sigma" textColor="neutral600">
+                          {t('preview.openapi.field', 'Field')}
+                        </Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma" textColor="neutral600">
+                          {t('preview.openapi.type', 'Type')}
+                        </Typography>
+                      </Th>
+                      <Th>
+                        <Typography variant="sigma" textColor="neutral600">
+                          {t('preview.openapi.required', 'Required')}
+                        </Typography>
+                      </Th>
                     </Tr>
                   </Thead>
                   <Tbody>
                     {schema.fields.map((field) => (
                       <Tr key={field.name}>
-                        <Td><Typography>{field.name}</Typography></Td>
-                        <Td><Typography variant="pi" textColor="neutral700">{field.type}</Typography></Td>
-                        <Td><Typography variant="pi">{field.required ? t('common.yes', 'Yes') : t('common.no', 'No')}</Typography></Td>
+                        <Td>
+                          <Typography>{field.name}</Typography>
+                        </Td>
+                        <Td>
+                          <Typography variant="pi" textColor="neutral700">
+                            {field.type}
+                          </Typography>
+                        </Td>
+                        <Td>
+                          <Typography variant="pi">{field.required ? t('common.yes', 'Yes') : t('common.no', 'No')}</Typography>
+                        </Td>
                       </Tr>
                     ))}
                   </Tbody>

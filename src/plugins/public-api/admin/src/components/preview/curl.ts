@@ -8,9 +8,7 @@ const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export const curlExample = (apiBaseUrl: string, path: string, mode: 'collection' | 'singleton'): string => {
   const url = `${apiBaseUrl}${path}${mode === 'collection' ? '?limit=5' : ''}`;
-  return [
-    `curl ${quote(url)} \\`,
-    `  -H "Authorization: Bearer $${KEY_VARIABLE}" \\`,
-    `  -H 'Accept: application/vnd.api+json'`,
-  ].join('\n');
+  return [`curl ${quote(url)} \\`, `  -H "Authorization: Bearer $${KEY_VARIABLE}" \\`, `  -H 'Accept: application/vnd.api+json'`].join(
+    '\n',
+  );
 };

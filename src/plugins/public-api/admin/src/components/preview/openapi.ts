@@ -62,11 +62,16 @@ export const summarizeOpenApi = (document: unknown): OpenApiSummary | null => {
       path,
       operations: METHODS.filter((method) => isRecord(item[method])).map((method) => {
         const operation = item[method] as Json;
-        const parameters = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])];
+        const parameters = [
+          ...(Array.isArray(item.parameters) ? item.parameters : []),
+          ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+        ];
         return {
           method: method.toUpperCase(),
           summary: text(operation.summary) || text(operation.operationId),
-          parameters: parameters.map((parameter) => parameterLabel(parameter, components)).filter((label): label is string => label !== null),
+          parameters: parameters
+            .map((parameter) => parameterLabel(parameter, components))
+            .filter((label): label is string => label !== null),
         };
       }),
     }));
@@ -80,7 +85,11 @@ export const summarizeOpenApi = (document: unknown): OpenApiSummary | null => {
       return {
         name,
         description: text(schema.description),
-        fields: Object.entries(properties).map(([field, value]) => ({ name: field, type: typeLabel(value), required: required.has(field) })),
+        fields: Object.entries(properties).map(([field, value]) => ({
+          name: field,
+          type: typeLabel(value),
+          required: required.has(field),
+        })),
       };
     });
 

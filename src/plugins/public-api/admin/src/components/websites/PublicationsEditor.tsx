@@ -2,18 +2,7 @@
  * A website's publications: which content type it publishes under which collection slug, as a
  * collection or a singleton. Single types can only be singletons.
  */
-import {
-  Box,
-  Button,
-  Field,
-  Flex,
-  Grid,
-  IconButton,
-  SingleSelect,
-  SingleSelectOption,
-  TextInput,
-  Typography,
-} from '@strapi/design-system';
+import { Box, Button, Field, Flex, Grid, IconButton, SingleSelect, SingleSelectOption, TextInput, Typography } from '@strapi/design-system';
 import { Plus, Trash } from '@strapi/icons';
 import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
 import type { Publication } from '../../../../shared/contracts/websites';
@@ -55,7 +44,12 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
               <Typography variant="sigma" textColor="neutral600" tag="h3">
                 {t('publications.number', 'Publication {number}', { number: index + 1 })}
               </Typography>
-              <IconButton label={t('publications.remove', 'Remove publication {number}', { number: index + 1 })} variant="ghost" disabled={disabled} onClick={() => remove(index)}>
+              <IconButton
+                label={t('publications.remove', 'Remove publication {number}', { number: index + 1 })}
+                variant="ghost"
+                disabled={disabled}
+                onClick={() => remove(index)}
+              >
                 <Trash />
               </IconButton>
             </Flex>
@@ -125,7 +119,12 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
                 </Field.Root>
               </Grid.Item>
               <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-                <Field.Root name={`publications.${index}.name`} error={at('name')} hint={t('publications.name.hint', 'Optional: the resource name keys see.')} width="100%">
+                <Field.Root
+                  name={`publications.${index}.name`}
+                  error={at('name')}
+                  hint={t('publications.name.hint', 'Optional: the resource name keys see.')}
+                  width="100%"
+                >
                   <Field.Label>{t('publications.name', 'Display name')}</Field.Label>
                   <TextInput
                     value={publication.name ?? ''}

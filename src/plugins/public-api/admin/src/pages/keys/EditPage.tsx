@@ -23,7 +23,6 @@ import type { CreatedState } from './CreatePage';
 import { KeyFormSections } from './KeyFormSections';
 import { useKeyForm } from './useKeyForm';
 
-
 export const EditPage = () => {
   const t = useT();
   const api = usePublicApi();
@@ -62,7 +61,8 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
     if ((location.state as CreatedState | null)?.plaintext) navigate(location.pathname, { replace: true, state: null });
   }, [location.pathname, location.state, navigate]);
 
-  const fail = (error: unknown) => toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+  const fail = (error: unknown) =>
+    toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -137,7 +137,10 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 label={t('key.regenerate', 'Regenerate')}
                 icon={<ArrowClockwise />}
                 title={t('key.regenerate.title', 'Regenerate {name}?', { name: apiKey.name })}
-                body={t('key.regenerate.body', 'A new key is issued and shown once. The current key stops working at once: every client that uses it must be updated.')}
+                body={t(
+                  'key.regenerate.body',
+                  'A new key is issued and shown once. The current key stops working at once: every client that uses it must be updated.',
+                )}
                 confirmLabel={t('key.regenerate.confirm', 'Regenerate the key')}
                 confirmVariant="default"
                 onConfirm={regenerate}
@@ -150,7 +153,10 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 icon={<Cross />}
                 variant="danger-light"
                 title={t('key.revoke.title', 'Revoke {name}?', { name: apiKey.name })}
-                body={t('key.revoke.body', 'Requests with this key are refused from the next request on. A revoked key cannot be reactivated.')}
+                body={t(
+                  'key.revoke.body',
+                  'Requests with this key are refused from the next request on. A revoked key cannot be reactivated.',
+                )}
                 confirmLabel={t('key.revoke.confirm', 'Revoke the key')}
                 confirmVariant="danger"
                 onConfirm={revoke}

@@ -13,8 +13,27 @@ import { PreviewPanel } from '../../components/preview/PreviewPanel';
 import { useT } from '../../hooks/useT';
 import type { KeyForm } from './useKeyForm';
 
-export const Section = ({ title, description, children, testId }: { title: string; description?: string; children: ReactNode; testId?: string }) => (
-  <Box background="neutral0" hasRadius shadow="filterShadow" paddingTop={6} paddingBottom={6} paddingLeft={7} paddingRight={7} data-testid={testId}>
+export const Section = ({
+  title,
+  description,
+  children,
+  testId,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+  testId?: string;
+}) => (
+  <Box
+    background="neutral0"
+    hasRadius
+    shadow="filterShadow"
+    paddingTop={6}
+    paddingBottom={6}
+    paddingLeft={7}
+    paddingRight={7}
+    data-testid={testId}
+  >
     <Flex direction="column" alignItems="stretch" gap={4}>
       <Flex direction="column" alignItems="start" gap={1}>
         <Typography variant="delta" tag="h2">
@@ -40,11 +59,20 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
   return (
     <Flex direction="column" alignItems="stretch" gap={6}>
       <Section title={t('key.section.details', 'Details')} testId="section-details">
-        <KeyDetailsFields value={form.details} onChange={form.setDetails} errors={form.errors} disabled={disabled} currentExpiry={currentExpiry} />
+        <KeyDetailsFields
+          value={form.details}
+          onChange={form.setDetails}
+          errors={form.errors}
+          disabled={disabled}
+          currentExpiry={currentExpiry}
+        />
       </Section>
       <Section
         title={t('key.section.resources', 'Resources')}
-        description={t('key.section.resources.description', 'What the key may do with each resource, and which fields it may read and write. Changes apply on the next API request after saving.')}
+        description={t(
+          'key.section.resources.description',
+          'What the key may do with each resource, and which fields it may read and write. Changes apply on the next API request after saving.',
+        )}
         testId="section-resources"
       >
         <ResourcesSection
@@ -56,8 +84,18 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
           disabled={disabled}
         />
       </Section>
-      <Section title={t('key.section.commands', 'Commands')} description={t('key.section.commands.description', 'The commands the key may run.')} testId="section-commands">
-        <CommandsSection commands={registry.commands} draft={form.draft} onChange={form.setDraft} error={form.errors.commands} disabled={disabled} />
+      <Section
+        title={t('key.section.commands', 'Commands')}
+        description={t('key.section.commands.description', 'The commands the key may run.')}
+        testId="section-commands"
+      >
+        <CommandsSection
+          commands={registry.commands}
+          draft={form.draft}
+          onChange={form.setDraft}
+          error={form.errors.commands}
+          disabled={disabled}
+        />
       </Section>
       <Section title={t('key.section.origins', 'Allowed origins')} testId="section-origins">
         <OriginsSection draft={form.draft} onChange={form.setDraft} errors={form.originErrors} disabled={disabled} />

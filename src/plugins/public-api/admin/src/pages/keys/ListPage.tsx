@@ -35,13 +35,28 @@ import { usePublicApi } from '../../utils/api';
 import { messageOf } from '../../utils/errors';
 import { sortKeys, type KeySort } from './sortKeys';
 
-
-const SortHeader = ({ label, column, sort, onSort }: { label: string; column: KeySort['column']; sort: KeySort; onSort: (sort: KeySort) => void }) => {
+const SortHeader = ({
+  label,
+  column,
+  sort,
+  onSort,
+}: {
+  label: string;
+  column: KeySort['column'];
+  sort: KeySort;
+  onSort: (sort: KeySort) => void;
+}) => {
   const active = sort.column === column;
   const next: KeySort = { column, direction: active && sort.direction === 'asc' ? 'desc' : 'asc' };
   return (
     <Th aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <Flex tag="button" type="button" gap={1} onClick={() => onSort(next)} style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}>
+      <Flex
+        tag="button"
+        type="button"
+        gap={1}
+        onClick={() => onSort(next)}
+        style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+      >
         <Typography variant="sigma" textColor={active ? 'neutral800' : 'neutral600'}>
           {label}
         </Typography>
@@ -120,13 +135,31 @@ export const ListPage = () => {
               <Thead>
                 <Tr>
                   <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
-                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.key', 'Key')}</Typography></Th>
-                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.resources', 'Resources')}</Typography></Th>
+                  <Th>
+                    <Typography variant="sigma" textColor="neutral600">
+                      {t('keys.column.key', 'Key')}
+                    </Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma" textColor="neutral600">
+                      {t('keys.column.resources', 'Resources')}
+                    </Typography>
+                  </Th>
                   <SortHeader label={t('keys.column.created', 'Created')} column="createdAt" sort={sort} onSort={setSort} />
-                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.expires', 'Expires')}</Typography></Th>
+                  <Th>
+                    <Typography variant="sigma" textColor="neutral600">
+                      {t('keys.column.expires', 'Expires')}
+                    </Typography>
+                  </Th>
                   <SortHeader label={t('keys.column.lastUsed', 'Last used')} column="lastUsedAt" sort={sort} onSort={setSort} />
-                  <Th><Typography variant="sigma" textColor="neutral600">{t('keys.column.status', 'Status')}</Typography></Th>
-                  <Th><VisuallyHidden>{t('keys.column.actions', 'Actions')}</VisuallyHidden></Th>
+                  <Th>
+                    <Typography variant="sigma" textColor="neutral600">
+                      {t('keys.column.status', 'Status')}
+                    </Typography>
+                  </Th>
+                  <Th>
+                    <VisuallyHidden>{t('keys.column.actions', 'Actions')}</VisuallyHidden>
+                  </Th>
                 </Tr>
               </Thead>
               <Tbody>
@@ -156,15 +189,21 @@ export const ListPage = () => {
                             : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
                         </Typography>
                       </Td>
-                      <Td><DateText value={key.createdAt} /></Td>
-                      <Td><DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} /></Td>
-                      <Td><DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} /></Td>
-                      <Td><KeyStatus apiKey={key} /></Td>
+                      <Td>
+                        <DateText value={key.createdAt} />
+                      </Td>
+                      <Td>
+                        <DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} />
+                      </Td>
+                      <Td>
+                        <DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} />
+                      </Td>
+                      <Td>
+                        <KeyStatus apiKey={key} />
+                      </Td>
                       <Td>
                         <Flex gap={1} justifyContent="end">
-                          {canDelete && (
-                            <DeleteKeyButton name={key.name} onConfirm={() => remove(key)} />
-                          )}
+                          {canDelete && <DeleteKeyButton name={key.name} onConfirm={() => remove(key)} />}
                         </Flex>
                       </Td>
                     </Tr>

@@ -55,9 +55,12 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
   const detailsInput = (): Partial<KeyDetailsInput> => {
     const input: Partial<KeyDetailsInput> = {};
     if (!key || details.name !== key.name) input.name = details.name;
-    if (!key || details.description !== (key.description ?? '')) input.description = details.description === '' ? null : details.description;
+    if (!key || details.description !== (key.description ?? ''))
+      input.description = details.description === '' ? null : details.description;
     const expiryUnchanged =
-      key && ((details.expiry === 'never' && key.expiresAt === null) || (details.expiry === 'custom' && key.expiresAt !== null && details.customDate?.getTime() === new Date(key.expiresAt).getTime()));
+      key &&
+      ((details.expiry === 'never' && key.expiresAt === null) ||
+        (details.expiry === 'custom' && key.expiresAt !== null && details.customDate?.getTime() === new Date(key.expiresAt).getTime()));
     if (!expiryUnchanged) input.expiresAt = expiresAt;
     return input;
   };

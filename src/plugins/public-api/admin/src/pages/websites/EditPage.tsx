@@ -28,7 +28,9 @@ export const EditPage = () => {
   return (
     <Page.Main>
       <Page.Title>
-        {website.data ? t('website.edit.pageTitle', 'Website {name}', { name: website.data.name }) : t('website.create.pageTitle', 'Add a website')}
+        {website.data
+          ? t('website.edit.pageTitle', 'Website {name}', { name: website.data.name })
+          : t('website.create.pageTitle', 'Add a website')}
       </Page.Title>
       <WebsiteForm key={website.data?.id ?? 'new'} website={website.data} contentTypes={contentTypes.data} onSaved={website.set} />
     </Page.Main>
@@ -60,7 +62,10 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
     const body = {
       name,
       ...(slug.trim() ? { slug: slug.trim() } : {}),
-      publications: publications.map(({ name: display, ...publication }) => ({ ...publication, ...(display?.trim() ? { name: display.trim() } : {}) })),
+      publications: publications.map(({ name: display, ...publication }) => ({
+        ...publication,
+        ...(display?.trim() ? { name: display.trim() } : {}),
+      })),
     };
     try {
       if (website) {
@@ -103,7 +108,9 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
       <Layouts.Header
         navigationAction={<BackButton fallback=".." />}
         title={website ? website.name : t('website.create.title', 'Add a website')}
-        subtitle={website ? `/api/v2/cms/${website.slug}` : t('website.create.subtitle', 'Name the website, then choose what it publishes.')}
+        subtitle={
+          website ? `/api/v2/cms/${website.slug}` : t('website.create.subtitle', 'Name the website, then choose what it publishes.')
+        }
         primaryAction={
           <Flex gap={2}>
             {website && canDelete && (
@@ -138,7 +145,11 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
               <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
                 <Field.Root name="name" required error={errors.name} width="100%">
                   <Field.Label>{t('website.name', 'Name')}</Field.Label>
-                  <TextInput value={name} disabled={!editable} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setName(e.target.value)} />
+                  <TextInput
+                    value={name}
+                    disabled={!editable}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => setName(e.target.value)}
+                  />
                   <Field.Error />
                 </Field.Root>
               </Grid.Item>
@@ -154,7 +165,11 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
                   width="100%"
                 >
                   <Field.Label>{t('website.slug', 'Slug')}</Field.Label>
-                  <TextInput value={slug} disabled={!editable} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setSlug(e.target.value)} />
+                  <TextInput
+                    value={slug}
+                    disabled={!editable}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => setSlug(e.target.value)}
+                  />
                   <Field.Hint />
                   <Field.Error />
                 </Field.Root>

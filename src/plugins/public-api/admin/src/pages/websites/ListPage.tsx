@@ -77,11 +77,29 @@ export const ListPage = () => {
           <Table colCount={5} rowCount={rows.length + 1} data-testid="websites-table">
             <Thead>
               <Tr>
-                <Th><Typography variant="sigma" textColor="neutral600">{t('websites.column.name', 'Name')}</Typography></Th>
-                <Th><Typography variant="sigma" textColor="neutral600">{t('websites.column.slug', 'Slug')}</Typography></Th>
-                <Th><Typography variant="sigma" textColor="neutral600">{t('websites.column.publications', 'Publications')}</Typography></Th>
-                <Th><Typography variant="sigma" textColor="neutral600">{t('websites.column.updated', 'Updated')}</Typography></Th>
-                <Th><VisuallyHidden>{t('websites.column.actions', 'Actions')}</VisuallyHidden></Th>
+                <Th>
+                  <Typography variant="sigma" textColor="neutral600">
+                    {t('websites.column.name', 'Name')}
+                  </Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma" textColor="neutral600">
+                    {t('websites.column.slug', 'Slug')}
+                  </Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma" textColor="neutral600">
+                    {t('websites.column.publications', 'Publications')}
+                  </Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma" textColor="neutral600">
+                    {t('websites.column.updated', 'Updated')}
+                  </Typography>
+                </Th>
+                <Th>
+                  <VisuallyHidden>{t('websites.column.actions', 'Actions')}</VisuallyHidden>
+                </Th>
               </Tr>
             </Thead>
             <Tbody>
@@ -92,7 +110,9 @@ export const ListPage = () => {
                       {website.name}
                     </Link>
                   </Td>
-                  <Td><Typography textColor="neutral800">{website.slug}</Typography></Td>
+                  <Td>
+                    <Typography textColor="neutral800">{website.slug}</Typography>
+                  </Td>
                   <Td>
                     <Typography textColor="neutral800">
                       {website.publications.length === 0
@@ -100,11 +120,17 @@ export const ListPage = () => {
                         : website.publications.map((publication) => `/${publication.collection}`).join(', ')}
                     </Typography>
                   </Td>
-                  <Td><DateText value={website.updatedAt} /></Td>
+                  <Td>
+                    <DateText value={website.updatedAt} />
+                  </Td>
                   <Td>
                     <Flex gap={1} justifyContent="end">
                       <IconButton
-                        label={canUpdate ? t('websites.edit', 'Edit {name}', { name: website.name }) : t('websites.view', 'View {name}', { name: website.name })}
+                        label={
+                          canUpdate
+                            ? t('websites.edit', 'Edit {name}', { name: website.name })
+                            : t('websites.view', 'View {name}', { name: website.name })
+                        }
                         variant="ghost"
                         onClick={() => navigate(String(website.id))}
                       >
@@ -116,7 +142,10 @@ export const ListPage = () => {
                           label={t('websites.delete.label', 'Delete {name}', { name: website.name })}
                           icon={<Trash />}
                           title={t('website.delete.title', 'Delete {name}?', { name: website.name })}
-                          body={t('website.delete.body', 'Its resources disappear from the API at once, and keys lose their grants on them.')}
+                          body={t(
+                            'website.delete.body',
+                            'Its resources disappear from the API at once, and keys lose their grants on them.',
+                          )}
                           confirmLabel={t('website.delete.confirm', 'Delete the website')}
                           confirmVariant="danger"
                           onConfirm={() => remove(website)}

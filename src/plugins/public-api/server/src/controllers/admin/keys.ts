@@ -4,15 +4,7 @@
  */
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import type {
-  CreateKey,
-  DeleteKey,
-  GetKey,
-  ListKeys,
-  RegenerateKey,
-  RevokeKey,
-  UpdateKey,
-} from '../../../../shared/contracts/keys';
+import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../../shared/contracts/keys';
 import { getService } from '../../utils/get-service';
 import { createKeySchema, parseBody, updateKeySchema } from './input';
 import { toAdminKey } from './serialize';

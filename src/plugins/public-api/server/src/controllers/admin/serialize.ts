@@ -62,7 +62,7 @@ export const toContentTypeSummaries = (schemas: Map<string, ContentTypeSchema>):
       displayName: schema.info.displayName,
       kind: schema.kind,
       websiteScoped: Object.values(schema.attributes).some(
-        (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID
+        (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID,
       ),
     }))
     .sort((a, b) => a.displayName.localeCompare(b.displayName));

@@ -3,13 +3,7 @@
  */
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import type {
-  CreateWebsite,
-  DeleteWebsite,
-  GetWebsite,
-  ListWebsites,
-  UpdateWebsite,
-} from '../../../../shared/contracts/websites';
+import type { CreateWebsite, DeleteWebsite, GetWebsite, ListWebsites, UpdateWebsite } from '../../../../shared/contracts/websites';
 import { getService } from '../../utils/get-service';
 import { toAdminWebsite } from './serialize';
 

@@ -13,7 +13,9 @@ export const boolean: ColumnCodec = {
   serialize: toBoolean,
   readSchema: () => ({ schema: { type: 'boolean' }, nullable: 'unless-required' }),
   parseWrite: (raw, field, { pointer }) =>
-    raw === null || typeof raw === 'boolean' ? acceptValue(raw) : refuse(violation(pointer, `'${field.key}' takes true, false or null, not ${describe(raw)}.`)),
+    raw === null || typeof raw === 'boolean'
+      ? acceptValue(raw)
+      : refuse(violation(pointer, `'${field.key}' takes true, false or null, not ${describe(raw)}.`)),
   writeSchema: () => ({ schema: { type: 'boolean' }, nullable: 'unless-required' }),
   filter: () => ({ type: 'boolean' }),
   sortKind: 'boolean',

@@ -29,7 +29,12 @@ export const datetime: ColumnCodec = {
     const normalized = typeof raw === 'string' ? normalizeDatetime(raw) : null;
     return normalized !== null
       ? acceptValue(normalized)
-      : refuse(violation(pointer, `'${field.key}' takes an ISO 8601 date-time with a zone, like 2027-06-01T19:30:00Z, ${DATE_RANGE} in UTC, or null.`));
+      : refuse(
+          violation(
+            pointer,
+            `'${field.key}' takes an ISO 8601 date-time with a zone, like 2027-06-01T19:30:00Z, ${DATE_RANGE} in UTC, or null.`,
+          ),
+        );
   },
   writeSchema: () => ({ schema: { type: 'string', format: 'date-time' }, nullable: 'unless-required' }),
   filter: () => ({ type: 'datetime' }),

@@ -41,7 +41,10 @@ export const number: ColumnCodec = {
     if (!fitsColumn(column, raw)) return refuse(violation(pointer, `'${field.key}' takes ${describeColumn(column)}.`));
     if (field.attribute.type === 'decimal' && (Math.abs(raw) >= DECIMAL_LIMIT || !hasAtMostPlaces(raw, DECIMAL_PLACES))) {
       return refuse(
-        violation(pointer, `'${field.key}' takes a number below ${DECIMAL_LIMIT} in absolute value, with at most ${DECIMAL_PLACES} decimal places.`)
+        violation(
+          pointer,
+          `'${field.key}' takes a number below ${DECIMAL_LIMIT} in absolute value, with at most ${DECIMAL_PLACES} decimal places.`,
+        ),
       );
     }
     return acceptValue(raw);

@@ -23,7 +23,7 @@ const relationRef = (key: string, target: string, pointer: string, raw: unknown)
     if (raw[member] !== undefined && raw[member] !== target) {
       return violation(
         `${pointer}/${member}`,
-        `'${key}' refers to ${target} records, not to ${typeof raw[member] === 'string' ? echo(raw[member] as string) : describe(raw[member])}.`
+        `'${key}' refers to ${target} records, not to ${typeof raw[member] === 'string' ? echo(raw[member] as string) : describe(raw[member])}.`,
       );
     }
   }

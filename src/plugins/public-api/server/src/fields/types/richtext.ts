@@ -16,7 +16,12 @@ export const richtext: ColumnCodec = {
   parseWrite: (raw, field, { pointer }) =>
     raw === null || isObject(raw)
       ? accept({ kind: 'richtext', doc: raw })
-      : refuse(violation(pointer, `'${field.key}' takes a richtext document ({ "type": "doc", "content": [...] }) or null, not ${describe(raw)}.`)),
+      : refuse(
+          violation(
+            pointer,
+            `'${field.key}' takes a richtext document ({ "type": "doc", "content": [...] }) or null, not ${describe(raw)}.`,
+          ),
+        ),
   writeSchema: (_field, kit) => ({ schema: kit.richtextDocInput(), nullable: 'unless-required' }),
   filter: () => null,
   sortKind: 'text',

@@ -38,7 +38,8 @@ export const textWriteSchema = (field: Field, _kit: SchemaKit, { isSlug }: Write
   const attribute = field.attribute;
   const schema: Schema = { type: 'string' };
   const column = VARCHAR_ATTRIBUTES.has(attribute.type) ? MAX_STRING_LENGTH : undefined;
-  const maxLength = attribute.maxLength !== undefined && column !== undefined ? Math.min(attribute.maxLength, column) : (attribute.maxLength ?? column);
+  const maxLength =
+    attribute.maxLength !== undefined && column !== undefined ? Math.min(attribute.maxLength, column) : (attribute.maxLength ?? column);
   if (attribute.minLength !== undefined) schema.minLength = attribute.minLength;
   if (maxLength !== undefined) schema.maxLength = maxLength;
   if (attribute.regex) schema.pattern = attribute.regex;

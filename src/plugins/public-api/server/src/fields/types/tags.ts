@@ -21,7 +21,12 @@ export const tags: ColumnCodec = {
     const violations = raw.flatMap((tag, index) =>
       typeof tag === 'string' && tag.trim() !== ''
         ? []
-        : [violation(`${pointer}/${index}`, `A tag is a non-empty string, not ${typeof tag === 'string' ? 'a blank one' : describe(tag)}.`)]
+        : [
+            violation(
+              `${pointer}/${index}`,
+              `A tag is a non-empty string, not ${typeof tag === 'string' ? 'a blank one' : describe(tag)}.`,
+            ),
+          ],
     );
     return violations.length ? refuse(...violations) : acceptValue([...raw]);
   },

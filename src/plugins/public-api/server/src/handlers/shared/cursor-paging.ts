@@ -40,7 +40,17 @@ export const pageStart = (cursor: string, binding: CursorBinding): ScalarValue[]
 const positionValue = (projection: Projection, row: RecordRow, key: string): ScalarValue => {
   const sqlKey = getService('records').sqlKeysOf(projection)(key);
   const raw =
-    key === 'slug' ? row.slug : key === 'sort' ? row.sort : key === 'createdAt' ? row.createdAt : key === 'updatedAt' ? row.updatedAt : key === 'publishedAt' ? row.publishedAt : row.values[key];
+    key === 'slug'
+      ? row.slug
+      : key === 'sort'
+        ? row.sort
+        : key === 'createdAt'
+          ? row.createdAt
+          : key === 'updatedAt'
+            ? row.updatedAt
+            : key === 'publishedAt'
+              ? row.publishedAt
+              : row.values[key];
   return cursorValue(sqlKey.kind, raw);
 };
 
@@ -55,7 +65,7 @@ export const nextCursor = (projection: Projection, last: RecordRow, binding: Cur
         issuedAt: binding.now,
         position: { values: binding.sort.map((term) => positionValue(projection, last, term.key)), id: last.documentId },
       },
-      cursorKey()
+      cursorKey(),
     );
   } catch (error) {
     // Values too long to carry in a cursor (only pathological string data gets here).

@@ -113,10 +113,14 @@ export const writeHandler =
           reason: 'idempotency_key_reused',
         });
       case 'grants-changed':
-        throw apiError(409, "This key's grants have changed since this request was answered; its answer is not replayed. Read the record, or use a new key.", {
-          source: { header: 'Idempotency-Key' },
-          reason: 'idempotency_grants_changed',
-        });
+        throw apiError(
+          409,
+          "This key's grants have changed since this request was answered; its answer is not replayed. Read the record, or use a new key.",
+          {
+            source: { header: 'Idempotency-Key' },
+            reason: 'idempotency_grants_changed',
+          },
+        );
       case 'in-flight':
         throw apiError(409, 'A request with this Idempotency-Key is still being processed; retry later.', {
           source: { header: 'Idempotency-Key' },

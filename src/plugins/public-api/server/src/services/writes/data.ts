@@ -12,7 +12,12 @@ import type { WriteTarget } from './target';
 export const unprocessable = (problems: ErrorObject[]) => apiErrors(422, problems.slice(0, MAX_REPORTED_PROBLEMS));
 
 /** The plan -> Strapi data, every reference resolved; 422 with every problem otherwise. */
-export const dataOf = async (strapi: Core.Strapi, target: WriteTarget, plan: AttributePlan, rowId: number | null): Promise<Record<string, unknown>> => {
+export const dataOf = async (
+  strapi: Core.Strapi,
+  target: WriteTarget,
+  plan: AttributePlan,
+  rowId: number | null,
+): Promise<Record<string, unknown>> => {
   const problems: ErrorObject[] = [];
   // One after the other: inside a transaction there is one connection.
   const relations = await resolveRelations(target, plan.fields, problems, rowId);

@@ -53,10 +53,12 @@ export const resolveMedia = (entry: PlannedField, refs: AssetRef[], files: Map<s
         errorObject(422, `'${entry.field.key}' accepts ${entry.field.allowedTypes!.join(', ')}; this asset is ${file.mime}.`, {
           source: { pointer: ref.pointer },
           reason: 'asset_type_not_allowed',
-        })
+        }),
       );
     } else if (ids.includes(file.id)) {
-      problems.push(errorObject(422, 'This asset is already listed above.', { source: { pointer: ref.pointer }, reason: 'asset_repeated' }));
+      problems.push(
+        errorObject(422, 'This asset is already listed above.', { source: { pointer: ref.pointer }, reason: 'asset_repeated' }),
+      );
     } else {
       ids.push(file.id);
     }

@@ -22,12 +22,13 @@ import { localeParam, type WriteTarget } from './target';
 import { assertNoPendingChanges, versionsOf } from './versions';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const documents = (uid: string) => strapi.documents(uid as Parameters<typeof strapi.documents>[0]) as unknown as {
-    create: (params: Record<string, unknown>) => Promise<{ documentId: string }>;
-    update: (params: Record<string, unknown>) => Promise<{ documentId: string } | null>;
-    delete: (params: Record<string, unknown>) => Promise<unknown>;
-    unpublish: (params: Record<string, unknown>) => Promise<unknown>;
-  };
+  const documents = (uid: string) =>
+    strapi.documents(uid as Parameters<typeof strapi.documents>[0]) as unknown as {
+      create: (params: Record<string, unknown>) => Promise<{ documentId: string }>;
+      update: (params: Record<string, unknown>) => Promise<{ documentId: string } | null>;
+      delete: (params: Record<string, unknown>) => Promise<unknown>;
+      unpublish: (params: Record<string, unknown>) => Promise<unknown>;
+    };
 
   return {
     /** A new record, published. Returns its documentId. */
@@ -70,4 +71,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-

@@ -53,7 +53,7 @@ export const resolveRelations = async (target: WriteTarget, planned: PlannedFiel
         errorObject(422, `'${entry.field.key}' refers to ${resource.slug} records, which this key may not read.`, {
           source: { pointer: entry.pointer },
           reason: 'target_not_readable',
-        })
+        }),
       );
       continue;
     }
@@ -71,18 +71,31 @@ export const resolveRelations = async (target: WriteTarget, planned: PlannedFiel
       const targets: string[] = [];
       for (const ref of refs) {
         const row =
-          ref.by === 'slug' ? bySlug.get(ref.value) : ref.by === 'id' ? byId.get(ref.value) : (bySlug.get(ref.value) ?? byId.get(ref.value));
+          ref.by === 'slug'
+            ? bySlug.get(ref.value)
+            : ref.by === 'id'
+              ? byId.get(ref.value)
+              : (bySlug.get(ref.value) ?? byId.get(ref.value));
         if (!row || (ref.alsoSlug !== undefined && row.slug !== ref.alsoSlug)) {
           problems.push(
-            errorObject(422, `No ${resource.slug} record ${echo(ref.alsoSlug ? `${ref.value} (${ref.alsoSlug})` : ref.value)} exists for this reference.`, {
-              source: { pointer: ref.pointer },
-              reason: 'target_not_found',
-            })
+            errorObject(
+              422,
+              `No ${resource.slug} record ${echo(ref.alsoSlug ? `${ref.value} (${ref.alsoSlug})` : ref.value)} exists for this reference.`,
+              {
+                source: { pointer: ref.pointer },
+                reason: 'target_not_found',
+              },
+            ),
           );
           continue;
         }
         if (targets.includes(row.documentId)) {
-          problems.push(errorObject(422, `This ${resource.slug} record is already referenced above.`, { source: { pointer: ref.pointer }, reason: 'target_repeated' }));
+          problems.push(
+            errorObject(422, `This ${resource.slug} record is already referenced above.`, {
+              source: { pointer: ref.pointer },
+              reason: 'target_repeated',
+            }),
+          );
           continue;
         }
         targets.push(row.documentId);

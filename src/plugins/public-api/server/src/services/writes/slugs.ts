@@ -30,7 +30,7 @@ const slugScope = (target: WriteTarget, exceptDocumentId: string | null): SlugSc
 export const applySlug = async (
   target: WriteTarget,
   data: Record<string, unknown>,
-  current: { documentId: string; values: Record<string, unknown> } | null
+  current: { documentId: string; values: Record<string, unknown> } | null,
 ) => {
   const resource = target.projection.resource;
   const attribute = resource.slugAttribute;
@@ -51,6 +51,10 @@ export const applySlug = async (
     return;
   }
   const targetField = slugs.sourceFieldOf(resource.uid, attribute);
-  const source = targetField ? (Object.prototype.hasOwnProperty.call(data, targetField) ? data[targetField] : current?.values[targetField]) : undefined;
+  const source = targetField
+    ? Object.prototype.hasOwnProperty.call(data, targetField)
+      ? data[targetField]
+      : current?.values[targetField]
+    : undefined;
   data[attribute] = await slugs.generate(resource.uid, attribute, source, scope);
 };

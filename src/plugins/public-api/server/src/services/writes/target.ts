@@ -21,4 +21,5 @@ export type WriteTarget = {
 export const targetLocale = (target: WriteTarget, resource: Resource): string | null => (resource.localized ? target.language : null);
 
 /** The `locale` parameter of Strapi's document service for this write: only for localized resources. */
-export const localeParam = (target: WriteTarget) => (target.projection.resource.localized && target.locale ? { locale: target.locale } : {});
+export const localeParam = (target: WriteTarget) =>
+  target.projection.resource.localized && target.locale ? { locale: target.locale } : {};

@@ -13,10 +13,18 @@ const millis = (value: unknown): number => (value instanceof Date ? value.getTim
 export type Versions = { draft: VersionRow | null; published: VersionRow | null };
 
 /** The draft and published rows of a document in the write's locale. */
-export const versionsOf = async (strapi: Core.Strapi, resource: Resource, documentId: string, locale: string | null, select: string[] = []): Promise<Versions> => {
+export const versionsOf = async (
+  strapi: Core.Strapi,
+  resource: Resource,
+  documentId: string,
+  locale: string | null,
+  select: string[] = [],
+): Promise<Versions> => {
   const where: Record<string, unknown> = { documentId };
   if (locale) where.locale = locale;
-  const rows = (await strapi.db.query(resource.uid as Parameters<typeof strapi.db.query>[0]).findMany({ where, select: ['id', 'publishedAt', 'updatedAt', ...select] })) as VersionRow[];
+  const rows = (await strapi.db
+    .query(resource.uid as Parameters<typeof strapi.db.query>[0])
+    .findMany({ where, select: ['id', 'publishedAt', 'updatedAt', ...select] })) as VersionRow[];
   return { draft: rows.find((row) => row.publishedAt == null) ?? null, published: rows.find((row) => row.publishedAt != null) ?? null };
 };
 
@@ -29,8 +37,12 @@ export const assertNoPendingChanges = (resource: Resource, versions: Versions) =
   const { draft, published } = versions;
   if (!resource.draftAndPublish || !draft || !published) return;
   if (millis(draft.updatedAt) > millis(published.updatedAt)) {
-    throw apiError(409, 'This record has unpublished changes in the admin; they must be published or discarded before it can be written here.', {
-      reason: 'unpublished_changes',
-    });
+    throw apiError(
+      409,
+      'This record has unpublished changes in the admin; they must be published or discarded before it can be written here.',
+      {
+        reason: 'unpublished_changes',
+      },
+    );
   }
 };
