@@ -93,7 +93,8 @@ test('the total stays within the bound, least recently used first', async () => 
   const get = async (n: number, produce = producer(n).produce) => {
     const variant = await cache.get(keyOf(n), produce);
     await cache.settled();
-    return variant;
+    // A hit holds the file open until it is read or released.
+    await variant.bytes.release();
   };
   await get(1);
   await get(2);
@@ -136,7 +137,8 @@ test('after a restart the index is read back from disk, oldest first, and leftov
   expect(after.stats()).toMatchObject({ entries: 2, bytes: 200, evicted: 1 });
   expect(filesOnDisk().sort()).toEqual([`${keyOf(2)}.png`, `${keyOf(3)}.png`, 'not-a-variant.txt']);
   const { calls, produce } = producer(3);
-  await after.get(keyOf(3), produce);
+  // A hit holds the file open until it is read or released.
+  await (await after.get(keyOf(3), produce)).bytes.release();
   expect(calls.count).toBe(0);
 });
 
