@@ -51,6 +51,7 @@ const notOnPostgres = {
   'demo-port.test.ts': 'refused before anything starts: no database is opened',
   'error-layer.test.ts': 'the error document and negotiation: the HTTP layer',
   'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
+  'load-shedding.test.ts': 'the bound on requests in flight is held in the process, at the edge, before any handler',
   'http-conformance.test.ts': 'methods, Allow, CORS and negotiation per path: the HTTP layer and the registry',
   'openapi.test.ts': 'the OpenAPI document is built from the registry and the grants',
   'openapi-coverage.test.ts': "which operations a key's document lists against which the router refuses (403, 404, 405)",

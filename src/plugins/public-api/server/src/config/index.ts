@@ -11,6 +11,12 @@ export type PluginConfig = {
   uploadsInFlight: number;
   /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
   uploadBytesInFlight: number;
+  /** Keyed /api/v2 requests one process runs at once (reads, writes, the OpenAPI build); more wait, then get 503. */
+  requestsInFlight: number;
+  /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
+  requestsWaiting: number;
+  /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
+  requestWaitMs: number;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -18,6 +24,13 @@ export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
 /** Five CVs of the largest size at once (each body is held in memory while it is received). */
 export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/**
+ * Twice the uploads in flight: a turn is held from the handler's start, body reception included, so
+ * uploads held by slow senders never take every turn (docs/api.md, "Limits").
+ */
+export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
+export const DEFAULT_REQUESTS_WAITING = 64;
+export const DEFAULT_REQUEST_WAIT_MS = 2_000;
 export const API_BASE_PATH = '/api/v2';
 
 export const pluginConfig = (strapi: Core.Strapi): PluginConfig => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -29,6 +42,9 @@ export default {
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
     uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
     uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
+    requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
+    requestsWaiting: DEFAULT_REQUESTS_WAITING,
+    requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -41,10 +57,16 @@ export default {
     if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
       throw new Error('PUBLIC_API_ASSET_CACHE_MAX_BYTES must be a positive whole number of bytes.');
     }
-    for (const name of ['uploadsInFlight', 'uploadBytesInFlight'] as const) {
+    for (const name of ['uploadsInFlight', 'uploadBytesInFlight', 'requestsInFlight'] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
+      }
+    }
+    for (const name of ['requestsWaiting', 'requestWaitMs'] as const) {
+      const value = config[name];
+      if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+        throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);
       }
     }
   },
