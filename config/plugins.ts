@@ -12,6 +12,11 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       requestsInFlight: env.int('PUBLIC_API_REQUESTS_IN_FLIGHT', 16),
       requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
       requestWaitMs: env.int('PUBLIC_API_REQUEST_WAIT_MS', 2000),
+      // The transform queue (docs/api.md, "Limits"); transforms in flight default to the CPU count.
+      ...(env('PUBLIC_API_TRANSFORMS_IN_FLIGHT') ? { transformsInFlight: env.int('PUBLIC_API_TRANSFORMS_IN_FLIGHT') } : {}),
+      transformsWaiting: env.int('PUBLIC_API_TRANSFORMS_WAITING', 32),
+      transformsPerClient: env.int('PUBLIC_API_TRANSFORMS_PER_CLIENT', 4),
+      transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),
     },
   },
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Core } from '@strapi/strapi';
 
 export type PluginConfig = {
@@ -17,6 +18,14 @@ export type PluginConfig = {
   requestsWaiting: number;
   /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
   requestWaitMs: number;
+  /** Image transforms one process runs at once (decoding is memory-hungry); the rest wait their turn. */
+  transformsInFlight: number;
+  /** Transforms that may wait for a turn in all; more get 503 with Retry-After at once. */
+  transformsWaiting: number;
+  /** Transforms one client address may have running and waiting together; more get 503 with Retry-After. */
+  transformsPerClient: number;
+  /** How long a transform may take, waiting included; then 503 with Retry-After (the variant is not kept). */
+  transformTimeoutMs: number;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -31,6 +40,11 @@ export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
 export const DEFAULT_REQUESTS_WAITING = 64;
 export const DEFAULT_REQUEST_WAIT_MS = 2_000;
+export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
+export const DEFAULT_TRANSFORMS_WAITING = 32;
+export const DEFAULT_TRANSFORMS_PER_CLIENT = 4;
+/** A first thumbnail of a large photo takes well under a second; a 24-megapixel AVIF a few. */
+export const DEFAULT_TRANSFORM_TIMEOUT_MS = 10_000;
 export const API_BASE_PATH = '/api/v2';
 
 export const pluginConfig = (strapi: Core.Strapi): PluginConfig => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -45,6 +59,10 @@ export default {
     requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
     requestsWaiting: DEFAULT_REQUESTS_WAITING,
     requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
+    transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
+    transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
+    transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
+    transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -57,13 +75,20 @@ export default {
     if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
       throw new Error('PUBLIC_API_ASSET_CACHE_MAX_BYTES must be a positive whole number of bytes.');
     }
-    for (const name of ['uploadsInFlight', 'uploadBytesInFlight', 'requestsInFlight'] as const) {
+    for (const name of [
+      'uploadsInFlight',
+      'uploadBytesInFlight',
+      'requestsInFlight',
+      'transformsInFlight',
+      'transformsPerClient',
+      'transformTimeoutMs',
+    ] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
     }
-    for (const name of ['requestsWaiting', 'requestWaitMs'] as const) {
+    for (const name of ['requestsWaiting', 'requestWaitMs', 'transformsWaiting'] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
         throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { openFileBytes, type Bytes } from '../assets/bytes';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
-import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem } from '../assets/transform';
+import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem, type TransformSource } from '../assets/transform';
 import {
   MIME_OF_FORMAT,
   firstTransformParameter,
@@ -17,6 +17,7 @@ import {
   parseTransformQuery,
   type TransformQuery,
 } from '../assets/transform-query';
+import { pluginConfig } from '../config';
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
 import { apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
@@ -46,8 +47,42 @@ const contentMissing = (file: StoredFile) => {
   return notFound('asset_content_missing');
 };
 
+/** What a client asked to wait before asking for a transform again, when the queue could not serve it. */
+export const TRANSFORM_RETRY_AFTER_SECONDS = 5;
+
+const transformsBusy = () =>
+  apiError(503, `Too many image transforms are waiting; retry in ${TRANSFORM_RETRY_AFTER_SECONDS} seconds.`, {
+    reason: 'transforms_busy',
+    headers: { 'Retry-After': String(TRANSFORM_RETRY_AFTER_SECONDS) },
+  });
+
+const transformTimedOut = () =>
+  apiError(503, `The transform did not finish in time; retry in ${TRANSFORM_RETRY_AFTER_SECONDS} seconds, or ask for a smaller variant.`, {
+    reason: 'transform_timed_out',
+    headers: { 'Retry-After': String(TRANSFORM_RETRY_AFTER_SECONDS) },
+  });
+
+/**
+ * A transform takes its turn in the transform queue (fair between client addresses, bounded), and all
+ * of it, waiting included, stops at the configured time limit.
+ */
+const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
+  const limitMs = pluginConfig(strapi).transformTimeoutMs;
+  const started = Date.now();
+  const admission = await getService('assets').transforms().enter(client);
+  if (admission.kind === 'refused') throw transformsBusy();
+  if (admission.kind === 'timed_out') throw transformTimedOut();
+  try {
+    return await transformImage(source, asked, limitMs - (Date.now() - started));
+  } finally {
+    admission.release();
+  }
+};
+
 const transformRefused = (problem: TransformProblem, parameter: string) => {
   switch (problem.reason) {
+    case 'transform_timed_out':
+      return transformTimedOut();
     case 'image_too_large':
       return apiError(
         422,
@@ -114,7 +149,7 @@ const original = (file: StoredFile, filePath: string): Representation => ({
 });
 
 /** A transformed image: computed on first request, then served from the variant cache. */
-const variant = (file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
+const variant = (client: string, file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
   // Keyed by what was asked, not by its resolved form: a cached variant is found without reading the source.
   const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, contentIdentity(file), asked])).toString('hex');
   return {
@@ -123,7 +158,7 @@ const variant = (file: StoredFile, filePath: string, asked: TransformQuery, para
       try {
         const found = await getService('assets')
           .variants()
-          .get(key, () => transformImage({ path: filePath, identity: contentIdentity(file) }, asked));
+          .get(key, () => queuedTransform(client, { path: filePath, identity: contentIdentity(file) }, asked));
         return { bytes: found.bytes, headers: { 'Content-Type': MIME_OF_FORMAT[found.format] } };
       } catch (error) {
         if (!isTransformProblem(error)) throw error;
@@ -159,5 +194,5 @@ export const asset: PublicHandler = async (request) => {
     });
   }
   if (!filePath) throw contentMissing(file);
-  return answer(request, variant(file, filePath, normalizeTransformQuery(asked), parameter), () => contentMissing(file));
+  return answer(request, variant(request.client, file, filePath, normalizeTransformQuery(asked), parameter), () => contentMissing(file));
 };

@@ -159,6 +159,7 @@ const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget 
   headers: headersAsSent(ctx),
   baseUrl: `${links.origin}${API_BASE_PATH}`,
   selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
+  client: ctx.ip,
   readBody: createBodyReader(ctx.req, ctx.headers),
 });
 
