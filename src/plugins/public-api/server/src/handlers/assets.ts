@@ -63,8 +63,10 @@ const transformTimedOut = () =>
   });
 
 /**
- * A transform takes its turn in the transform queue (fair between client addresses, bounded), and all
- * of it, waiting included, stops at the configured time limit.
+ * A transform takes its turn in the transform queue (fair between client addresses, bounded), and the
+ * client is answered 503 when the configured time limit, waiting included, is up. libvips stops what it
+ * can at the limit (`timeout`), but not an encoder already running (AVIF, WebP): the turn is held until
+ * the work has really ended, so what runs stays bounded even when clients were answered already.
  */
 const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
   const limitMs = pluginConfig(strapi).transformTimeoutMs;
@@ -72,10 +74,17 @@ const queuedTransform = async (client: string, source: TransformSource, asked: T
   const admission = await getService('assets').transforms().enter(client);
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();
+  const remainingMs = limitMs - (Date.now() - started);
+  const work = transformImage(source, asked, remainingMs);
+  work.then(admission.release, admission.release);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(transformTimedOut()), Math.max(0, remainingMs));
+  });
   try {
-    return await transformImage(source, asked, limitMs - (Date.now() - started));
+    return await Promise.race([work, deadline]);
   } finally {
-    admission.release();
+    clearTimeout(timer);
   }
 };
 
