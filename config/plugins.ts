@@ -17,6 +17,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       transformsWaiting: env.int('PUBLIC_API_TRANSFORMS_WAITING', 32),
       transformsPerClient: env.int('PUBLIC_API_TRANSFORMS_PER_CLIENT', 4),
       transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),
+      // Preset mode: a JSON object of names to transform parameters; unset, any transform is computed.
+      transformPresets: (env.json('PUBLIC_API_TRANSFORM_PRESETS') as Record<string, string> | undefined) ?? null,
     },
   },
 });

@@ -47,6 +47,7 @@ const notOnPostgres = {
     'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",
+  'asset-presets.test.ts': 'which transforms preset mode allows: the configuration and the handler, not the database',
   'asset-queue.test.ts': 'the transform queue and its time limit: sharp and the process, not the database',
   'asset-transforms.test.ts': 'image transforms and variants: sharp and the cache, not the database',
   'demo-port.test.ts': 'refused before anything starts: no database is opened',

@@ -26,6 +26,11 @@ export type PluginConfig = {
   transformsPerClient: number;
   /** How long a transform may take, waiting included; then 503 with Retry-After (the variant is not kept). */
   transformTimeoutMs: number;
+  /**
+   * Preset mode: when set, only these named transform sets (name -> query, `"thumb": "w=200&format=webp"`)
+   * are computed; other transforms get 400 naming them (assets/presets.ts). Null: any transform.
+   */
+  transformPresets: Record<string, string> | null;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -63,6 +68,7 @@ export default {
     transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
     transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
     transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
+    transformPresets: null,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -93,6 +99,19 @@ export default {
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
         throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);
       }
+    }
+    const presets = config.transformPresets;
+    if (
+      presets !== undefined &&
+      presets !== null &&
+      (typeof presets !== 'object' ||
+        Array.isArray(presets) ||
+        Object.keys(presets).length === 0 ||
+        Object.values(presets).some((value) => typeof value !== 'string'))
+    ) {
+      throw new Error(
+        'PUBLIC_API_TRANSFORM_PRESETS must be a JSON object of preset names to query strings, e.g. {"thumb":"w=200&format=webp"}.',
+      );
     }
   },
 };

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { openFileBytes, type Bytes } from '../assets/bytes';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
+import { notAPreset, presetOf } from '../assets/presets';
 import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem, type TransformSource } from '../assets/transform';
 import {
   MIME_OF_FORMAT,
@@ -202,6 +203,9 @@ export const asset: PublicHandler = async (request) => {
       reason: 'not_an_image',
     });
   }
+  const normalized = normalizeTransformQuery(asked);
+  const presets = assets.presets();
+  if (presets && !presetOf(presets, normalized)) throw notAPreset(presets, parameter);
   if (!filePath) throw contentMissing(file);
-  return answer(request, variant(request.client, file, filePath, normalizeTransformQuery(asked), parameter), () => contentMissing(file));
+  return answer(request, variant(request.client, file, filePath, normalized, parameter), () => contentMissing(file));
 };

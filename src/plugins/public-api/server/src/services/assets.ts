@@ -17,6 +17,7 @@ import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { createFairQueue, type FairQueue } from '../assets/fair-queue';
 import { createLookupCache } from '../assets/lookup-cache';
+import { parseTransformPresets, type TransformPreset } from '../assets/presets';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
@@ -79,6 +80,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
   let queue: FairQueue | null = null;
+  let presets: { configured: Record<string, string> | null; parsed: TransformPreset[] | null } | null = null;
   const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
   const assetKey = (): AssetKey => derivedKeys(pluginConfig(strapi).keySecret).asset;
@@ -231,6 +233,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         maxWaitMs: config.transformTimeoutMs,
       });
       return queue;
+    },
+
+    /** Preset mode's transform sets, or null when any transform is computed. Throws on a bad preset (startup). */
+    presets(): TransformPreset[] | null {
+      const configured = pluginConfig(strapi).transformPresets ?? null;
+      if (!presets || presets.configured !== configured) {
+        presets = { configured, parsed: configured ? parseTransformPresets(configured) : null };
+      }
+      return presets.parsed;
     },
 
     variants(): VariantCache<OutputFormat> {
