@@ -8,6 +8,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       keySecret: env('PUBLIC_API_KEY_SECRET'),
       assetCacheDir: env('PUBLIC_API_ASSET_CACHE_DIR', '.tmp/asset-cache'),
       assetCacheMaxBytes: env.int('PUBLIC_API_ASSET_CACHE_MAX_BYTES', 512 * 1024 * 1024),
+      uploadsInFlight: env.int('PUBLIC_API_UPLOADS_IN_FLIGHT', 8),
+      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 64 * 1024 * 1024),
       // Load shedding (docs/api.md, "Limits"): keyed requests run at once, how many wait, and how long.
       requestsInFlight: env.int('PUBLIC_API_REQUESTS_IN_FLIGHT', 16),
       requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
