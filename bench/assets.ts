@@ -117,7 +117,7 @@ export const removeAssets = (written: readonly string[], cacheDir: string) => {
   fs.rmSync(cacheDir, { recursive: true, force: true });
 };
 
-const getJson = async (url: string, headers: Record<string, string>) => {
+export const getJson = async (url: string, headers: Record<string, string>) => {
   const res = await fetch(url, { headers });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { data: { attributes: { images: { url: string; fileName: string }[] } } };
