@@ -1,15 +1,22 @@
 /**
- * The transform queue's order and bounds (assets/fair-queue.ts): turns in flight, round-robin between
- * clients, the per-client and total bounds, and the wait limit.
+ * The transform queue's order and bounds (assets/fair-queue.ts): turns in flight, the client that used
+ * least lately first and round-robin on ties, the per-client and total bounds, and the wait limit.
+ * Tests of the order stop the clock (every client has used no time) unless they are about usage.
  */
 import fc from 'fast-check';
-import { createFairQueue, type Admission, type Release } from '../../src/plugins/public-api/server/src/assets/fair-queue';
+import {
+  USAGE_HALF_LIFE_MS,
+  createFairQueue,
+  type Admission,
+  type Release,
+} from '../../src/plugins/public-api/server/src/assets/fair-queue';
 
 afterEach(() => {
   jest.useRealTimers();
 });
 
 const LONG = 60_000;
+const stopped = () => 0;
 const admitted = (admission: Admission): Release => {
   if (admission.kind !== 'admitted') throw new Error(`expected a turn, got ${admission.kind}`);
   return admission.release;
@@ -19,7 +26,7 @@ const tick = async () => {
 };
 
 test('a flooding client cannot starve another: freed turns go round-robin between clients', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: LONG });
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
   const order: string[] = [];
   const first = admitted(await queue.enter('flood'));
   const served: Promise<void>[] = [];
@@ -40,7 +47,7 @@ test('a flooding client cannot starve another: freed turns go round-robin betwee
 });
 
 test('a client holds at most perClient turns, running and waiting together; others still get in', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 2, maxWaitMs: LONG });
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 2, maxWaitMs: LONG }, stopped);
   const running = admitted(await queue.enter('a'));
   const waiting = queue.enter('a');
   expect(await queue.enter('a')).toEqual({ kind: 'refused' });
@@ -55,7 +62,7 @@ test('a client holds at most perClient turns, running and waiting together; othe
 });
 
 test('past the total of waiting requests, anyone is refused at once', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG });
+  const queue = createFairQueue({ running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, stopped);
   const held = admitted(await queue.enter('a'));
   const waiters = [queue.enter('b'), queue.enter('c')];
   expect(await queue.enter('d')).toEqual({ kind: 'refused' });
@@ -66,7 +73,7 @@ test('past the total of waiting requests, anyone is refused at once', async () =
 
 test('a request that waits longer than maxWaitMs times out and gives its place back', async () => {
   jest.useFakeTimers();
-  const queue = createFairQueue({ running: 1, waiting: 10, perClient: 1, maxWaitMs: 1_000 });
+  const queue = createFairQueue({ running: 1, waiting: 10, perClient: 1, maxWaitMs: 1_000 }, stopped);
   const held = admitted(await queue.enter('a'));
   const waiting = queue.enter('b');
   jest.advanceTimersByTime(999);
@@ -94,7 +101,7 @@ test('property: the bounds hold at every step, and every turn comes back', async
       fc.integer({ min: 1, max: 4 }),
       fc.array(step, { maxLength: 80 }),
       async (running, waiting, perClient, steps) => {
-        const queue = createFairQueue({ running, waiting, perClient, maxWaitMs: LONG });
+        const queue = createFairQueue({ running, waiting, perClient, maxWaitMs: LONG }, stopped);
         const held: { client: number; release: Release }[] = [];
         /** Turns each client holds by the model: admitted or still waiting, not yet given back. */
         const holding = new Map<number, number>();
@@ -136,7 +143,7 @@ test('property: the bounds hold at every step, and every turn comes back', async
 test('property: waiting requests are served round-robin between clients, each client first come first served', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 40 }), async (arrivals) => {
-      const queue = createFairQueue({ running: 1, waiting: 1_000, perClient: 1_000, maxWaitMs: LONG });
+      const queue = createFairQueue({ running: 1, waiting: 1_000, perClient: 1_000, maxWaitMs: LONG }, stopped);
       const holder = admitted(await queue.enter('holder'));
       const order: string[] = [];
       const served = arrivals.map((client, n) =>
@@ -164,4 +171,60 @@ test('property: waiting requests are served round-robin between clients, each cl
       expect(order).toEqual(expected);
     }),
   );
+});
+
+test('a freed turn goes to the waiting client that used the least transform time lately', async () => {
+  let now = 0;
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 10 * LONG }, () => now);
+  // The flood uses 10 s of transforms; the quiet client none.
+  const flood = admitted(await queue.enter('flood'));
+  now += 10_000;
+  const order: string[] = [];
+  const served: Promise<void>[] = [];
+  const enter = (client: string, label: string, runMs: number) =>
+    served.push(
+      queue.enter(client).then((admission) => {
+        order.push(label);
+        const release = admitted(admission);
+        now += runMs;
+        release();
+      }),
+    );
+  enter('flood', 'flood-1', 5_000);
+  enter('flood', 'flood-2', 5_000);
+  enter('other', 'other-1', 4_000);
+  enter('quiet', 'quiet-1', 100);
+  flood();
+  await Promise.all(served);
+  // quiet and other (no time used) go before the flood; once other has used 4 s, the flood's 10 s, halved
+  // over time, still weighs more until its turns come: every waiter is served, none starves.
+  expect(order.slice(0, 2)).toEqual(['other-1', 'quiet-1']);
+  expect(order.slice(2)).toEqual(['flood-1', 'flood-2']);
+  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+});
+
+test('usage is forgotten over time: after a few half-lives a past flood weighs nothing', async () => {
+  let now = 0;
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 100 * LONG }, () => now);
+  const flood = admitted(await queue.enter('flood'));
+  now += 10_000;
+  flood();
+  now += 20 * USAGE_HALF_LIFE_MS;
+  // 10 s halved 20 times is under 0.01 ms; another client that just used 1 ms now weighs more.
+  const other = admitted(await queue.enter('other'));
+  now += 1;
+  const order: string[] = [];
+  const both = [
+    queue.enter('other').then((admission) => {
+      order.push('other');
+      admitted(admission)();
+    }),
+    queue.enter('flood').then((admission) => {
+      order.push('flood');
+      admitted(admission)();
+    }),
+  ];
+  other();
+  await Promise.all(both);
+  expect(order).toEqual(['flood', 'other']);
 });

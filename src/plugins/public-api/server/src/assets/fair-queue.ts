@@ -2,9 +2,11 @@
  * The transform queue's order and bounds (contract section 13, "Assets"). Pure: no Strapi, no sharp.
  *
  * - At most `running` transforms run at once; the rest wait.
- * - Waiting is fair between clients: a freed turn goes to the next client in round-robin order, so a
- *   client with a hundred requests waiting delays another client's one request by at most one turn per
- *   client, never by its hundred.
+ * - Waiting is fair between clients: a freed turn goes to the waiting client that has used the least
+ *   transform time lately (running time, halved every `USAGE_HALF_LIFE_MS`), ties in round-robin order.
+ *   A client with a hundred requests waiting never delays another client's one request by its hundred,
+ *   and a client that asks rarely (a visitor's first thumbnail) goes before clients that flood, so it
+ *   waits for one turn to free up, not for one turn per flooding client.
  * - Bounded: a client holds at most `perClient` turns, running and waiting together, and at most
  *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503).
  * - A request waits at most `maxWaitMs`; then it leaves the queue, timed out.
@@ -15,6 +17,13 @@ export type FairQueueLimits = {
   perClient: number;
   maxWaitMs: number;
 };
+
+/** How fast a client's past transform time is forgotten. */
+export const USAGE_HALF_LIFE_MS = 30_000;
+/** Clients whose usage is remembered at most; the least recently active are forgotten first. */
+const USAGE_MAX_CLIENTS = 10_000;
+
+type Usage = { ms: number; at: number };
 
 /** Gives the turn back (once; later calls do nothing). */
 export type Release = () => void;
@@ -30,8 +39,21 @@ export type FairQueue = {
   load: () => { running: number; waiting: number; clients: number };
 };
 
-export const createFairQueue = (limits: FairQueueLimits): FairQueue => {
+export const createFairQueue = (limits: FairQueueLimits, clock: () => number = Date.now): FairQueue => {
   let running = 0;
+  /** Each client's recent transform time; map order is least recently active first. */
+  const usage = new Map<string, Usage>();
+  const usageOf = (client: string, now: number): number => {
+    const entry = usage.get(client);
+    return entry ? entry.ms * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
+  };
+  const charge = (client: string, ms: number) => {
+    const now = clock();
+    const total = usageOf(client, now) + ms;
+    usage.delete(client);
+    usage.set(client, { ms: total, at: now });
+    if (usage.size > USAGE_MAX_CLIENTS) usage.delete(usage.keys().next().value as string);
+  };
   let waitingTotal = 0;
   /** Turns each client holds, running or waiting; a client with none is not in here. */
   const held = new Map<string, number>();
@@ -45,11 +67,20 @@ export const createFairQueue = (limits: FairQueueLimits): FairQueue => {
     else held.delete(client);
   };
 
-  /** The next waiter in round-robin order: its client goes to the back of the line. */
+  /** The next waiter: of the client that used least lately, the first in line on a tie; it goes to the back. */
   const nextWaiter = (): { client: string; waiter: Waiter } | null => {
-    const first = queues.entries().next();
-    if (first.done) return null;
-    const [client, waiters] = first.value;
+    const now = clock();
+    let chosen: [string, Waiter[]] | null = null;
+    let least = Infinity;
+    for (const entry of queues) {
+      const used = usageOf(entry[0], now);
+      if (used < least) {
+        least = used;
+        chosen = entry;
+      }
+    }
+    if (!chosen) return null;
+    const [client, waiters] = chosen;
     const waiter = waiters.shift()!;
     queues.delete(client);
     if (waiters.length > 0) queues.set(client, waiters);
@@ -59,9 +90,11 @@ export const createFairQueue = (limits: FairQueueLimits): FairQueue => {
 
   const turnOf = (client: string): Release => {
     let released = false;
+    const started = clock();
     return () => {
       if (released) return;
       released = true;
+      charge(client, clock() - started);
       giveBack(client);
       const next = nextWaiter();
       if (next) {
