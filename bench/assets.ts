@@ -117,7 +117,7 @@ export const removeAssets = (written: readonly string[], cacheDir: string) => {
   fs.rmSync(cacheDir, { recursive: true, force: true });
 };
 
-const getJson = async (url: string, headers: Record<string, string>) => {
+export const getJson = async (url: string, headers: Record<string, string>) => {
   const res = await fetch(url, { headers });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { data: { attributes: { images: { url: string; fileName: string }[] } } };
@@ -180,6 +180,15 @@ export const ASSET_BENCH_ARGS = {
   connections: { type: 'string', default: '10' },
   transforms: { type: 'string', default: '20' },
 } as const;
+/**
+ * The transform rows measure throughput for one client (one address on every connection): the transform
+ * queue's per-client cap (4) would shed most of its connections, so the bench raises it to their number.
+ */
+export const oneClientTransformQueue = (connections: number): Record<string, string> => ({
+  PUBLIC_API_TRANSFORMS_PER_CLIENT: String(Math.max(4, connections)),
+  PUBLIC_API_TRANSFORMS_WAITING: String(Math.max(32, connections)),
+});
+
 export const ASSET_BENCH_USAGE = '[--seconds S] [--connections C] [--transforms N>=5]';
 
 /** Those options as numbers (2 seconds of warm-up before each measurement), or undefined if one is out of range. */
@@ -329,7 +338,7 @@ export const main = async (args: string[]): Promise<number> => {
       written = await prepareAssets(strapi);
       return createApiKey(strapi, 'bench assets', 'all');
     });
-    const server = await startServer(env);
+    const server = await startServer({ ...env, ...oneClientTransformQueue(options.connections) });
     try {
       result = await benchAssets(server.url, apiKey, options, say);
     } finally {

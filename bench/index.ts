@@ -16,7 +16,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ASSET_BENCH_ARGS, ASSET_BENCH_USAGE, assetBenchOptions, benchAssets, prepareAssets, removeAssets } from './assets';
+import {
+  ASSET_BENCH_ARGS,
+  ASSET_BENCH_USAGE,
+  assetBenchOptions,
+  benchAssets,
+  oneClientTransformQueue,
+  prepareAssets,
+  removeAssets,
+} from './assets';
 import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
@@ -86,7 +94,7 @@ export const main = async (args: string[]): Promise<number> => {
       assetFiles = await prepareAssets(strapi);
       return prepared;
     });
-    server = await startServer(env);
+    server = await startServer({ ...env, ...oneClientTransformQueue(options.connections) });
     const v2 = { Authorization: `Bearer ${credentials.apiKey}` };
     const rest = { Authorization: `Bearer ${credentials.readToken}` };
     const api = `${server.url}/api/v2`;

@@ -8,6 +8,19 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       keySecret: env('PUBLIC_API_KEY_SECRET'),
       assetCacheDir: env('PUBLIC_API_ASSET_CACHE_DIR', '.tmp/asset-cache'),
       assetCacheMaxBytes: env.int('PUBLIC_API_ASSET_CACHE_MAX_BYTES', 512 * 1024 * 1024),
+      uploadsInFlight: env.int('PUBLIC_API_UPLOADS_IN_FLIGHT', 8),
+      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 64 * 1024 * 1024),
+      // Load shedding (docs/api.md, "Limits"): keyed requests run at once, how many wait, and how long.
+      requestsInFlight: env.int('PUBLIC_API_REQUESTS_IN_FLIGHT', 16),
+      requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
+      requestWaitMs: env.int('PUBLIC_API_REQUEST_WAIT_MS', 2000),
+      // The transform queue (docs/api.md, "Limits"); transforms in flight default to the CPU count.
+      ...(env('PUBLIC_API_TRANSFORMS_IN_FLIGHT') ? { transformsInFlight: env.int('PUBLIC_API_TRANSFORMS_IN_FLIGHT') } : {}),
+      transformsWaiting: env.int('PUBLIC_API_TRANSFORMS_WAITING', 32),
+      transformsPerClient: env.int('PUBLIC_API_TRANSFORMS_PER_CLIENT', 4),
+      transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),
+      // Preset mode: a JSON object of names to transform parameters; unset, any transform is computed.
+      transformPresets: (env.json('PUBLIC_API_TRANSFORM_PRESETS') as Record<string, string> | undefined) ?? null,
     },
   },
 });

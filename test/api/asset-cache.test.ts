@@ -1,7 +1,7 @@
 /**
  * The variant cache as configured (PUBLIC_API_ASSET_CACHE_DIR, PUBLIC_API_ASSET_CACHE_MAX_BYTES): its
- * size stays within the bound, the least recently used variants are evicted first, and an evicted
- * variant is computed again when asked for.
+ * size, counted in what its files take on disk (blocks, not byte lengths), stays within the bound, the
+ * least recently used variants are evicted first, and an evicted variant is computed again when asked for.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,12 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { bootApp, type TestApp } from '../helpers/app';
+import { diskUsage } from '../../src/plugins/public-api/server/src/assets/variant-cache';
 import { asBytes, pathOf, storeFile } from '../helpers/assets';
 import { publish } from '../helpers/fixtures';
 import { createKey } from '../helpers/keys';
 
-// A 20 x 20 PNG of noise takes 1200 bytes of pixels plus a little: two fit in 3000 bytes, three do not.
-const MAX_BYTES = 3000;
+// A 20 x 20 PNG of noise takes 1200 bytes of pixels plus a little, and one block on disk (4 KiB on ext4):
+// the bound is two and a half such blocks, so two variants fit and three do not, though three variants'
+// byte lengths would fit many times over.
+const VARIANT_LENGTH = 1500;
+let MAX_BYTES: number;
+let BLOCK: number;
 const VARIANT = 'w=20&h=20&fit=fill&format=png';
 
 let app: TestApp;
@@ -37,10 +42,15 @@ const cachedFiles = () =>
     .filter((entry) => entry.isDirectory())
     .flatMap((shard) => fs.readdirSync(path.join(cacheDir, shard.name)).map((name) => path.join(cacheDir, shard.name, name)));
 
-const diskBytes = () => cachedFiles().reduce((sum, file) => sum + fs.statSync(file).size, 0);
+const diskBytes = () => cachedFiles().reduce((sum, file) => sum + diskUsage(fs.statSync(file)), 0);
 
 beforeAll(async () => {
   cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-asset-cache-'));
+  const probe = path.join(cacheDir, 'probe');
+  fs.writeFileSync(probe, Buffer.alloc(VARIANT_LENGTH));
+  BLOCK = diskUsage(fs.statSync(probe));
+  fs.rmSync(probe);
+  MAX_BYTES = Math.floor(2.5 * BLOCK);
   app = await bootApp({ PUBLIC_API_ASSET_CACHE_DIR: cacheDir, PUBLIC_API_ASSET_CACHE_MAX_BYTES: String(MAX_BYTES) });
   const key = await createKey(app.strapi, { resources: { 'native:buildings': { actions: ['read'], read: ['images'] } } });
   const ids: number[] = [];
@@ -72,12 +82,18 @@ test('the cache stays within its bound and evicts the least recently used varian
     expect(res.status).toBe(200);
     sizes.push(res.body.length);
   }
-  // The premise of this test: each variant is over a third and under half of the bound.
-  for (const size of sizes) {
-    expect(size).toBeGreaterThan(MAX_BYTES / 3);
-    expect(size).toBeLessThan(MAX_BYTES / 2);
-  }
+  // The premise of this test: each variant takes one block on disk, over a third and under half of the
+  // bound, while its byte length is far less.
+  for (const size of sizes) expect(size).toBeLessThanOrEqual(VARIANT_LENGTH);
   expect(await stats()).toMatchObject({ computed: 2, evicted: 0, entries: 2 });
+  for (const file of cachedFiles()) {
+    const onDisk = diskUsage(fs.statSync(file));
+    expect(onDisk).toBe(BLOCK);
+    expect(onDisk).toBeGreaterThan(MAX_BYTES / 3);
+    expect(onDisk).toBeLessThan(MAX_BYTES / 2);
+  }
+  // The cache counts the blocks, not the lengths.
+  expect((await stats()).bytes).toBe(2 * BLOCK);
 
   // a is used again: b becomes the least recently used, and goes when c comes.
   await get(a);

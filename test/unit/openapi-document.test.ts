@@ -235,7 +235,7 @@ test('writes: request bodies list exactly the writable fields per action, with I
   // Events are localized: writes take `locale` too.
   expect(create.parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }, { $ref: '#/components/parameters/Locale' }]);
   expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
-  expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '406', '409', '413', '415', '422', '500']);
+  expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '406', '409', '413', '415', '422', '500', '503']);
   expect((create.responses['201'] as any).headers).toEqual({
     Location: { $ref: '#/components/headers/Location' },
     'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
@@ -281,6 +281,7 @@ test('writes: request bodies list exactly the writable fields per action, with I
     '409',
     '422',
     '500',
+    '503',
   ]);
   expect(operation(doc, '/events/{record}', 'delete').parameters).toEqual([{ $ref: '#/components/parameters/Locale' }]);
   // Jobs are not localized: no parameters at all.

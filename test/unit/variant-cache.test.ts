@@ -1,14 +1,23 @@
 /**
  * The variant cache on a real temporary directory: single flight, the size bound with least recently
- * used eviction, rebuilding after a restart, and files that disappear behind its back.
+ * used eviction (counted in what files take on disk), rebuilding after a restart, and files that
+ * disappear behind its back.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { createVariantCache } from '../../src/plugins/public-api/server/src/assets/variant-cache';
+import { createVariantCache, diskUsage } from '../../src/plugins/public-api/server/src/assets/variant-cache';
 
 let dir: string;
+/** What one 100-byte variant takes on this file system (a whole block: 4096 bytes on ext4). */
+let SLOT: number;
+beforeAll(() => {
+  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-variants-probe-'));
+  fs.writeFileSync(path.join(probe, 'probe'), Buffer.alloc(100));
+  SLOT = diskUsage(fs.statSync(path.join(probe, 'probe')));
+  fs.rmSync(probe, { recursive: true, force: true });
+});
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-variants-'));
 });
@@ -43,7 +52,7 @@ const filesOnDisk = () =>
     .flatMap((shard) => fs.readdirSync(path.join(dir, shard.name)));
 
 test('a variant is produced once, stored, then read from disk', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   const { calls, produce } = producer(1);
   const first = await cache.get(keyOf(1), produce);
   await cache.settled();
@@ -53,12 +62,12 @@ test('a variant is produced once, stored, then read from disk', async () => {
   expect(second.bytes.size).toBe(100);
   expect(await readAll(second.bytes.read({ start: 10, end: 19 }))).toEqual(Buffer.alloc(10, 1));
   expect(calls.count).toBe(1);
-  expect(cache.stats()).toEqual({ computed: 1, hits: 1, evicted: 0, entries: 1, bytes: 100 });
+  expect(cache.stats()).toEqual({ computed: 1, hits: 1, evicted: 0, entries: 1, bytes: SLOT });
   expect(filesOnDisk()).toEqual([`${keyOf(1)}.png`]);
 });
 
 test('concurrent requests share one production (single flight), also while it is being written', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   const { calls, produce } = producer(2);
   const results = await Promise.all(Array.from({ length: 50 }, () => cache.get(keyOf(2), produce)));
   // Answered before the write finished: a request now joins the flight rather than computing again.
@@ -71,7 +80,7 @@ test('concurrent requests share one production (single flight), also while it is
 });
 
 test('a failed production reaches every waiting request and is not remembered', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   let calls = 0;
   const failing = async () => {
     calls += 1;
@@ -89,7 +98,7 @@ test('a failed production reaches every waiting request and is not remembered', 
 });
 
 test('the total stays within the bound, least recently used first', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 250 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: Math.floor(2.5 * SLOT) });
   const get = async (n: number, produce = producer(n).produce) => {
     const variant = await cache.get(keyOf(n), produce);
     await cache.settled();
@@ -101,7 +110,7 @@ test('the total stays within the bound, least recently used first', async () => 
   // 1 is used again, so 2 is now the least recently used.
   await get(1);
   await get(3);
-  expect(cache.stats()).toMatchObject({ evicted: 1, entries: 2, bytes: 200 });
+  expect(cache.stats()).toMatchObject({ evicted: 1, entries: 2, bytes: 2 * SLOT });
   expect(filesOnDisk().sort()).toEqual([`${keyOf(1)}.png`, `${keyOf(3)}.png`]);
   const again = producer(2);
   await get(2, again.produce);
@@ -111,7 +120,7 @@ test('the total stays within the bound, least recently used first', async () => 
 });
 
 test('a variant larger than the whole bound is served but not kept', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 50 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: Math.floor(SLOT / 2) });
   const result = await cache.get(keyOf(9), producer(9, 100).produce);
   await cache.settled();
   expect(await readAll(result.bytes.read(null))).toHaveLength(100);
@@ -120,7 +129,7 @@ test('a variant larger than the whole bound is served but not kept', async () =>
 });
 
 test('after a restart the index is read back from disk, oldest first, and leftovers are removed', async () => {
-  const before = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const before = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   for (const n of [1, 2, 3]) {
     await before.get(keyOf(n), producer(n).produce);
     await before.settled();
@@ -132,9 +141,9 @@ test('after a restart the index is read back from disk, oldest first, and leftov
   fs.writeFileSync(path.join(shardDir, `${keyOf(4)}.png.tmp-123-abcd`), 'half');
   fs.writeFileSync(path.join(shardDir, 'not-a-variant.txt'), 'x');
 
-  const after = createVariantCache<'png'>({ dir, maxBytes: 250 });
+  const after = createVariantCache<'png'>({ dir, maxBytes: Math.floor(2.5 * SLOT) });
   await after.ready();
-  expect(after.stats()).toMatchObject({ entries: 2, bytes: 200, evicted: 1 });
+  expect(after.stats()).toMatchObject({ entries: 2, bytes: 2 * SLOT, evicted: 1 });
   expect(filesOnDisk().sort()).toEqual([`${keyOf(2)}.png`, `${keyOf(3)}.png`, 'not-a-variant.txt']);
   const { calls, produce } = producer(3);
   // A hit holds the file open until it is read or released.
@@ -143,7 +152,7 @@ test('after a restart the index is read back from disk, oldest first, and leftov
 });
 
 test('a variant deleted behind the cache is produced again', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   await cache.get(keyOf(5), producer(5).produce);
   await cache.settled();
   fs.rmSync(path.join(dir, keyOf(5).slice(0, 2), `${keyOf(5)}.png`));
@@ -152,11 +161,11 @@ test('a variant deleted behind the cache is produced again', async () => {
   await cache.settled();
   expect(calls.count).toBe(1);
   expect(result.bytes.size).toBe(100);
-  expect(cache.stats().bytes).toBe(100);
+  expect(cache.stats().bytes).toBe(SLOT);
 });
 
 test('an evicted variant being streamed is still sent whole', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 150 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: Math.floor(1.5 * SLOT) });
   await cache.get(keyOf(1), producer(1).produce);
   await cache.settled();
   const open = await cache.get(keyOf(1), producer(1).produce);
@@ -167,6 +176,35 @@ test('an evicted variant being streamed is still sent whole', async () => {
 });
 
 test('keys are hex digests; anything else is refused before touching the disk', async () => {
-  const cache = createVariantCache<'png'>({ dir, maxBytes: 10_000 });
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
   await expect(cache.get('../../etc/passwd', producer(1).produce)).rejects.toThrow(/Not a variant key/);
+});
+
+test('the bound counts the blocks a file takes on disk, not its byte length', async () => {
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
+  await cache.get(keyOf(1), producer(1, 1).produce);
+  await cache.settled();
+  const file = path.join(dir, keyOf(1).slice(0, 2), `${keyOf(1)}.png`);
+  const stat = fs.statSync(file);
+  expect(stat.size).toBe(1);
+  expect(cache.stats().bytes).toBe(Math.max(1, stat.blocks * 512));
+  // A whole block for one byte wherever blocks are reported (every POSIX file system of a server).
+  if (stat.blocks > 0) expect(cache.stats().bytes).toBeGreaterThanOrEqual(512);
+});
+
+test('two hundred one-byte variants fill a bound of a hundred blocks, not of two hundred bytes', async () => {
+  const cache = createVariantCache<'png'>({ dir, maxBytes: 100 * SLOT });
+  for (let n = 1; n <= 200; n += 1) await cache.get(keyOf(n), producer(n, 1).produce);
+  await cache.settled();
+  const onDisk = filesOnDisk().map((name) => diskUsage(fs.statSync(path.join(dir, name.slice(0, 2), name))));
+  expect(onDisk.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(100 * SLOT);
+  expect(cache.stats().bytes).toBe(onDisk.reduce((sum, size) => sum + size, 0));
+  expect(cache.stats().entries).toBeLessThanOrEqual(100);
+});
+
+test('diskUsage is the allocated blocks, never less than the length', () => {
+  expect(diskUsage({ size: 315, blocks: 8 })).toBe(4096);
+  expect(diskUsage({ size: 315, blocks: 0 })).toBe(315);
+  expect(diskUsage({ size: 315 })).toBe(315);
+  expect(diskUsage({ size: 10_000, blocks: 8 })).toBe(10_000);
 });

@@ -17,6 +17,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('file-versions').watch();
   // What an asset URL names is kept briefly; content writes forget it.
   getService('assets').watchContent();
+  // A bad transform preset stops the start, not a request.
+  getService('assets').presets();
   // A uid is unique across websites (Strapi's rule): a write through one website would learn of another's.
   for (const attribute of uidSlugsAcrossWebsites(Object.values(strapi.contentTypes as unknown as Record<string, SlugSchema>))) {
     strapi.log.warn(

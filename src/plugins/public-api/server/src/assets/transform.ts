@@ -9,8 +9,10 @@
  * What the first bytes announce is remembered per content (the file's content identity, which changes
  * when the file is replaced): a page's `srcset` asks for several variants of one image, and only the
  * first pays for reading them.
+ *
+ * How many transforms run at once, in what order they wait and for how long is the transform queue's
+ * (assets/fair-queue.ts, services/assets.ts); a transform itself stops when its time is up.
  */
-import { availableParallelism } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
 import { readHead } from './bytes';
 import { SNIFF_BYTES, sniffRaster, type RasterFormat } from './sniff';
@@ -19,7 +21,8 @@ import { resolveTransform, type OutputFormat, type Transform, type TransformQuer
 /** 50 megapixels (contract section 11): more is refused from the header, without decoding. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
-export type TransformProblemReason = 'not_an_image' | 'image_too_large' | 'image_undecodable' | 'asset_content_missing';
+export type TransformProblemReason =
+  'not_an_image' | 'image_too_large' | 'image_undecodable' | 'asset_content_missing' | 'transform_timed_out';
 
 /** Why an image could not be transformed; the handler turns it into a response. */
 export class TransformProblem extends Error {
@@ -31,23 +34,6 @@ export class TransformProblem extends Error {
     this.name = 'TransformProblem';
   }
 }
-
-// Decoding is memory-hungry: at most this many transforms run at once, the rest wait their turn.
-const MAX_CONCURRENT = Math.max(1, availableParallelism());
-let running = 0;
-const waiting: (() => void)[] = [];
-
-const withSlot = async <T>(work: () => Promise<T>): Promise<T> => {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
-  }
-};
 
 const inputOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' } as const;
 
@@ -64,8 +50,11 @@ const encode = (pipeline: Sharp, transform: Transform): Sharp => {
   }
 };
 
-/** The sharp pipeline of a transform: decode (header first), orient, resize, encode. */
-export const transformPipeline = (file: string, transform: Transform): Sharp => {
+/**
+ * The sharp pipeline of a transform: decode (header first), orient, resize, encode; libvips stops it
+ * after `timeoutSeconds` (0: never).
+ */
+export const transformPipeline = (file: string, transform: Transform, timeoutSeconds = 0): Sharp => {
   let pipeline = sharp(file, { ...inputOptions, autoOrient: true });
   if (transform.width !== null || transform.height !== null) {
     pipeline = pipeline.resize({
@@ -75,10 +64,12 @@ export const transformPipeline = (file: string, transform: Transform): Sharp => 
       withoutEnlargement: true,
     });
   }
-  return encode(pipeline, transform);
+  return encode(pipeline, transform).timeout({ seconds: timeoutSeconds });
 };
 
 const TOO_LARGE = /pixel limit/i;
+// libvips' words when a pipeline ran out of time (`timeout`).
+const TIMED_OUT = /^timeout: \d+% complete/;
 // sharp's words when the path names no file (deleted since it was sniffed).
 const NO_FILE = /^Input file is missing/;
 
@@ -87,6 +78,7 @@ const missing = (file: string) => new TransformProblem('asset_content_missing', 
 const problemOf = (error: unknown, file: string): TransformProblem => {
   const message = (error as Error).message ?? String(error);
   if (NO_FILE.test(message)) return missing(file);
+  if (TIMED_OUT.test(message)) return new TransformProblem('transform_timed_out', 'The transform took longer than its time limit.');
   return TOO_LARGE.test(message)
     ? new TransformProblem('image_too_large', `The image has more than ${MAX_INPUT_PIXELS} pixels.`)
     : new TransformProblem('image_undecodable', message);
@@ -127,16 +119,23 @@ const describeSource = async (source: TransformSource, asked: TransformQuery): P
   }
 };
 
-/** Computes a variant of an image. Throws TransformProblem for what the file cannot give. */
-export const transformImage = (source: TransformSource, asked: TransformQuery): Promise<{ format: OutputFormat; buffer: Buffer }> =>
-  withSlot(async () => {
-    const transform = resolveTransform(asked, await describeSource(source, asked));
-    try {
-      return { format: transform.format, buffer: await transformPipeline(source.path, transform).toBuffer() };
-    } catch (error) {
-      throw problemOf(error, source.path);
-    }
-  });
+/**
+ * Computes a variant of an image, stopped after `timeoutMs` (rounded up to whole seconds, libvips'
+ * unit). Throws TransformProblem for what the file cannot give, and when time is up.
+ */
+export const transformImage = async (
+  source: TransformSource,
+  asked: TransformQuery,
+  timeoutMs: number,
+): Promise<{ format: OutputFormat; buffer: Buffer }> => {
+  const transform = resolveTransform(asked, await describeSource(source, asked));
+  try {
+    const timeoutSeconds = Math.max(1, Math.ceil(timeoutMs / 1000));
+    return { format: transform.format, buffer: await transformPipeline(source.path, transform, timeoutSeconds).toBuffer() };
+  } catch (error) {
+    throw problemOf(error, source.path);
+  }
+};
 
 /** Problems the handler answers as client errors; anything else is a server fault. */
 export const isTransformProblem = (error: unknown): error is TransformProblem => error instanceof TransformProblem;

@@ -6,8 +6,10 @@
  *   reader never sees half a file.
  * - Concurrent requests for a variant that is not stored yet share one computation (single flight);
  *   they are answered from memory while it is written.
- * - The total size is bounded: the least recently used variants are deleted first. Recency is kept in
- *   memory; after a restart the index is rebuilt from the directory, oldest modification first.
+ * - The total size is bounded: the least recently used variants are deleted first. A variant counts what
+ *   its file takes on disk (`diskUsage`: its allocated blocks, never less than its length), not its byte
+ *   length: a 315-byte variant takes a whole 4 KiB block. Recency is kept in memory; after a restart the
+ *   index is rebuilt from the directory, oldest modification first.
  *
  * The bound and the single flight hold per process. Instances that share a directory each keep their own
  * index: at worst a variant is computed once per instance, and one instance's eviction makes another
@@ -27,12 +29,18 @@ export type VariantCacheStats = {
   hits: number;
   /** Variants deleted to stay within the bound. */
   evicted: number;
-  /** Variants and bytes on disk, as this process knows them. */
+  /** Variants and the bytes their files take on disk (blocks), as this process knows them. */
   entries: number;
   bytes: number;
 };
 
 type Entry = { format: string; size: number };
+
+/**
+ * What a file takes on disk: its allocated blocks (`blocks` counts 512-byte units on every POSIX system),
+ * never less than its length (a file system that reports no blocks, or keeps small files inline).
+ */
+export const diskUsage = (stat: { size: number; blocks?: number }): number => Math.max(stat.size, (stat.blocks ?? 0) * 512);
 
 const KEY = /^[0-9a-f]{64}$/;
 const TEMPORARY_MARK = '.tmp-';
@@ -93,7 +101,7 @@ export const createVariantCache = <Format extends string>({ dir, maxBytes, warn 
         const [key = '', format = ''] = name.split('.');
         if (!KEY.test(key) || !format) continue;
         const stat = await fs.stat(file).catch(() => null);
-        if (stat?.isFile()) found.push({ key, entry: { format, size: stat.size }, mtime: stat.mtimeMs });
+        if (stat?.isFile()) found.push({ key, entry: { format, size: diskUsage(stat) }, mtime: stat.mtimeMs });
       }
     }
     found.sort((a, b) => a.mtime - b.mtime);
@@ -120,9 +128,11 @@ export const createVariantCache = <Format extends string>({ dir, maxBytes, warn 
   const store = async (key: string, format: Format, buffer: Buffer) => {
     const file = fileOf(key, format);
     const temporary = `${file}${TEMPORARY_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+    let size: number;
     try {
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(temporary, buffer);
+      size = diskUsage(await fs.stat(temporary));
       await fs.rename(temporary, file);
     } catch (error) {
       // A variant that cannot be stored is still served; it is computed again next time.
@@ -130,7 +140,7 @@ export const createVariantCache = <Format extends string>({ dir, maxBytes, warn 
       await unlink(temporary);
       return;
     }
-    remember(key, { format, size: buffer.length });
+    remember(key, { format, size });
     await evict(key);
   };
 

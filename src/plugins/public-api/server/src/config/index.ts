@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Core } from '@strapi/strapi';
 
 export type PluginConfig = {
@@ -11,6 +12,25 @@ export type PluginConfig = {
   uploadsInFlight: number;
   /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
   uploadBytesInFlight: number;
+  /** Keyed /api/v2 requests one process runs at once (reads, writes, the OpenAPI build); more wait, then get 503. */
+  requestsInFlight: number;
+  /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
+  requestsWaiting: number;
+  /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
+  requestWaitMs: number;
+  /** Image transforms one process runs at once (decoding is memory-hungry); the rest wait their turn. */
+  transformsInFlight: number;
+  /** Transforms that may wait for a turn in all; more get 503 with Retry-After at once. */
+  transformsWaiting: number;
+  /** Transforms one client address may have running and waiting together; more get 503 with Retry-After. */
+  transformsPerClient: number;
+  /** How long a transform may take, waiting included; then 503 with Retry-After (the variant is not kept). */
+  transformTimeoutMs: number;
+  /**
+   * Preset mode: when set, only these named transform sets (name -> query, `"thumb": "w=200&format=webp"`)
+   * are computed; other transforms get 400 naming them (assets/presets.ts). Null: any transform.
+   */
+  transformPresets: Record<string, string> | null;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -18,6 +38,18 @@ export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
 /** Five CVs of the largest size at once (each body is held in memory while it is received). */
 export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/**
+ * Twice the uploads in flight: a turn is held from the handler's start, body reception included, so
+ * uploads held by slow senders never take every turn (docs/api.md, "Limits").
+ */
+export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
+export const DEFAULT_REQUESTS_WAITING = 64;
+export const DEFAULT_REQUEST_WAIT_MS = 2_000;
+export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
+export const DEFAULT_TRANSFORMS_WAITING = 32;
+export const DEFAULT_TRANSFORMS_PER_CLIENT = 4;
+/** A first thumbnail of a large photo takes well under a second; a 24-megapixel AVIF a few. */
+export const DEFAULT_TRANSFORM_TIMEOUT_MS = 10_000;
 export const API_BASE_PATH = '/api/v2';
 
 export const pluginConfig = (strapi: Core.Strapi): PluginConfig => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -29,6 +61,14 @@ export default {
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
     uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
     uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
+    requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
+    requestsWaiting: DEFAULT_REQUESTS_WAITING,
+    requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
+    transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
+    transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
+    transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
+    transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
+    transformPresets: null,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -41,11 +81,37 @@ export default {
     if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
       throw new Error('PUBLIC_API_ASSET_CACHE_MAX_BYTES must be a positive whole number of bytes.');
     }
-    for (const name of ['uploadsInFlight', 'uploadBytesInFlight'] as const) {
+    for (const name of [
+      'uploadsInFlight',
+      'uploadBytesInFlight',
+      'requestsInFlight',
+      'transformsInFlight',
+      'transformsPerClient',
+      'transformTimeoutMs',
+    ] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
+    }
+    for (const name of ['requestsWaiting', 'requestWaitMs', 'transformsWaiting'] as const) {
+      const value = config[name];
+      if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+        throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);
+      }
+    }
+    const presets = config.transformPresets;
+    if (
+      presets !== undefined &&
+      presets !== null &&
+      (typeof presets !== 'object' ||
+        Array.isArray(presets) ||
+        Object.keys(presets).length === 0 ||
+        Object.values(presets).some((value) => typeof value !== 'string'))
+    ) {
+      throw new Error(
+        'PUBLIC_API_TRANSFORM_PRESETS must be a JSON object of preset names to query strings, e.g. {"thumb":"w=200&format=webp"}.',
+      );
     }
   },
 };

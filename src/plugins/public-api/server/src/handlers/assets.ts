@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { openFileBytes, type Bytes } from '../assets/bytes';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
-import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem } from '../assets/transform';
+import { notAPreset, presetOf } from '../assets/presets';
+import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem, type TransformSource } from '../assets/transform';
 import {
   MIME_OF_FORMAT,
   firstTransformParameter,
@@ -17,6 +18,7 @@ import {
   parseTransformQuery,
   type TransformQuery,
 } from '../assets/transform-query';
+import { pluginConfig } from '../config';
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
 import { apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
@@ -46,8 +48,51 @@ const contentMissing = (file: StoredFile) => {
   return notFound('asset_content_missing');
 };
 
+/** What a client asked to wait before asking for a transform again, when the queue could not serve it. */
+export const TRANSFORM_RETRY_AFTER_SECONDS = 5;
+
+const transformsBusy = () =>
+  apiError(503, `Too many image transforms are waiting; retry in ${TRANSFORM_RETRY_AFTER_SECONDS} seconds.`, {
+    reason: 'transforms_busy',
+    headers: { 'Retry-After': String(TRANSFORM_RETRY_AFTER_SECONDS) },
+  });
+
+const transformTimedOut = () =>
+  apiError(503, `The transform did not finish in time; retry in ${TRANSFORM_RETRY_AFTER_SECONDS} seconds, or ask for a smaller variant.`, {
+    reason: 'transform_timed_out',
+    headers: { 'Retry-After': String(TRANSFORM_RETRY_AFTER_SECONDS) },
+  });
+
+/**
+ * A transform takes its turn in the transform queue (fair between client addresses, bounded), and the
+ * client is answered 503 when the configured time limit, waiting included, is up. libvips stops what it
+ * can at the limit (`timeout`), but not an encoder already running (AVIF, WebP): the turn is held until
+ * the work has really ended, so what runs stays bounded even when clients were answered already.
+ */
+const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
+  const limitMs = pluginConfig(strapi).transformTimeoutMs;
+  const started = Date.now();
+  const admission = await getService('assets').transforms().enter(client);
+  if (admission.kind === 'refused') throw transformsBusy();
+  if (admission.kind === 'timed_out') throw transformTimedOut();
+  const remainingMs = limitMs - (Date.now() - started);
+  const work = transformImage(source, asked, remainingMs);
+  work.then(admission.release, admission.release);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(transformTimedOut()), Math.max(0, remainingMs));
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 const transformRefused = (problem: TransformProblem, parameter: string) => {
   switch (problem.reason) {
+    case 'transform_timed_out':
+      return transformTimedOut();
     case 'image_too_large':
       return apiError(
         422,
@@ -114,7 +159,7 @@ const original = (file: StoredFile, filePath: string): Representation => ({
 });
 
 /** A transformed image: computed on first request, then served from the variant cache. */
-const variant = (file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
+const variant = (client: string, file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
   // Keyed by what was asked, not by its resolved form: a cached variant is found without reading the source.
   const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, contentIdentity(file), asked])).toString('hex');
   return {
@@ -123,7 +168,7 @@ const variant = (file: StoredFile, filePath: string, asked: TransformQuery, para
       try {
         const found = await getService('assets')
           .variants()
-          .get(key, () => transformImage({ path: filePath, identity: contentIdentity(file) }, asked));
+          .get(key, () => queuedTransform(client, { path: filePath, identity: contentIdentity(file) }, asked));
         return { bytes: found.bytes, headers: { 'Content-Type': MIME_OF_FORMAT[found.format] } };
       } catch (error) {
         if (!isTransformProblem(error)) throw error;
@@ -158,6 +203,9 @@ export const asset: PublicHandler = async (request) => {
       reason: 'not_an_image',
     });
   }
+  const normalized = normalizeTransformQuery(asked);
+  const presets = assets.presets();
+  if (presets && !presetOf(presets, normalized)) throw notAPreset(presets, parameter);
   if (!filePath) throw contentMissing(file);
-  return answer(request, variant(file, filePath, normalizeTransformQuery(asked), parameter), () => contentMissing(file));
+  return answer(request, variant(request.client, file, filePath, normalized, parameter), () => contentMissing(file));
 };

@@ -20,6 +20,11 @@ export type PublicRequest = {
   /** The absolute request URL. */
   selfUrl: string;
   /**
+   * The client's address: the peer, or behind a trusted proxy (`IS_PROXIED`) the one it forwards. What
+   * fairness between clients counts by (the transform queue).
+   */
+  client: string;
+  /**
    * The request body, read at most once and never past `limit` bytes (413 beyond it). Strapi's body
    * parser does not run for /api/v2, so this is the only way to the body.
    */

@@ -3,7 +3,8 @@
  *
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
  * not depend on a resource) -> preflight -> Accept (406) -> key (401) -> origin (403) -> path and query
- * text (400, http/storable.ts) -> handler, which finds the resource (404) and asks `request.supports`
+ * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts) -> handler,
+ * which finds the resource (404) and asks `request.supports`
  * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
  * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never sees
  * /api/v2. Public routes (assets: the URL is the capability) go from the route straight to their handler:
@@ -13,11 +14,12 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { API_BASE_PATH } from '../config';
+import { API_BASE_PATH, pluginConfig } from '../config';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
+import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { originAllowed } from '../http/origins';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
@@ -41,6 +43,15 @@ const router = createRouter(contentApiRoutes);
 
 const UNAUTHORIZED_DETAIL = 'A valid API key is required: send it as `Authorization: Bearer <key>`.';
 const WWW_AUTHENTICATE = 'Bearer realm="public-data-api"';
+
+/** How long a shed client is asked to wait: a turn frees up within a request's time, usually far less. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 2;
+
+const overloaded = () =>
+  apiError(503, `The server is busy with other requests; retry in ${OVERLOADED_RETRY_AFTER_SECONDS} seconds.`, {
+    reason: 'overloaded',
+    headers: { 'Retry-After': String(OVERLOADED_RETRY_AFTER_SECONDS) },
+  });
 
 const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
 
@@ -148,10 +159,11 @@ const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget 
   headers: headersAsSent(ctx),
   baseUrl: `${links.origin}${API_BASE_PATH}`,
   selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
+  client: ctx.ip,
   readBody: createBodyReader(ctx.req, ctx.headers),
 });
 
-const handle = async (ctx: Context, strapi: Core.Strapi) => {
+const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   // A malformed Host is malformed syntax (RFC 9112 3.2): refused before anything else is looked at.
   const links = requestLinks(strapi.config.get('server.url'), ctx);
@@ -191,14 +203,33 @@ const handle = async (ctx: Context, strapi: Core.Strapi) => {
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
   const request: ApiRequest = { ...requestOf(ctx, links, match.params), key, extensions: match.route.extensions, supports };
-  send(ctx, await handler(request));
+  // Only work a key may do takes a turn: refused requests (401, 403, 406, 400) and preflights never wait.
+  const release = await gate().enter();
+  if (!release) throw overloaded();
+  try {
+    // The response is built (and serialized) within the turn: what it holds in memory is bounded too.
+    send(ctx, await handler(request));
+  } finally {
+    release();
+  }
 };
 
-export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
-  async (ctx: Context, next: Next) => {
+export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
+  let loadGate: LoadGate | null = null;
+  const gate = () => {
+    if (loadGate) return loadGate;
+    const config = pluginConfig(strapi);
+    loadGate = createLoadGate({
+      maxInFlight: config.requestsInFlight,
+      maxWaiting: config.requestsWaiting,
+      maxWaitMs: config.requestWaitMs,
+    });
+    return loadGate;
+  };
+  return async (ctx: Context, next: Next) => {
     if (!isUnderBase(ctx.path)) return next();
     try {
-      await handle(ctx, strapi);
+      await handle(ctx, strapi, gate);
     } catch (error) {
       if (isApiError(error)) {
         // A browser may read a 401 only from an origin some key allows; it learns nothing else.
@@ -216,3 +247,4 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
       });
     }
   };
+};

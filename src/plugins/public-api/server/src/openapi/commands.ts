@@ -72,7 +72,7 @@ export const commandListPath = (components: Components, commands: readonly Comma
           },
         },
       },
-      ...errorResponses(components, [400, 401, 403, 406, 500]),
+      ...errorResponses(components, [400, 401, 403, 406, 500, 503]),
     },
   },
 });
@@ -142,11 +142,8 @@ export const commandPaths = (
       },
       responses: {
         '201': { description: 'The command ran.', content: { [JSONAPI_MEDIA_TYPE]: { schema: resultDocument(components) } } },
-        // Commands that take files bound the uploads in flight (503 over the bound).
-        ...errorResponses(
-          components,
-          command.files ? [400, 401, 403, 406, 409, 413, 415, 422, 500, 503] : [400, 401, 403, 406, 409, 413, 415, 422, 500],
-        ),
+        // 503: shed when the process is at its bound of requests in flight, or (with files) of uploads.
+        ...errorResponses(components, [400, 401, 403, 406, 409, 413, 415, 422, 500, 503]),
       },
     };
     paths[`/commands/${command.name}`] = { post: operation };

@@ -46,8 +46,9 @@ export const SECURITY_SCHEME = 'apiKey';
 const SERVICE_TAG = 'Service';
 
 /** Statuses every operation can answer with: no key, a refused origin, an Accept it cannot meet, a failure. */
-const READ_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 500];
-const SERVICE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 406, 500];
+// 503: every keyed request may be shed when the process is at its bound of requests in flight.
+const READ_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 500, 503];
+const SERVICE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 406, 500, 503];
 
 /** Names of shared components and fixed operations that no resource may take. */
 const RESERVED_NAMES = new Set([

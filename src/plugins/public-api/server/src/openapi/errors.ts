@@ -80,7 +80,7 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
   429: 'Too many requests.',
   500: 'The server could not complete the request; it has been logged.',
-  503: 'The server is busy (for commands with files: too many uploads in flight); retry after `Retry-After` seconds.',
+  503: 'The server is busy: too many requests in flight (`overloaded`), or for commands with files too many uploads (`uploads_busy`); retry after `Retry-After` seconds.',
 };
 
 /** The error response of a status: the error document, with the headers that status carries. */

@@ -15,7 +15,9 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
+import { createFairQueue, type FairQueue } from '../assets/fair-queue';
 import { createLookupCache } from '../assets/lookup-cache';
+import { parseTransformPresets, type TransformPreset } from '../assets/presets';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
@@ -77,6 +79,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = (): Knex => strapi.db.connection as unknown as Knex;
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
+  let queue: FairQueue | null = null;
+  let presets: { configured: Record<string, string> | null; parsed: TransformPreset[] | null } | null = null;
   const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
   const assetKey = (): AssetKey => derivedKeys(pluginConfig(strapi).keySecret).asset;
@@ -213,6 +217,31 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Waits until every variant computed so far is written (shutdown). */
     async settled(): Promise<void> {
       await cache?.cache.settled();
+    },
+
+    /**
+     * The transform queue (contract section 13): transforms in flight, fair between client addresses,
+     * bounded in all and per client, each waiting no longer than its time limit.
+     */
+    transforms(): FairQueue {
+      if (queue) return queue;
+      const config = pluginConfig(strapi);
+      queue = createFairQueue({
+        running: config.transformsInFlight,
+        waiting: config.transformsWaiting,
+        perClient: config.transformsPerClient,
+        maxWaitMs: config.transformTimeoutMs,
+      });
+      return queue;
+    },
+
+    /** Preset mode's transform sets, or null when any transform is computed. Throws on a bad preset (startup). */
+    presets(): TransformPreset[] | null {
+      const configured = pluginConfig(strapi).transformPresets ?? null;
+      if (!presets || presets.configured !== configured) {
+        presets = { configured, parsed: configured ? parseTransformPresets(configured) : null };
+      }
+      return presets.parsed;
     },
 
     variants(): VariantCache<OutputFormat> {

@@ -30,6 +30,8 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       supports: (resource) => assertMethodOf(match, 'GET', resource),
       baseUrl,
       selfUrl: `${baseUrl}${path}`,
+      // The admin previews what a key sees: no client of its own.
+      client: 'admin',
       // A GET has no body.
       readBody: async () => Buffer.alloc(0),
     });

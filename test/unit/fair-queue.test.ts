@@ -1,0 +1,230 @@
+/**
+ * The transform queue's order and bounds (assets/fair-queue.ts): turns in flight, the client that used
+ * least lately first and round-robin on ties, the per-client and total bounds, and the wait limit.
+ * Tests of the order stop the clock (every client has used no time) unless they are about usage.
+ */
+import fc from 'fast-check';
+import {
+  USAGE_HALF_LIFE_MS,
+  createFairQueue,
+  type Admission,
+  type Release,
+} from '../../src/plugins/public-api/server/src/assets/fair-queue';
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+const LONG = 60_000;
+const stopped = () => 0;
+const admitted = (admission: Admission): Release => {
+  if (admission.kind !== 'admitted') throw new Error(`expected a turn, got ${admission.kind}`);
+  return admission.release;
+};
+const tick = async () => {
+  for (let i = 0; i < 3; i += 1) await Promise.resolve();
+};
+
+test('a flooding client cannot starve another: freed turns go round-robin between clients', async () => {
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
+  const order: string[] = [];
+  const first = admitted(await queue.enter('flood'));
+  const served: Promise<void>[] = [];
+  const enter = (client: string, label: string) =>
+    served.push(
+      queue.enter(client).then((admission) => {
+        order.push(label);
+        admitted(admission)();
+      }),
+    );
+  for (let n = 1; n <= 5; n += 1) enter('flood', `flood-${n}`);
+  enter('quiet', 'quiet-1');
+  first();
+  await Promise.all(served);
+  // The quiet client waited behind one of the flood's requests, not five.
+  expect(order).toEqual(['flood-1', 'quiet-1', 'flood-2', 'flood-3', 'flood-4', 'flood-5']);
+  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+});
+
+test('a client holds at most perClient turns, running and waiting together; others still get in', async () => {
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 2, maxWaitMs: LONG }, stopped);
+  const running = admitted(await queue.enter('a'));
+  const waiting = queue.enter('a');
+  expect(await queue.enter('a')).toEqual({ kind: 'refused' });
+  const other = queue.enter('b');
+  expect(queue.load()).toEqual({ running: 1, waiting: 2, clients: 2 });
+  running();
+  admitted(await waiting)();
+  admitted(await other)();
+  // Turns given back make room for the client again.
+  admitted(await queue.enter('a'))();
+  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+});
+
+test('past the total of waiting requests, anyone is refused at once', async () => {
+  const queue = createFairQueue({ running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, stopped);
+  const held = admitted(await queue.enter('a'));
+  const waiters = [queue.enter('b'), queue.enter('c')];
+  expect(await queue.enter('d')).toEqual({ kind: 'refused' });
+  held();
+  admitted(await waiters[0]!)();
+  admitted(await waiters[1]!)();
+});
+
+test('a request that waits longer than maxWaitMs times out and gives its place back', async () => {
+  jest.useFakeTimers();
+  const queue = createFairQueue({ running: 1, waiting: 10, perClient: 1, maxWaitMs: 1_000 }, stopped);
+  const held = admitted(await queue.enter('a'));
+  const waiting = queue.enter('b');
+  jest.advanceTimersByTime(999);
+  expect(queue.load().waiting).toBe(1);
+  jest.advanceTimersByTime(1);
+  expect(await waiting).toEqual({ kind: 'timed_out' });
+  expect(queue.load()).toEqual({ running: 1, waiting: 0, clients: 1 });
+  // b's turn (its one under perClient) was given back.
+  const again = queue.enter('b');
+  held();
+  admitted(await again)();
+  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+});
+
+test('property: the bounds hold at every step, and every turn comes back', async () => {
+  type Step = { kind: 'enter'; client: number } | { kind: 'release'; index: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.integer({ min: 0, max: 3 }).map((client): Step => ({ kind: 'enter', client })),
+    fc.nat(40).map((index): Step => ({ kind: 'release', index })),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 0, max: 6 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(step, { maxLength: 80 }),
+      async (running, waiting, perClient, steps) => {
+        const queue = createFairQueue({ running, waiting, perClient, maxWaitMs: LONG }, stopped);
+        const held: { client: number; release: Release }[] = [];
+        /** Turns each client holds by the model: admitted or still waiting, not yet given back. */
+        const holding = new Map<number, number>();
+        for (const current of steps) {
+          if (current.kind === 'enter') {
+            const { client } = current;
+            const before = holding.get(client) ?? 0;
+            let refused = false;
+            void queue.enter(`c${client}`).then((admission) => {
+              if (admission.kind === 'admitted') held.push({ client, release: admission.release });
+              else refused = true;
+            });
+            await tick();
+            if (before >= perClient) expect(refused).toBe(true);
+            if (!refused) holding.set(client, before + 1);
+          } else if (held.length > 0) {
+            const [turn] = held.splice(current.index % held.length, 1);
+            turn!.release();
+            holding.set(turn!.client, holding.get(turn!.client)! - 1);
+            await tick();
+          }
+          const load = queue.load();
+          expect(load.running).toBeLessThanOrEqual(running);
+          expect(load.waiting).toBeLessThanOrEqual(waiting);
+          expect(load.running).toBe(held.length);
+          expect(load.running + load.waiting).toBe([...holding.values()].reduce((sum, count) => sum + count, 0));
+          for (const count of holding.values()) expect(count).toBeLessThanOrEqual(perClient);
+        }
+        while (held.length > 0) {
+          held.shift()!.release();
+          await tick();
+        }
+        expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+      },
+    ),
+  );
+});
+
+test('property: waiting requests are served round-robin between clients, each client first come first served', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 40 }), async (arrivals) => {
+      const queue = createFairQueue({ running: 1, waiting: 1_000, perClient: 1_000, maxWaitMs: LONG }, stopped);
+      const holder = admitted(await queue.enter('holder'));
+      const order: string[] = [];
+      const served = arrivals.map((client, n) =>
+        queue.enter(`c${client}`).then((admission) => {
+          order.push(`c${client}#${n}`);
+          admitted(admission)();
+        }),
+      );
+      holder();
+      await Promise.all(served);
+      // The model: clients in line in order of arrival; one served goes to the back while it has more.
+      const lines = new Map<string, string[]>();
+      arrivals.forEach((client, n) => {
+        const line = lines.get(`c${client}`) ?? [];
+        line.push(`c${client}#${n}`);
+        lines.set(`c${client}`, line);
+      });
+      const expected: string[] = [];
+      while (lines.size > 0) {
+        const [client, line] = lines.entries().next().value as [string, string[]];
+        expected.push(line.shift()!);
+        lines.delete(client);
+        if (line.length > 0) lines.set(client, line);
+      }
+      expect(order).toEqual(expected);
+    }),
+  );
+});
+
+test('a freed turn goes to the waiting client that used the least transform time lately', async () => {
+  let now = 0;
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 10 * LONG }, () => now);
+  // The flood uses 10 s of transforms; the quiet client none.
+  const flood = admitted(await queue.enter('flood'));
+  now += 10_000;
+  const order: string[] = [];
+  const served: Promise<void>[] = [];
+  const enter = (client: string, label: string, runMs: number) =>
+    served.push(
+      queue.enter(client).then((admission) => {
+        order.push(label);
+        const release = admitted(admission);
+        now += runMs;
+        release();
+      }),
+    );
+  enter('flood', 'flood-1', 5_000);
+  enter('flood', 'flood-2', 5_000);
+  enter('other', 'other-1', 4_000);
+  enter('quiet', 'quiet-1', 100);
+  flood();
+  await Promise.all(served);
+  // quiet and other (no time used) go before the flood; once other has used 4 s, the flood's 10 s, halved
+  // over time, still weighs more until its turns come: every waiter is served, none starves.
+  expect(order.slice(0, 2)).toEqual(['other-1', 'quiet-1']);
+  expect(order.slice(2)).toEqual(['flood-1', 'flood-2']);
+  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+});
+
+test('usage is forgotten over time: after a few half-lives a past flood weighs nothing', async () => {
+  let now = 0;
+  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 100 * LONG }, () => now);
+  const flood = admitted(await queue.enter('flood'));
+  now += 10_000;
+  flood();
+  now += 20 * USAGE_HALF_LIFE_MS;
+  // 10 s halved 20 times is under 0.01 ms; another client that just used 1 ms now weighs more.
+  const other = admitted(await queue.enter('other'));
+  now += 1;
+  const order: string[] = [];
+  const both = [
+    queue.enter('other').then((admission) => {
+      order.push('other');
+      admitted(admission)();
+    }),
+    queue.enter('flood').then((admission) => {
+      order.push('flood');
+      admitted(admission)();
+    }),
+  ];
+  other();
+  await Promise.all(both);
+  expect(order).toEqual(['flood', 'other']);
+});

@@ -1,0 +1,137 @@
+/**
+ * Load shedding, the pure gate (contract section 13): at most `maxInFlight` turns at once, a bounded
+ * first-come-first-served wait, and shedding past either bound.
+ */
+import fc from 'fast-check';
+import { createLoadGate, type Release } from '../../src/plugins/public-api/server/src/http/load-gate';
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+test('turns up to the bound are given at once; the next waits and gets the first freed turn', async () => {
+  const gate = createLoadGate({ maxInFlight: 2, maxWaiting: 4, maxWaitMs: 10_000 });
+  const first = (await gate.enter())!;
+  const second = (await gate.enter())!;
+  expect(first).toBeInstanceOf(Function);
+  expect(second).toBeInstanceOf(Function);
+  let third: Release | null | undefined;
+  const waiting = gate.enter().then((release) => (third = release));
+  await Promise.resolve();
+  expect(third).toBeUndefined();
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 1 });
+  first();
+  await waiting;
+  expect(third).toBeInstanceOf(Function);
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0 });
+  // A release given twice frees one turn only.
+  first();
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0 });
+  second();
+  third!();
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+});
+
+test('a request that waits longer than maxWaitMs is shed, and leaves the queue', async () => {
+  jest.useFakeTimers();
+  const gate = createLoadGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });
+  const held = (await gate.enter())!;
+  const shed = gate.enter();
+  jest.advanceTimersByTime(499);
+  expect(gate.load().waiting).toBe(1);
+  jest.advanceTimersByTime(1);
+  expect(await shed).toBeNull();
+  expect(gate.load()).toEqual({ inFlight: 1, waiting: 0 });
+  held();
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+});
+
+test('past maxWaiting, or with no wait configured, a request is shed at once', async () => {
+  const full = createLoadGate({ maxInFlight: 1, maxWaiting: 1, maxWaitMs: 10_000 });
+  const held = (await full.enter())!;
+  const queued = full.enter();
+  expect(await full.enter()).toBeNull();
+  held();
+  const next = (await queued)!;
+  next();
+  expect(full.load()).toEqual({ inFlight: 0, waiting: 0 });
+
+  const noWait = createLoadGate({ maxInFlight: 1, maxWaiting: 10, maxWaitMs: 0 });
+  const only = (await noWait.enter())!;
+  expect(await noWait.enter()).toBeNull();
+  only();
+  expect(await noWait.enter()).toBeInstanceOf(Function);
+});
+
+test('a newcomer never overtakes a waiting request', async () => {
+  const gate = createLoadGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 10_000 });
+  const held = (await gate.enter())!;
+  const order: string[] = [];
+  const a = gate.enter().then((release) => {
+    order.push('a');
+    return release!;
+  });
+  held();
+  // The freed turn went to a, so b waits behind it.
+  const b = gate.enter().then((release) => {
+    order.push('b');
+    return release!;
+  });
+  (await a)();
+  (await b)();
+  expect(order).toEqual(['a', 'b']);
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+});
+
+test('property: in flight never exceeds the bound, waiting never exceeds its bound, and all turns come back', async () => {
+  type Step = { kind: 'enter' } | { kind: 'release'; index: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.constant<Step>({ kind: 'enter' }),
+    fc.nat(50).map((index): Step => ({ kind: 'release', index })),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 5 }),
+      fc.integer({ min: 0, max: 5 }),
+      fc.array(step, { maxLength: 60 }),
+      async (maxInFlight, maxWaiting, steps) => {
+        const gate = createLoadGate({ maxInFlight, maxWaiting, maxWaitMs: 60_000 });
+        const held: Release[] = [];
+        const pending: Promise<void>[] = [];
+        let shed = 0;
+        for (const current of steps) {
+          if (current.kind === 'enter') {
+            const before = gate.load();
+            pending.push(
+              gate.enter().then((release) => {
+                if (release) held.push(release);
+                else shed += 1;
+              }),
+            );
+            // Shed only when every turn is taken and the queue is full.
+            await Promise.resolve();
+            await Promise.resolve();
+            if (before.inFlight < maxInFlight && before.waiting === 0) expect(held.length).toBeGreaterThan(0);
+          } else if (held.length > 0) {
+            held.splice(current.index % held.length, 1)[0]!();
+            await Promise.resolve();
+            await Promise.resolve();
+          }
+          const { inFlight, waiting } = gate.load();
+          expect(inFlight).toBeLessThanOrEqual(maxInFlight);
+          expect(waiting).toBeLessThanOrEqual(maxWaiting);
+          expect(inFlight).toBe(held.length);
+        }
+        // Releasing everything admits every waiter in turn, and leaves the gate empty.
+        while (gate.load().inFlight > 0) {
+          held.shift()!();
+          await Promise.resolve();
+          await Promise.resolve();
+        }
+        await Promise.all(pending);
+        expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+        expect(held.length + shed).toBeLessThanOrEqual(steps.filter((s) => s.kind === 'enter').length);
+      },
+    ),
+  );
+});
