@@ -7,6 +7,7 @@
 import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
+import { shownReferences } from '../fields/types/relation';
 import { readAll } from '../database/connection';
 import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import type { Asset } from '../serialize/assets';
@@ -81,7 +82,8 @@ export const loadRecords = async (
       if (!target) return;
       const targetProjection = context.projectionOf(target);
       const ids = new Set<number>();
-      for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of refs) ids.add(ref.rowId);
+      // Only what the records show: a list cut to the cap expands its shown references alone.
+      for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of shownReferences(refs)) ids.add(ref.rowId);
       const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language);
       const records = await loadRecords(context, targetProjection, targetRows, spec.include);
       expanded.set(spec.field, new Map(targetRows.map((row, index) => [row.rowId, records[index]!])));
