@@ -22,6 +22,7 @@ beforeAll(async () => {
   const shed = await publish(s, 'api::building.building', { name: 'Shed', slug: 'shed' });
   ids.hall = hall.documentId;
   ids.shed = shed.documentId;
+  const fest = await publish(s, 'api::festival.festival', { name: 'Fest', slug: 'fest', startsOn: '2027-06-01', endsOn: '2027-06-02' });
   for (let i = 0; i < EVENTS_IN_HALL; i += 1) {
     const event = await publish(s, 'api::event.event', {
       title: `Event ${i}`,
@@ -29,8 +30,29 @@ beforeAll(async () => {
       startsAt: '2027-06-01T10:00:00.000Z',
       category: 'talk',
       venue: hall.documentId,
+      festival: fest.documentId,
     });
     hallEvents.add(event.documentId);
+  }
+  // Three more buildings of 100 events, each with its festival: enough for include to exceed 1,000 records.
+  for (let b = 0; b < 3; b += 1) {
+    const building = await publish(s, 'api::building.building', { name: `Block ${b}`, slug: `block-${b}` });
+    const festival = await publish(s, 'api::festival.festival', {
+      name: `Fest ${b}`,
+      slug: `fest-${b}`,
+      startsOn: '2027-06-01',
+      endsOn: '2027-06-02',
+    });
+    for (let i = 0; i < CAP; i += 1) {
+      await publish(s, 'api::event.event', {
+        title: `Block ${b} event ${i}`,
+        slug: `block-${b}-event-${i}`,
+        startsAt: '2027-06-01T10:00:00.000Z',
+        category: 'talk',
+        venue: building.documentId,
+        festival: festival.documentId,
+      });
+    }
   }
   const small = await publish(s, 'api::event.event', {
     title: 'Small',
@@ -40,22 +62,23 @@ beforeAll(async () => {
     venue: shed.documentId,
   });
   ids.small = small.documentId;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await app?.close();
 });
 
-const get = async (key: { auth: string }, path: string) => {
+const get = async (key: { auth: string }, path: string, status = 200) => {
   const res = await app.http().get(path).set('Authorization', key.auth);
-  if (res.status !== 200) throw new Error(`${path}: expected 200, got ${res.status}\n${res.text}`);
+  if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status}\n${res.text}`);
   expectValidJsonApi(res.body);
   return res.body;
 };
 
 const GRANTS = {
   resources: {
-    'native:events': { actions: ['read'], read: ['title', 'venue'] },
+    'native:events': { actions: ['read'], read: ['title', 'venue', 'festival'] },
     'native:buildings': { actions: ['read'], read: ['name', 'events'] },
+    'native:festivals': { actions: ['read'], read: ['name', 'events'] },
   },
 };
 
@@ -117,4 +140,45 @@ test('a field the key may not read is never named in meta.truncated', async () =
   expect(body.data.attributes).toEqual({ name: 'Hall' });
   expect(body.data.meta).not.toHaveProperty('truncated');
   expect(JSON.stringify(body)).not.toMatch(/events/);
+});
+
+// Five buildings: hall (103 events, 100 shown), shed (1) and three blocks (100 each), four festivals.
+// events.venue.events,events.festival.events expands 401 + 5 + 401 + 4 + 400 = 1,211 records.
+const DEEP = 'include=events.venue.events,events.festival.events';
+
+test('an include that would expand more than 1,000 records is refused up front, naming a limit that fits', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const body = await get(key, `/api/v2/buildings?limit=10&${DEEP}`, 400);
+  const [error] = body.errors;
+  expect(error.status).toBe('400');
+  expect(error.source).toEqual({ parameter: 'include' });
+  expect(error.meta.reason).toBe('include_too_large');
+  expect(error.detail).toContain('1211 records');
+  const named = /limit=(\d+) or less/.exec(error.detail);
+  expect(named).not.toBeNull();
+  const limit = Number(named![1]);
+  expect(limit).toBeGreaterThanOrEqual(1);
+  expect(limit).toBeLessThan(5);
+  // The limit named fits, and one more record would not.
+  const fits = await get(key, `/api/v2/buildings?limit=${limit}&${DEEP}`);
+  expect(fits.data).toHaveLength(limit);
+  const over = await get(key, `/api/v2/buildings?limit=${limit + 1}&${DEEP}`, 400);
+  expect(over.errors[0].meta.reason).toBe('include_too_large');
+});
+
+test('ordinary pages with include are not refused', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const body = await get(key, '/api/v2/buildings?limit=10&include=events');
+  expect(body.data).toHaveLength(5);
+  const events = await get(key, '/api/v2/events?limit=100&include=venue,festival');
+  expect(events.data).toHaveLength(100);
+});
+
+test('a single record counts its own expansion: within the bound, answered with every list cut', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const one = await get(key, `/api/v2/buildings/hall?${DEEP}`);
+  expect(one.data.attributes.events).toHaveLength(CAP);
+  expect(one.data.attributes.events[0].attributes.venue.attributes.events).toHaveLength(CAP);
+  expect(one.data.attributes.events[0].attributes.festival.attributes.events).toHaveLength(CAP);
+  expect(one.data.attributes.events[0].attributes.festival.meta.truncated).toEqual(['events']);
 });
