@@ -7,6 +7,7 @@ import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { publish } from '../helpers/fixtures';
+import { resourceDocument, writer } from '../helpers/writes';
 
 const CAP = 100;
 const EVENTS_IN_HALL = CAP + 3;
@@ -181,4 +182,38 @@ test('a single record counts its own expansion: within the bound, answered with 
   expect(one.data.attributes.events[0].attributes.venue.attributes.events).toHaveLength(CAP);
   expect(one.data.attributes.events[0].attributes.festival.attributes.events).toHaveLength(CAP);
   expect(one.data.attributes.events[0].attributes.festival.meta.truncated).toEqual(['events']);
+});
+
+test('a PATCH sending a whole to-many list for a field whose stored list is longer than the cap is 409', async () => {
+  const key = await createKey(app.strapi, {
+    resources: {
+      'native:events': { actions: ['read'], read: ['title'] },
+      'native:buildings': { actions: ['read', 'update'], read: ['name', 'events'], write: ['events'] },
+    },
+  });
+  const api = writer(app);
+  const refused = await api.patch('/api/v2/buildings/hall', key.auth, resourceDocument('buildings', { events: [ids.small] }));
+  expect(refused.status).toBe(409);
+  expect(refused.body.errors[0]).toMatchObject({
+    status: '409',
+    source: { pointer: '/data/attributes/events' },
+    meta: { reason: 'relation_list_truncated' },
+  });
+  // Nothing was dropped: the list is as long as before.
+  const after = await get(key, '/api/v2/buildings/hall');
+  expect(after.data.attributes.events).toHaveLength(CAP);
+  expect(after.data.meta.truncated).toEqual(['events']);
+  const reader = await createKey(app.strapi, GRANTS);
+  const read = new Set<string>();
+  for (let next: string | null = `/api/v2/events?filter[venue][eq]=${ids.hall}&limit=${CAP}`; next;) {
+    const body = await get(reader, next);
+    for (const record of body.data as Ref[]) read.add(record.id);
+    next = body.links.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : null;
+  }
+  expect(read).toEqual(hallEvents);
+
+  // A list within the cap is replaced as before.
+  const shed = await api.patch('/api/v2/buildings/shed', key.auth, resourceDocument('buildings', { events: [] }));
+  expect(shed.status).toBe(200);
+  expect(shed.body.data.attributes.events).toEqual([]);
 });

@@ -261,10 +261,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * References of every visible relation field: one query per field, whatever the number of owners.
-     * Each target document appears once per owner (see `visibleLinks`), in the relation's order. An owner's
-     * list stops one past the cap (REFERENCE_LIST_CAP), enough for the serializer to see that it was cut.
+     * Each target document appears once per owner (see `visibleLinks`), in the relation's order. For reads
+     * an owner's list stops one past the cap (REFERENCE_LIST_CAP), enough for the serializer to see that
+     * it was cut; `whole` keeps every reference (writes replace what is stored, all of it).
      */
-    async relations(projection: Projection, rowIds: number[], fields: string[], language: string | null): Promise<Related<TargetRef>> {
+    async relations(
+      projection: Projection,
+      rowIds: number[],
+      fields: string[],
+      language: string | null,
+      whole = false,
+    ): Promise<Related<TargetRef>> {
       const result: Related<TargetRef> = new Map();
       if (rowIds.length === 0) return result;
       const model = models(projection.resource.uid);
@@ -296,7 +303,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             if (seen.has(pair)) continue;
             seen.add(pair);
             const list = byOwner.get(owner) ?? [];
-            if (list.length > REFERENCE_LIST_CAP) continue;
+            if (!whole && list.length > REFERENCE_LIST_CAP) continue;
             list.push({ rowId: Number(raw.rowId), documentId, slug: raw.slug == null ? null : String(raw.slug) });
             byOwner.set(owner, list);
           }
