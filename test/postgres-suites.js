@@ -22,6 +22,7 @@ const onPostgres = {
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
+  'read-bounds.test.ts': 'the per-owner cut of reference lists over the relation query, and relation filters',
   'read-basics.test.ts': "the read path's SQL (read/sql.ts): documents, field types, visibility",
   'read-filters.test.ts': 'filter conditions compiled to SQL',
   'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',

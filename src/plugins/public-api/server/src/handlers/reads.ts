@@ -6,7 +6,11 @@ import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { queryFingerprint } from '../query/cursor';
 import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
-import { loadRecords } from '../read/load';
+import { includeReaches, loadRecords, type LoadContext } from '../read/load';
+import { expandedFor, largestFittingLimit, MAX_EXPANDED_RECORDS } from '../read/expansion';
+import { parameterError } from '../query/problems';
+import type { IncludeSpec } from '../query/types';
+import type { RecordRow } from '../serialize/rows';
 import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
@@ -21,6 +25,41 @@ import { loadContext } from './shared/load-context';
 const localesFor = async (projection: Projection) => {
   const locales = await getService('locales').get();
   return { codes: takesLocale(projection) ? locales.codes : null, defaultLocale: locales.defaultLocale };
+};
+
+/**
+ * Refuses, before any included record is loaded, a read whose `include` would expand more than
+ * MAX_EXPANDED_RECORDS records (counted level by level from ids: read/expansion.ts). A page is told the
+ * largest `limit` that fits from its first record on.
+ */
+const refuseLargeInclude = async (
+  context: LoadContext,
+  projection: Projection,
+  rows: readonly RecordRow[],
+  include: readonly IncludeSpec[],
+  paged: boolean,
+): Promise<void> => {
+  if (include.length === 0) return;
+  const reaches = await includeReaches(
+    context,
+    projection,
+    rows.map((row) => row.rowId),
+    include,
+  );
+  const expanded = expandedFor(reaches, rows.length);
+  if (expanded <= MAX_EXPANDED_RECORDS) return;
+  const fitting = largestFittingLimit(reaches, rows.length);
+  const advice =
+    paged && fitting > 0
+      ? `Ask for limit=${fitting} or less, or include fewer paths.`
+      : paged
+        ? 'The first record alone expands more than that: include fewer or shorter paths.'
+        : 'Include fewer or shorter paths.';
+  throw parameterError(
+    'include',
+    `This include would expand ${expanded} records; one response expands at most ${MAX_EXPANDED_RECORDS}. ${advice}`,
+    'include_too_large',
+  );
 };
 
 const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
@@ -48,7 +87,9 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     after,
     limit: parsed.limit,
   });
-  const data = await loadRecords(loadContext(request, access, language), projection, page.rows, parsed.include);
+  const context = loadContext(request, access, language);
+  await refuseLargeInclude(context, projection, page.rows, parsed.include, true);
+  const data = await loadRecords(context, projection, page.rows, parsed.include);
   const last = page.rows.at(-1);
   const next = page.hasMore && last ? nextCursor(projection, last, binding) : null;
 
@@ -75,7 +116,9 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
   const row = identifier === null ? await findSingleton(projection, locale) : await findRecord(projection, identifier, locale);
-  const [data] = await loadRecords(loadContext(request, access, language), projection, [row], parsed.include);
+  const context = loadContext(request, access, language);
+  await refuseLargeInclude(context, projection, [row], parsed.include, false);
+  const [data] = await loadRecords(context, projection, [row], parsed.include);
   return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: projection.fields, data: data! }) };
 };
 

@@ -3,6 +3,7 @@
  * in fields/system-keys.ts) and the field metadata of a resource (grants/projection.ts).
  */
 import { META_ENTRIES } from '../fields/system-keys';
+import { REFERENCE_LIST_CAP } from '../fields/types/relation';
 import { FIELD_TYPES } from '../registry/types';
 import type { Components } from './components';
 import { object } from './schema';
@@ -10,9 +11,19 @@ import type { Ref } from './types';
 
 export const recordMeta = (c: Components): Ref =>
   c.schema('RecordMeta', () =>
-    object(Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])), undefined, {
-      description: 'System values of a record.',
-    }),
+    object(
+      {
+        ...Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])),
+        truncated: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          description: `The to-many relation fields whose lists this record shows cut to their first ${REFERENCE_LIST_CAP} references, in the relation's order; absent when none is cut. The rest are read with a filter on the target resource.`,
+        },
+      },
+      META_ENTRIES.map(([key]) => key),
+      { description: 'System values of a record, and the reference lists it shows cut.' },
+    ),
   );
 
 /** An archived record's last state: as reads showed it, with no publication date any more. */

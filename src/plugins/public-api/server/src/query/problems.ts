@@ -21,6 +21,7 @@ export type QueryProblemReason =
   | 'include_too_deep'
   | 'include_limit'
   | 'include_repeated'
+  | 'include_too_large'
   | 'filter_invalid'
   | 'filter_field_invalid'
   | 'filter_operator_invalid'

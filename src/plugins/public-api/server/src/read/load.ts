@@ -7,6 +7,8 @@
 import type { Projection } from '../grants/projection';
 import type { IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
+import { shownReferences } from '../fields/types/relation';
+import { reachOf, type Reach } from './expansion';
 import { readAll } from '../database/connection';
 import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import type { Asset } from '../serialize/assets';
@@ -37,6 +39,38 @@ export type LoadContext = {
   richtext: (raw: unknown) => RichtextDoc | null;
   /** The document with its images pointing at their files as they are now. */
   currentImages: (doc: RichtextDoc | null, files: ReadonlyMap<string, CurrentImageFile>) => RichtextDoc | null;
+};
+
+/**
+ * The reach of every node of the include tree from the given rows, level by level, ids only: one query
+ * per included field and level, and not one included record loaded. Feeds read/expansion.ts.
+ */
+export const includeReaches = async (
+  context: LoadContext,
+  projection: Projection,
+  rowIds: readonly number[],
+  include: readonly IncludeSpec[],
+): Promise<Reach[]> => {
+  const reaches: Reach[] = [];
+  const walk = async (owner: Projection, owners: ReadonlyMap<number, number>, specs: readonly IncludeSpec[]): Promise<void> => {
+    const fields = specs.filter((spec) => owner.targets.has(spec.field)).map((spec) => spec.field);
+    if (owners.size === 0 || fields.length === 0) return;
+    const references = await context.source.relations(owner, [...owners.keys()], fields, context.language);
+    await readAll(
+      specs.map((spec) => async () => {
+        const target = owner.targets.get(spec.field);
+        if (!target) return;
+        const shown = new Map(
+          [...(references.get(spec.field) ?? new Map<number, TargetRef[]>())].map(([id, refs]) => [id, shownReferences(refs)]),
+        );
+        const reach = reachOf(owners, shown);
+        reaches.push(reach);
+        await walk(context.projectionOf(target), reach, spec.include);
+      }),
+    );
+  };
+  if (include.length) await walk(projection, new Map(rowIds.map((id, position) => [id, position])), include);
+  return reaches;
 };
 
 export const loadRecords = async (
@@ -81,7 +115,8 @@ export const loadRecords = async (
       if (!target) return;
       const targetProjection = context.projectionOf(target);
       const ids = new Set<number>();
-      for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of refs) ids.add(ref.rowId);
+      // Only what the records show: a list cut to the cap expands its shown references alone.
+      for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of shownReferences(refs)) ids.add(ref.rowId);
       const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language);
       const records = await loadRecords(context, targetProjection, targetRows, spec.include);
       expanded.set(spec.field, new Map(targetRows.map((row, index) => [row.rowId, records[index]!])));

@@ -15,6 +15,7 @@ import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '.
 import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
+import { REFERENCE_LIST_CAP } from '../fields/types/relation';
 import type { Resource } from '../registry/types';
 
 export type Scope = {
@@ -260,9 +261,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * References of every visible relation field: one query per field, whatever the number of owners.
-     * Each target document appears once per owner (see `visibleLinks`), in the relation's order.
+     * Each target document appears once per owner (see `visibleLinks`), in the relation's order. For reads
+     * an owner's list stops one past the cap (REFERENCE_LIST_CAP), enough for the serializer to see that
+     * it was cut; `whole` keeps every reference (writes replace what is stored, all of it).
      */
-    async relations(projection: Projection, rowIds: number[], fields: string[], language: string | null): Promise<Related<TargetRef>> {
+    async relations(
+      projection: Projection,
+      rowIds: number[],
+      fields: string[],
+      language: string | null,
+      whole = false,
+    ): Promise<Related<TargetRef>> {
       const result: Related<TargetRef> = new Map();
       if (rowIds.length === 0) return result;
       const model = models(projection.resource.uid);
@@ -294,6 +303,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             if (seen.has(pair)) continue;
             seen.add(pair);
             const list = byOwner.get(owner) ?? [];
+            if (!whole && list.length > REFERENCE_LIST_CAP) continue;
             list.push({ rowId: Number(raw.rowId), documentId, slug: raw.slug == null ? null : String(raw.slug) });
             byOwner.set(owner, list);
           }

@@ -8,6 +8,18 @@ import type { StrapiAttribute } from '../../registry/types';
 import type { LinkCodec, RelationRef, Violation } from '../codec';
 import { accept, describe, isObject, judgeItems, refuse, violation } from '../judge';
 
+/**
+ * The most references a to-many list shows in one record (contract section 13). A longer list is cut to
+ * its first references in the relation's order, and the record's `meta.truncated` names the field.
+ */
+export const REFERENCE_LIST_CAP = 100;
+
+/** The references a record shows of a to-many list that may hold one past the cap. */
+export const shownReferences = <T>(items: readonly T[]): T[] => items.slice(0, REFERENCE_LIST_CAP);
+
+/** Whether a record shows only part of a to-many list. */
+export const isCut = (items: readonly unknown[] | undefined): boolean => (items?.length ?? 0) > REFERENCE_LIST_CAP;
+
 const TO_ONE = new Set(['oneToOne', 'manyToOne']);
 const TO_MANY = new Set(['oneToMany', 'manyToMany']);
 

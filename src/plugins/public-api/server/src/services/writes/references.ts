@@ -3,7 +3,8 @@
  * record this key may read, in the write's language, or a 422 problem per reference that names none.
  */
 import { allows } from '../../grants/projection';
-import { errorObject, type ErrorObject } from '../../http/errors';
+import { REFERENCE_LIST_CAP } from '../../fields/types/relation';
+import { apiError, errorObject, type ErrorObject } from '../../http/errors';
 import { echo } from '../../query/problems';
 import type { Resource } from '../../registry/types';
 import { getService } from '../../utils/get-service';
@@ -32,8 +33,26 @@ const relationValue = (field: PlannedField, targets: string[], current: string[]
 const currentReferences = async (target: WriteTarget, planned: PlannedField[], rowId: number): Promise<Map<string, string[]>> => {
   const fields = planned.filter((entry) => entry.planned.kind === 'relation').map((entry) => entry.field.key);
   if (fields.length === 0) return new Map();
-  const related = await getService('records').relations(target.projection, [rowId], fields, target.language);
+  const related = await getService('records').relations(target.projection, [rowId], fields, target.language, true);
   return new Map(fields.map((field) => [field, (related.get(field)?.get(rowId) ?? []).map((ref) => ref.documentId)]));
+};
+
+/**
+ * A write never drops references a read did not show (contract section 13): a to-many list sent for a
+ * field whose stored list is longer than reads show is 409. Only fields the key may read are checked, so
+ * the refusal never tells what a field the key cannot read holds.
+ */
+const refuseCutLists = (target: WriteTarget, planned: PlannedField[], current: Map<string, string[]>): void => {
+  for (const entry of planned) {
+    if (entry.planned.kind !== 'relation' || entry.field.type !== 'relations') continue;
+    if (!target.projection.readable.some((field) => field.key === entry.field.key)) continue;
+    if ((current.get(entry.field.key)?.length ?? 0) <= REFERENCE_LIST_CAP) continue;
+    throw apiError(
+      409,
+      `'${entry.field.key}' holds more than the ${REFERENCE_LIST_CAP} references reads show, so a whole list would drop references no read showed. Change its links from the target records, through the inverse relation where there is one.`,
+      { source: { pointer: entry.pointer }, reason: 'relation_list_truncated' },
+    );
+  }
 };
 
 /**
@@ -43,6 +62,7 @@ const currentReferences = async (target: WriteTarget, planned: PlannedField[], r
 export const resolveRelations = async (target: WriteTarget, planned: PlannedField[], problems: ErrorObject[], rowId: number | null) => {
   const data: Record<string, unknown> = {};
   const current = rowId === null ? null : await currentReferences(target, planned, rowId);
+  if (current) refuseCutLists(target, planned, current);
   const byTarget = new Map<Resource, { field: PlannedField; refs: RelationRef[] }[]>();
   for (const entry of planned) {
     if (entry.planned.kind !== 'relation') continue;
