@@ -1,4 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import {
+  DEFAULT_KEY_RATE_LIMIT,
+  DEFAULT_UNAUTHENTICATED_RATE_LIMIT,
+  RATE_LIMIT_STORES,
+  parseRateLimit,
+  type RateLimit,
+  type RateLimitStore,
+} from './rate-limits';
 
 export type PluginConfig = {
   /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
@@ -11,6 +19,16 @@ export type PluginConfig = {
   uploadsInFlight: number;
   /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
   uploadBytesInFlight: number;
+  /** A key's requests per window unless its own limit says otherwise (contract section 13). */
+  rateLimit: RateLimit;
+  /** Requests without a valid key (401s), per client address (Koa's ctx.ip: see Strapi's server.proxy). */
+  unauthenticatedRateLimit: RateLimit;
+  /** Redis for the counters, shared by every instance (e.g. redis://127.0.0.1:6379); empty: see rateLimitStore. */
+  redisUrl: string;
+  /** Without Redis: `database` (a table of the plugin's, shared by every instance) or `memory` (one process only). */
+  rateLimitStore: RateLimitStore;
+  /** Prefix of the counters' names (in Redis or the table), so that several applications can share one store. */
+  rateLimitPrefix: string;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -29,6 +47,11 @@ export default {
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
     uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
     uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
+    rateLimit: DEFAULT_KEY_RATE_LIMIT,
+    unauthenticatedRateLimit: DEFAULT_UNAUTHENTICATED_RATE_LIMIT,
+    redisUrl: '',
+    rateLimitStore: 'database',
+    rateLimitPrefix: 'public-api',
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -46,6 +69,21 @@ export default {
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
+    }
+    for (const name of ['rateLimit', 'unauthenticatedRateLimit'] as const) {
+      const parsed = config[name] === undefined ? null : parseRateLimit(config[name]);
+      if (parsed && !parsed.ok) {
+        throw new Error(`The public-api plugin's ${name}: ${parsed.issues.map((issue) => issue.message).join(' ')}`);
+      }
+    }
+    if (config.redisUrl !== undefined && config.redisUrl !== '' && !/^rediss?:\/\//.test(String(config.redisUrl))) {
+      throw new Error('REDIS_URL must be a redis:// or rediss:// URL.');
+    }
+    if (config.rateLimitStore !== undefined && !RATE_LIMIT_STORES.includes(config.rateLimitStore)) {
+      throw new Error(`PUBLIC_API_RATE_LIMIT_STORE must be one of: ${RATE_LIMIT_STORES.join(', ')}.`);
+    }
+    if (config.rateLimitPrefix !== undefined && !/^[A-Za-z0-9_.:-]{1,64}$/.test(String(config.rateLimitPrefix))) {
+      throw new Error('PUBLIC_API_RATE_LIMIT_PREFIX is 1 to 64 letters, digits, or _ . : -');
     }
   },
 };
