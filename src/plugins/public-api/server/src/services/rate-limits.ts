@@ -32,6 +32,24 @@ import { databaseClient } from '../database/connection';
 
 export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
 
+/** How long a first count waits for Redis to connect before the insurance limiter answers instead. */
+const REDIS_CONNECT_WAIT_MS = 2_000;
+
+/** Resolves when the client is ready, or after the wait: either way the limiter can be used. */
+const redisReady = (client: Redis): Promise<void> =>
+  client.status === 'ready'
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          client.off('ready', done);
+          resolve();
+        };
+        const timer = setTimeout(done, REDIS_CONNECT_WAIT_MS);
+        timer.unref();
+        client.once('ready', done);
+      });
+
 /** One counted request: where the subject's counter stands, and whether it is past the limit. */
 export type RateLimitCount = { exceeded: boolean; remaining: number; resetMs: number };
 
@@ -94,14 +112,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const config = pluginConfig(strapi);
     const memory = () => new RateLimiterMemory({ keyPrefix: prefixFor(window), points: MAX_REQUESTS, duration: window });
     if (config.redisUrl) {
-      return Promise.resolve(
-        new RateLimiterRedis({
-          storeClient: redisClient(config.redisUrl),
-          keyPrefix: prefixFor(window),
-          points: MAX_REQUESTS,
-          duration: window,
-          insuranceLimiter: memory(),
-        }),
+      const client = redisClient(config.redisUrl);
+      // The first counts wait (briefly) for the connection: without an offline queue they would all go to
+      // the insurance limiter, each instance counting alone, until Redis answered.
+      return redisReady(client).then(
+        () =>
+          new RateLimiterRedis({
+            storeClient: client,
+            keyPrefix: prefixFor(window),
+            points: MAX_REQUESTS,
+            duration: window,
+            insuranceLimiter: memory(),
+          }),
       );
     }
     if (config.rateLimitStore === 'memory') return Promise.resolve(memory());
