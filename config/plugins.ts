@@ -21,6 +21,17 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),
       // Preset mode: a JSON object of names to transform parameters; unset, any transform is computed.
       transformPresets: (env.json('PUBLIC_API_TRANSFORM_PRESETS') as Record<string, string> | undefined) ?? null,
+      rateLimit: {
+        requests: env.int('PUBLIC_API_RATE_LIMIT_REQUESTS', 600),
+        window: env.int('PUBLIC_API_RATE_LIMIT_WINDOW', 60),
+      },
+      unauthenticatedRateLimit: {
+        requests: env.int('PUBLIC_API_UNAUTHENTICATED_RATE_LIMIT_REQUESTS', 30),
+        window: env.int('PUBLIC_API_UNAUTHENTICATED_RATE_LIMIT_WINDOW', 60),
+      },
+      redisUrl: env('REDIS_URL', ''),
+      rateLimitStore: env('PUBLIC_API_RATE_LIMIT_STORE', 'database'),
+      rateLimitPrefix: env('PUBLIC_API_RATE_LIMIT_PREFIX', 'public-api'),
     },
   },
 });

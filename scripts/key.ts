@@ -7,6 +7,9 @@
  *   regenerate ID
  *   delete ID
  *
+ * The grants file is the grants (resources, commands, origins) and, optionally, the key's rate limit:
+ * `"limits": { "requests": 600, "window": 60 }`.
+ *
  * `create` and `regenerate` print the key alone on the last line of standard output. Bad input is a
  * message on standard error, a non-zero exit status, and nothing written.
  */
@@ -37,6 +40,7 @@ type ApiKeyView = {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revoked: boolean;
+  limits: { requests: number; window: number } | null;
 };
 
 type KeysService = {
@@ -45,6 +49,7 @@ type KeysService = {
     description?: string | null;
     expiresAt?: string | null;
     grants: unknown;
+    limits?: unknown;
   }): Promise<{ key: ApiKeyView; plaintext: string }>;
   list(): Promise<ApiKeyView[]>;
   revoke(id: string): Promise<ApiKeyView>;
@@ -83,6 +88,16 @@ const readGrantsFile = (file: string): unknown => {
   }
 };
 
+/**
+ * A grants file may carry the key's rate limit beside its grants: `"limits": { "requests": 600, "window": 60 }`
+ * (the keys service checks it); without it the key has the plugin config's default.
+ */
+export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown } => {
+  if (content === null || typeof content !== 'object' || Array.isArray(content) || !('limits' in content)) return { grants: content };
+  const { limits, ...grants } = content as Record<string, unknown>;
+  return { grants, limits };
+};
+
 const describeKey = (key: ApiKeyView) => {
   // Sorted: PostgreSQL's jsonb does not keep the order keys were written in.
   const resources = Object.keys(key.grants.resources).sort();
@@ -94,6 +109,7 @@ const describeKey = (key: ApiKeyView) => {
     `commands:  ${key.grants.commands.length ? key.grants.commands.join(', ') : '(none)'}`,
     `origins:   ${key.grants.origins.length ? key.grants.origins.join(', ') : '(none)'}`,
     `expires:   ${key.expiresAt ?? 'never'}`,
+    `limit:     ${key.limits ? `${key.limits.requests} requests per ${key.limits.window} s` : 'the default'}`,
   ].join('\n');
 };
 
@@ -158,10 +174,10 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
         if (Boolean(values.grants) === Boolean(values.all))
           throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
-        const grants = values.all ? 'all' : readGrantsFile(values.grants!);
+        const { grants, limits } = values.all ? { grants: 'all', limits: undefined } : splitGrantsFile(readGrantsFile(values.grants!));
         const expiresAt = values.expires ? parseExpiry(values.expires) : null;
         const { key, plaintext } = await withStrapi((strapi) =>
-          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants }),
+          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants, limits }),
         );
         output.out(describeKey(key));
         output.out('The key is shown once; store it now:');

@@ -28,6 +28,9 @@ const onPostgres = {
   'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',
   'read-include.test.ts': 'relation loading queries at every depth',
   'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
+  'rate-limits-instances.test.ts':
+    'two processes on one database sharing a counter (the table, then Redis); PostgreSQL only (skipped on SQLite)',
+  'rate-limits.test.ts': "the counters are rows of the plugin's table (RateLimiterPostgres on Strapi's connection)",
   'read-pagination.test.ts': 'keyset conditions and sort orders (nulls, ties, collation)',
   'relations-demo.test.ts': 'relations in both locales over the whole demo content',
   'seed.test.ts': "the seed's writes and bulk inserts; its content fingerprint is the same on both databases",

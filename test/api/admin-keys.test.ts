@@ -68,6 +68,7 @@ describe('create', () => {
         prefix: plaintext.slice(0, 16),
         lastFour: plaintext.slice(-4),
         grants: { resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'], write: [] } }, commands: [], origins: [] },
+        limits: null,
         expiresAt,
         revoked: false,
         lastUsedAt: null,
@@ -245,6 +246,35 @@ describe('change', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(validationError([{ path: ['origins', '0'], message: /^'nope': An origin is/ }]));
     expect((await api().get(`/keys/${id}`)).body.data).toMatchObject({ name: 'Partial 2', grants: created.body.data.grants });
+  });
+
+  test('a rate limit is set, changed and cleared; the API applies it on the next request; bad ones are named', async () => {
+    const created = await api().post('/keys', { name: 'Limited', grants: EVENTS_TITLE, limits: { requests: 50, window: 10 } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.limits).toEqual({ requests: 50, window: 10 });
+    const plaintext: string = created.body.meta.plaintext;
+    expect((await v2('/', plaintext)).headers['ratelimit-policy']).toBe('"key";q=50;w=10');
+
+    const changed = await api().put(`/keys/${created.body.data.id}`, { limits: { requests: 7, window: 60 } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.limits).toEqual({ requests: 7, window: 60 });
+    expect((await v2('/', plaintext)).headers['ratelimit-policy']).toBe('"key";q=7;w=60');
+
+    const refused = await api().put(`/keys/${created.body.data.id}`, { limits: { requests: 1.5, window: 0, burst: 2 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(
+      validationError([
+        { path: ['limits', 'requests'], message: 'requests is a whole number from 1 to 1000000.' },
+        { path: ['limits', 'window'], message: 'window is a whole number of seconds from 1 to 86400.' },
+        { path: ['limits', 'burst'], message: "A limit has no field 'burst': only requests and window." },
+      ]),
+    );
+    expect((await api().get(`/keys/${created.body.data.id}`)).body.data.limits).toEqual({ requests: 7, window: 60 });
+
+    const cleared = await api().put(`/keys/${created.body.data.id}`, { limits: null });
+    expect(cleared.body.data.limits).toBeNull();
+    // The test environment's default.
+    expect((await v2('/', plaintext)).headers['ratelimit-policy']).toBe('"key";q=1000000;w=60');
   });
 
   test('unknown keys are 404', async () => {

@@ -9,7 +9,16 @@ type KeysService = ReturnType<typeof keys>;
 
 export const keysService = (strapi: Core.Strapi) => strapi.plugin('public-api').service('keys') as KeysService;
 
-export const createKey = async (strapi: Core.Strapi, grants: unknown, extra: { name?: string; expiresAt?: string | null } = {}) => {
-  const { key, plaintext } = await keysService(strapi).create({ name: extra.name ?? 'test key', grants, expiresAt: extra.expiresAt });
+export const createKey = async (
+  strapi: Core.Strapi,
+  grants: unknown,
+  extra: { name?: string; expiresAt?: string | null; limits?: { requests: number; window: number } | null } = {},
+) => {
+  const { key, plaintext } = await keysService(strapi).create({
+    name: extra.name ?? 'test key',
+    grants,
+    expiresAt: extra.expiresAt,
+    limits: extra.limits,
+  });
   return { ...key, token: plaintext, auth: `Bearer ${plaintext}` };
 };

@@ -23,6 +23,9 @@ export type GrantsInput = {
   origins: string[];
 };
 
+/** A key's own rate limit: at most `requests` requests in each window of `window` seconds. */
+export type KeyLimits = { requests: number; window: number };
+
 export type AdminKey = {
   id: number;
   documentId: string;
@@ -32,6 +35,8 @@ export type AdminKey = {
   prefix: string;
   lastFour: string;
   grants: KeyGrants;
+  /** The key's own rate limit; null: the default of the plugin config. */
+  limits: KeyLimits | null;
   expiresAt: string | null;
   revoked: boolean;
   lastUsedAt: string | null;
@@ -44,6 +49,8 @@ export type KeyDetailsInput = {
   description: string | null;
   /** ISO 8601 date-time in the future, or null for a key that never expires. */
   expiresAt: string | null;
+  /** `{ requests, window }` (1 to 1,000,000 requests per 1 to 86,400 seconds), or null for the default. */
+  limits?: KeyLimits | null;
 };
 
 export declare namespace ListKeys {

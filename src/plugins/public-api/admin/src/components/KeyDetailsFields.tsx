@@ -1,5 +1,5 @@
 /**
- * Name, description and expiry of a key. Expiry: never, 7/30/90 days from now, or a custom date.
+ * Name, description, expiry and rate limit of a key. Expiry: never, 7/30/90 days from now, or a custom date.
  */
 import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
@@ -12,6 +12,9 @@ export type KeyDetails = {
   description: string;
   expiry: ExpiryChoice;
   customDate: Date | undefined;
+  /** The key's rate limit as typed; both empty: the server's default. */
+  limitRequests: string;
+  limitWindow: string;
 };
 
 type Props = {
@@ -80,6 +83,36 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
           </Field.Root>
         </Grid.Item>
       )}
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root
+          name="limitRequests"
+          error={errors['limits.requests'] ?? errors.limits}
+          hint={t('key.limit.hint', 'Requests per window; leave both empty for the server default.')}
+          width="100%"
+        >
+          <Field.Label>{t('key.limit.requests', 'Rate limit: requests')}</Field.Label>
+          <TextInput
+            inputMode="numeric"
+            value={value.limitRequests}
+            disabled={disabled}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('limitRequests', e.target.value)}
+          />
+          <Field.Hint />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root name="limitWindow" error={errors['limits.window']} width="100%">
+          <Field.Label>{t('key.limit.window', 'Rate limit: window (seconds)')}</Field.Label>
+          <TextInput
+            inputMode="numeric"
+            value={value.limitWindow}
+            disabled={disabled}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('limitWindow', e.target.value)}
+          />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
       <Grid.Item col={12} direction="column" alignItems="stretch">
         <Field.Root name="description" error={errors.description} width="100%">
           <Field.Label>{t('key.description', 'Description')}</Field.Label>

@@ -1,5 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { Core } from '@strapi/strapi';
+import {
+  DEFAULT_KEY_RATE_LIMIT,
+  DEFAULT_UNAUTHENTICATED_RATE_LIMIT,
+  RATE_LIMIT_STORES,
+  parseRateLimit,
+  type RateLimit,
+  type RateLimitStore,
+} from './rate-limits';
 
 export type PluginConfig = {
   /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
@@ -31,6 +39,16 @@ export type PluginConfig = {
    * are computed; other transforms get 400 naming them (assets/presets.ts). Null: any transform.
    */
   transformPresets: Record<string, string> | null;
+  /** A key's requests per window unless its own limit says otherwise (contract section 13). */
+  rateLimit: RateLimit;
+  /** Requests without a valid key (401s), per client address (Koa's ctx.ip: see Strapi's server.proxy). */
+  unauthenticatedRateLimit: RateLimit;
+  /** Redis for the counters, shared by every instance (e.g. redis://127.0.0.1:6379); empty: see rateLimitStore. */
+  redisUrl: string;
+  /** Without Redis: `database` (a table of the plugin's, shared by every instance) or `memory` (one process only). */
+  rateLimitStore: RateLimitStore;
+  /** Prefix of the counters' names (in Redis or the table), so that several applications can share one store. */
+  rateLimitPrefix: string;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -69,6 +87,11 @@ export default {
     transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
     transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
     transformPresets: null,
+    rateLimit: DEFAULT_KEY_RATE_LIMIT,
+    unauthenticatedRateLimit: DEFAULT_UNAUTHENTICATED_RATE_LIMIT,
+    redisUrl: '',
+    rateLimitStore: 'database',
+    rateLimitPrefix: 'public-api',
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -112,6 +135,21 @@ export default {
       throw new Error(
         'PUBLIC_API_TRANSFORM_PRESETS must be a JSON object of preset names to query strings, e.g. {"thumb":"w=200&format=webp"}.',
       );
+    }
+    for (const name of ['rateLimit', 'unauthenticatedRateLimit'] as const) {
+      const parsed = config[name] === undefined ? null : parseRateLimit(config[name]);
+      if (parsed && !parsed.ok) {
+        throw new Error(`The public-api plugin's ${name}: ${parsed.issues.map((issue) => issue.message).join(' ')}`);
+      }
+    }
+    if (config.redisUrl !== undefined && config.redisUrl !== '' && !/^rediss?:\/\//.test(String(config.redisUrl))) {
+      throw new Error('REDIS_URL must be a redis:// or rediss:// URL.');
+    }
+    if (config.rateLimitStore !== undefined && !RATE_LIMIT_STORES.includes(config.rateLimitStore)) {
+      throw new Error(`PUBLIC_API_RATE_LIMIT_STORE must be one of: ${RATE_LIMIT_STORES.join(', ')}.`);
+    }
+    if (config.rateLimitPrefix !== undefined && !/^[A-Za-z0-9_.:-]{1,64}$/.test(String(config.rateLimitPrefix))) {
+      throw new Error('PUBLIC_API_RATE_LIMIT_PREFIX is 1 to 64 letters, digits, or _ . : -');
     }
   },
 };

@@ -2,7 +2,8 @@
  * CORS for /api/v2: only an allowed origin is ever echoed (contract section 4).
  */
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key';
-export const EXPOSED_RESPONSE_HEADERS = 'Location, Idempotent-Replayed, WWW-Authenticate, Allow, ETag';
+export const EXPOSED_RESPONSE_HEADERS =
+  'Location, Idempotent-Replayed, WWW-Authenticate, Allow, ETag, RateLimit, RateLimit-Policy, Retry-After';
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export const corsHeaders = (origin: string): Record<string, string> => ({

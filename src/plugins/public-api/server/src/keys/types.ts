@@ -16,6 +16,7 @@ export type ApiKeyRow = {
   grants: unknown;
   commands: unknown;
   origins: unknown;
+  limits: unknown;
   expiresAt: string | Date | null;
   revoked: boolean;
   lastUsedAt: string | Date | null;

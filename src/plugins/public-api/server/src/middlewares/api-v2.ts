@@ -2,7 +2,8 @@
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
- * not depend on a resource) -> preflight -> Accept (406) -> key (401) -> origin (403) -> path and query
+ * not depend on a resource) -> preflight -> Accept (406) -> key (401; 429 per client address once its
+ * failed authentications spend their quota) -> the key's rate limit (429) -> origin (403) -> path and query
  * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts) -> handler,
  * which finds the resource (404) and asks `request.supports`
  * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
@@ -22,6 +23,7 @@ import { apiError, errorDocument, errorObject, isApiError, type ApiError } from 
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { originAllowed } from '../http/origins';
+import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
 import { assertStorableRequest } from '../http/storable';
@@ -92,13 +94,39 @@ const sendError = (ctx: Context, error: ApiError) => {
   send(ctx, { status: error.status, headers: error.headers, body: errorDocument(error.errors) });
 };
 
-const authenticate = async (ctx: Context): Promise<ApiKey> => {
+/**
+ * The key of the request, or 401. Failed authentications are counted per client address (Koa's ctx.ip:
+ * the socket's address, or X-Forwarded-For when Strapi's `server.proxy` trusts the proxy in front); once
+ * an address has spent its quota, its requests get 429 until the window ends, before any key is checked,
+ * so keys cannot be guessed faster than the quota.
+ */
+const authenticate = async (ctx: Context, strapi: Core.Strapi): Promise<ApiKey> => {
+  const limit = pluginConfig(strapi).unauthenticatedRateLimit;
+  const address = { kind: 'address', id: ctx.ip } as const;
+  const limits = getService('rate-limits');
+  const spent = await limits.peek(address, limit);
+  if (spent && spent.remaining === 0) throw tooManyRequests(limit, spent, 'address');
   const token = bearerToken(ctx.get('Authorization') || undefined);
   const key = token ? await getService('keys').authenticate(token) : null;
   if (!key) {
+    const count = await limits.count(address, limit);
+    if (count?.exceeded) throw tooManyRequests(limit, count, 'address');
     throw apiError(401, UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
   }
   return key;
+};
+
+/**
+ * Counts the request against the key's limit (its own, else the config's default; read with the key at
+ * every request, so a change applies on the next one). The RateLimit fields go on every answer that
+ * follows, errors included; past the limit, 429 with Retry-After.
+ */
+const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey) => {
+  const limit = key.limits ?? pluginConfig(strapi).rateLimit;
+  const count = await getService('rate-limits').count({ kind: 'key', id: key.keyId }, limit);
+  if (!count) return;
+  if (count.exceeded) throw tooManyRequests(limit, count, 'key');
+  ctx.set(rateLimitHeaders(limit, count));
 };
 
 /** A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). */
@@ -186,7 +214,8 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
   }
   if (match.route?.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
-  const key = await authenticate(ctx);
+  const key = await authenticate(ctx, strapi);
+  await applyRateLimit(ctx, strapi, key);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets
   // judge their own names.
@@ -232,9 +261,13 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
       await handle(ctx, strapi, gate);
     } catch (error) {
       if (isApiError(error)) {
-        // A browser may read a 401 only from an origin some key allows; it learns nothing else.
+        // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.
         const origin = ctx.get('Origin');
-        if (error.status === 401 && origin && (await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
+        if (
+          (error.status === 401 || error.status === 429) &&
+          origin &&
+          (await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))
+        ) {
           ctx.set(corsHeaders(origin));
         }
         sendError(ctx, error);

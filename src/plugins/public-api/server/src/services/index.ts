@@ -8,6 +8,7 @@ import keys from './keys';
 import lastUsed from './last-used';
 import locales from './locales';
 import openapi from './openapi';
+import rateLimits from './rate-limits';
 import records from './records';
 import resources from './resources';
 import slugs from './slugs';
@@ -26,6 +27,7 @@ export default {
   'last-used': lastUsed,
   locales,
   openapi,
+  'rate-limits': rateLimits,
   records,
   resources,
   slugs,

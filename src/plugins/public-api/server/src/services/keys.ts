@@ -11,11 +11,19 @@ import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../k
 import { API_KEY_UID, type ApiKey, type ApiKeyRow } from '../keys/types';
 import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
+import { parseRateLimit } from '../config/rate-limits';
 
 const toIso = (value: string | Date | null): string | null =>
   value === null || value === undefined ? null : new Date(value).toISOString();
 
 const asArray = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** A stored limit that no longer parses (edited by hand) counts as none: the default applies. */
+const limitsOf = (value: unknown) => {
+  if (value === null || value === undefined) return null;
+  const parsed = parseRateLimit(value);
+  return parsed.ok ? parsed.limit : null;
+};
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
@@ -30,6 +38,7 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
     commands: asArray(row.commands),
     origins: asArray(row.origins),
   },
+  limits: limitsOf(row.limits),
   expiresAt: toIso(row.expiresAt),
   revoked: Boolean(row.revoked),
   lastUsedAt: toIso(row.lastUsedAt),
@@ -43,6 +52,8 @@ export type KeyInput = {
   expiresAt?: string | null;
   /** Grants as written by people (resolved against the registry), or `all` for a full snapshot. */
   grants: unknown | 'all';
+  /** `{ requests, window }`, or null for the plugin config's default (contract section 13). */
+  limits?: unknown;
 };
 
 /** Thrown with every issue of a rejected input; nothing has been written. */
@@ -54,8 +65,13 @@ export class KeyValidationError extends errors.ValidationError {
   }
 }
 
-const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt'>, now: Date): GrantIssue[] => {
+const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits'>, now: Date): GrantIssue[] => {
   const issues: GrantIssue[] = [];
+  if (input.limits !== undefined && input.limits !== null) {
+    const parsed = parseRateLimit(input.limits);
+    if (!parsed.ok)
+      issues.push(...parsed.issues.map((issue) => ({ path: issue.field ? ['limits', issue.field] : ['limits'], message: issue.message })));
+  }
   if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 120) {
     issues.push({ path: ['name'], message: 'A key needs a name of 1 to 120 characters.' });
   }
@@ -117,6 +133,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           grants: grants.resources,
           commands: grants.commands,
           origins: grants.origins,
+          limits: input.limits ?? null,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           revoked: false,
         },
@@ -136,7 +153,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(idOrKeyId: string | number, input: Partial<KeyInput>): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
-      const merged = { name: input.name === undefined ? row.name : input.name, description: input.description, expiresAt: input.expiresAt };
+      const merged = {
+        name: input.name === undefined ? row.name : input.name,
+        description: input.description,
+        expiresAt: input.expiresAt,
+        limits: input.limits,
+      };
       // Everything is checked before anything is read from the input or written.
       const issues = validateMeta(merged, new Date());
       const grants = input.grants === undefined ? undefined : await resolveInput(input.grants);
@@ -146,6 +168,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (typeof input.name === 'string') data.name = input.name.trim();
       if (input.description !== undefined) data.description = input.description;
       if (input.expiresAt !== undefined) data.expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+      if (input.limits !== undefined) data.limits = input.limits;
       if (grants && !Array.isArray(grants))
         Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
       const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;

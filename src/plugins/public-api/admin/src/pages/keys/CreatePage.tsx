@@ -54,6 +54,7 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
         name: details.name ?? '',
         description: details.description ?? null,
         expiresAt: details.expiresAt ?? null,
+        limits: details.limits ?? null,
         grants: form.grants,
       });
       toggleNotification({ type: 'success', message: t('key.created', 'The key {name} is created.', { name: created.data.name }) });

@@ -3,7 +3,7 @@
  * errors from the last save, and grant errors from the live preview, which validates as saving does.
  */
 import { useCallback, useMemo, useState } from 'react';
-import type { AdminKey, GrantsInput, KeyDetailsInput } from '../../../../shared/contracts/keys';
+import type { AdminKey, GrantsInput, KeyDetailsInput, KeyLimits } from '../../../../shared/contracts/keys';
 import type { ResourceSummary } from '../../../../shared/contracts/registry';
 import type { KeyDetails } from '../../components/KeyDetailsFields';
 import { errorsUnder, type FieldErrors } from '../../utils/errors';
@@ -18,7 +18,18 @@ const detailsOf = (key: AdminKey | undefined): KeyDetails => ({
   description: key?.description ?? '',
   expiry: key ? (key.expiresAt ? 'custom' : 'never') : '30',
   customDate: key?.expiresAt ? new Date(key.expiresAt) : undefined,
+  limitRequests: key?.limits ? String(key.limits.requests) : '',
+  limitWindow: key?.limits ? String(key.limits.window) : '',
 });
+
+/** The limit as typed -> as sent: both empty is the default (null); anything else is sent for the server to judge. */
+const limitsOf = (details: KeyDetails): KeyLimits | null => {
+  if (details.limitRequests.trim() === '' && details.limitWindow.trim() === '') return null;
+  const number = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
+  return { requests: number(details.limitRequests), window: number(details.limitWindow) };
+};
+
+const sameLimits = (a: KeyLimits | null, b: KeyLimits | null) => a?.requests === b?.requests && a?.window === b?.window;
 
 export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary[]) => {
   const [details, setDetails] = useState<KeyDetails>(() => detailsOf(key));
@@ -62,6 +73,8 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
       ((details.expiry === 'never' && key.expiresAt === null) ||
         (details.expiry === 'custom' && key.expiresAt !== null && details.customDate?.getTime() === new Date(key.expiresAt).getTime()));
     if (!expiryUnchanged) input.expiresAt = expiresAt;
+    const limits = limitsOf(details);
+    if (!key || !sameLimits(limits, key.limits)) input.limits = limits;
     return input;
   };
 

@@ -11,6 +11,8 @@ const keyDetails = {
   description: z.string({ error: 'The description is text.' }).nullable().optional(),
   expiresAt: z.string({ error: 'The expiry is a date-time or null.' }).nullable().optional(),
   grants: z.unknown().optional(),
+  /** The key's rate limit, or null for the default; its meaning (ranges) is checked by the keys service. */
+  limits: z.unknown().optional(),
 };
 
 export const createKeySchema = z.object(keyDetails).strict();

@@ -23,6 +23,7 @@ const unsavedKey = (): ApiKey => {
     prefix: 'pdk_000000000000',
     lastFour: '0000',
     grants: { resources: {}, commands: [], origins: [] },
+    limits: null,
     expiresAt: null,
     revoked: false,
     lastUsedAt: null,

@@ -22,6 +22,7 @@ export const toAdminKey = (key: ApiKey): AdminKey => ({
   prefix: key.prefix,
   lastFour: key.lastFour,
   grants: key.grants,
+  limits: key.limits,
   expiresAt: key.expiresAt,
   revoked: key.revoked,
   lastUsedAt: key.lastUsedAt,

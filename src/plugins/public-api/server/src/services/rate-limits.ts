@@ -1,0 +1,175 @@
+/**
+ * The rate limit counters (contract section 13), shared by every instance of the application:
+ *
+ * - in Redis when `redisUrl` is set (rate-limiter-flexible's RateLimiterRedis on ioredis). When Redis does
+ *   not answer, each instance counts in its own memory (the insurance limiter) until it answers again:
+ *   limits then hold per instance instead of across them, and requests are never refused because the
+ *   counter is unreachable;
+ * - else in the database, in the plugin's table `public_api_rate_limits` (RateLimiterPostgres or
+ *   RateLimiterSQLite on Strapi's knex connection);
+ * - in this process's memory only when `rateLimitStore` is `memory` (one process, e.g. a demo).
+ *
+ * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts every
+ * request of the window; the limit is compared at each request, so a changed limit applies on the next
+ * request without resetting the count (a changed window starts a new count). If the store fails (the
+ * database unreachable) the request is let through and the failure logged: a limiter is a guard, and the
+ * request would meet the same failure anyway.
+ */
+import type { Core } from '@strapi/strapi';
+import { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { pluginConfig } from '../config';
+import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
+import { databaseClient } from '../database/connection';
+
+export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
+
+/** How long a first count waits for Redis to connect before the insurance limiter answers instead. */
+const REDIS_CONNECT_WAIT_MS = 2_000;
+
+/** Resolves when the client is ready, or after the wait: either way the limiter can be used. */
+const redisReady = (client: Redis): Promise<void> =>
+  client.status === 'ready'
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          client.off('ready', done);
+          resolve();
+        };
+        const timer = setTimeout(done, REDIS_CONNECT_WAIT_MS);
+        timer.unref();
+        client.once('ready', done);
+      });
+
+/** One counted request: where the subject's counter stands, and whether it is past the limit. */
+export type RateLimitCount = { exceeded: boolean; remaining: number; resetMs: number };
+
+export type RateLimitSubject = { kind: 'key' | 'address'; id: string };
+
+const subjectName = (subject: RateLimitSubject) => `${subject.kind}:${subject.id}`;
+
+const countOf = (limit: RateLimit, consumed: number, resetMs: number): RateLimitCount => ({
+  exceeded: consumed > limit.requests,
+  remaining: Math.max(0, limit.requests - consumed),
+  resetMs: Math.max(0, resetMs),
+});
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  /** One limiter per window length; its counters allow any count and the limit is applied here. */
+  const limiters = new Map<number, Promise<RateLimiterAbstract>>();
+  let redis: Redis | null = null;
+  let tableReady: Promise<void> | null = null;
+
+  const prefixFor = (window: number) => `${pluginConfig(strapi).rateLimitPrefix}:w${window}`;
+
+  const redisClient = (url: string): Redis => {
+    // No offline queue: while Redis is away a count fails at once and the insurance limiter answers.
+    if (redis) return redis;
+    redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', (error: Error) => strapi.log.warn(`[public-api] rate limits: Redis: ${error.message}`));
+    return redis;
+  };
+
+  const databaseLimiter = (window: number): Promise<RateLimiterAbstract> => {
+    const knex = strapi.db.connection as unknown as Knex;
+    const options = {
+      storeClient: knex,
+      storeType: 'knex',
+      tableName: RATE_LIMIT_TABLE,
+      keyPrefix: prefixFor(window),
+      points: MAX_REQUESTS,
+      duration: window,
+    };
+    const Limiter = databaseClient(strapi) === 'postgres' ? RateLimiterPostgres : RateLimiterSQLite;
+    // The callback says when the table exists (with `tableCreated`, before the constructor returns).
+    const create = async (tableCreated: boolean): Promise<RateLimiterAbstract> => {
+      let limiter: RateLimiterAbstract | undefined;
+      await new Promise<void>((resolve, reject) => {
+        limiter = new Limiter({ ...options, tableCreated }, (error?: unknown) => (error ? reject(error) : resolve()));
+      });
+      return limiter!;
+    };
+    if (!tableReady) {
+      // The table is created (if missing) once per process, by the first limiter.
+      const first = create(false);
+      tableReady = first.then(() => undefined);
+      tableReady.catch(() => (tableReady = null));
+      return first;
+    }
+    return tableReady.then(() => create(true));
+  };
+
+  const createLimiter = (window: number): Promise<RateLimiterAbstract> => {
+    const config = pluginConfig(strapi);
+    const memory = () => new RateLimiterMemory({ keyPrefix: prefixFor(window), points: MAX_REQUESTS, duration: window });
+    if (config.redisUrl) {
+      const client = redisClient(config.redisUrl);
+      // The first counts wait (briefly) for the connection: without an offline queue they would all go to
+      // the insurance limiter, each instance counting alone, until Redis answered.
+      return redisReady(client).then(
+        () =>
+          new RateLimiterRedis({
+            storeClient: client,
+            keyPrefix: prefixFor(window),
+            points: MAX_REQUESTS,
+            duration: window,
+            insuranceLimiter: memory(),
+          }),
+      );
+    }
+    if (config.rateLimitStore === 'memory') return Promise.resolve(memory());
+    return databaseLimiter(window);
+  };
+
+  const limiterFor = (window: number): Promise<RateLimiterAbstract> => {
+    let limiter = limiters.get(window);
+    if (!limiter) {
+      limiter = createLimiter(window);
+      limiters.set(window, limiter);
+      limiter.catch(() => limiters.delete(window));
+    }
+    return limiter;
+  };
+
+  return {
+    /** Counts one request of `subject` against `limit`; null when the store could not count it (logged). */
+    async count(subject: RateLimitSubject, limit: RateLimit): Promise<RateLimitCount | null> {
+      try {
+        const result = await (await limiterFor(limit.window)).consume(subjectName(subject), 1);
+        return countOf(limit, result.consumedPoints, result.msBeforeNext);
+      } catch (error) {
+        // A limiter rejects with its result when its own points run out (MAX_REQUESTS in one window).
+        if (error instanceof RateLimiterRes) return countOf(limit, error.consumedPoints, error.msBeforeNext);
+        strapi.log.error(`[public-api] rate limits: could not count a request: ${(error as Error)?.message ?? String(error)}`);
+        return null;
+      }
+    },
+
+    /** Where `subject`'s counter stands without counting (null: nothing counted in this window, or no store). */
+    async peek(subject: RateLimitSubject, limit: RateLimit): Promise<RateLimitCount | null> {
+      try {
+        const result = await (await limiterFor(limit.window)).get(subjectName(subject));
+        return result ? countOf(limit, result.consumedPoints, result.msBeforeNext) : null;
+      } catch (error) {
+        strapi.log.error(`[public-api] rate limits: could not read a counter: ${(error as Error)?.message ?? String(error)}`);
+        return null;
+      }
+    },
+
+    async stop(): Promise<void> {
+      limiters.clear();
+      const client = redis;
+      redis = null;
+      if (client) await client.quit().catch(() => client.disconnect());
+    },
+  };
+};
