@@ -34,6 +34,9 @@ export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
 
 /** How long a first count waits for Redis to connect before the insurance limiter answers instead. */
 const REDIS_CONNECT_WAIT_MS = 2_000;
+/** How often the counters table is swept, and how long a row is kept after its window ended. */
+const SWEEP_INTERVAL_MS = 5 * 60_000;
+const EXPIRED_ROWS_KEPT_MS = 60 * 60_000;
 
 /** Resolves when the client is ready, or after the wait: either way the limiter can be used. */
 const redisReady = (client: Redis): Promise<void> =>
@@ -68,6 +71,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const limiters = new Map<number, Promise<RateLimiterAbstract>>();
   let redis: Redis | null = null;
   let tableReady: Promise<void> | null = null;
+  let sweep: NodeJS.Timeout | null = null;
+
+  /**
+   * Counters in the table outlive their window (the library updates a row in place, never deletes it):
+   * every few minutes, rows whose window ended over an hour ago go, so the table does not grow with every
+   * client address that ever failed to authenticate. A failed sweep is logged and tried again later.
+   */
+  const startSweep = (knex: Knex) => {
+    if (sweep) return;
+    sweep = setInterval(() => {
+      knex(RATE_LIMIT_TABLE)
+        .where('expire', '<', Date.now() - EXPIRED_ROWS_KEPT_MS)
+        .del()
+        .catch((error: Error) => strapi.log.warn(`[public-api] rate limits: could not remove expired counters: ${error.message}`));
+    }, SWEEP_INTERVAL_MS);
+    sweep.unref();
+  };
 
   const prefixFor = (window: number) => `${pluginConfig(strapi).rateLimitPrefix}:w${window}`;
 
@@ -101,7 +121,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!tableReady) {
       // The table is created (if missing) once per process, by the first limiter.
       const first = create(false);
-      tableReady = first.then(() => undefined);
+      tableReady = first.then(() => startSweep(knex));
       tableReady.catch(() => (tableReady = null));
       return first;
     }
@@ -166,6 +186,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async stop(): Promise<void> {
+      if (sweep) clearInterval(sweep);
+      sweep = null;
       limiters.clear();
       const client = redis;
       redis = null;
