@@ -30,6 +30,7 @@ const onPostgres = {
   'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
   'rate-limits-instances.test.ts':
     'two processes on one database sharing a counter (the table, then Redis); PostgreSQL only (skipped on SQLite)',
+  'rate-limits-store.test.ts': "the sweep deletes rows of the plugin's counter table by their expiry (a bigint on PostgreSQL)",
   'rate-limits.test.ts': "the counters are rows of the plugin's table (RateLimiterPostgres on Strapi's connection)",
   'read-pagination.test.ts': 'keyset conditions and sort orders (nulls, ties, collation)',
   'relations-demo.test.ts': 'relations in both locales over the whole demo content',

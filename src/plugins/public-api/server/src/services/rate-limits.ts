@@ -78,13 +78,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * every few minutes, rows whose window ended over an hour ago go, so the table does not grow with every
    * client address that ever failed to authenticate. A failed sweep is logged and tried again later.
    */
+  /** Removes the counters whose window ended over an hour ago; the number of rows removed. */
+  const sweepExpired = (knex: Knex, now = Date.now()): Promise<number> =>
+    knex(RATE_LIMIT_TABLE)
+      .where('expire', '<', now - EXPIRED_ROWS_KEPT_MS)
+      .del();
+
   const startSweep = (knex: Knex) => {
     if (sweep) return;
     sweep = setInterval(() => {
-      knex(RATE_LIMIT_TABLE)
-        .where('expire', '<', Date.now() - EXPIRED_ROWS_KEPT_MS)
-        .del()
-        .catch((error: Error) => strapi.log.warn(`[public-api] rate limits: could not remove expired counters: ${error.message}`));
+      sweepExpired(knex).catch((error: Error) =>
+        strapi.log.warn(`[public-api] rate limits: could not remove expired counters: ${error.message}`),
+      );
     }, SWEEP_INTERVAL_MS);
     sweep.unref();
   };
@@ -185,13 +190,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
     },
 
+    /**
+     * What the sweep does every few minutes, on demand: removes the table's counters whose window ended
+     * over an hour before `now`. 0 when the counters are not in the database (Redis, memory) or the table
+     * does not exist yet.
+     */
+    async sweepExpired(now = Date.now()): Promise<number> {
+      if (!tableReady) return 0;
+      await tableReady;
+      return sweepExpired(strapi.db.connection as unknown as Knex, now);
+    },
+
     async stop(): Promise<void> {
       if (sweep) clearInterval(sweep);
       sweep = null;
       limiters.clear();
       const client = redis;
       redis = null;
-      if (client) await client.quit().catch(() => client.disconnect());
+      // QUIT needs a connection; a client still (re)connecting is simply told to stop trying.
+      if (client?.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client?.disconnect();
     },
   };
 };
