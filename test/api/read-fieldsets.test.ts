@@ -488,7 +488,7 @@ describe('property: random grants, random fieldsets', () => {
     festivals: { events: 'events' },
   };
 
-  type Grants = Record<string, { actions: string[]; read: string[] }>;
+  type Grants = Record<string, { actions: readonly string[]; read: readonly string[] }>;
   const readableOf = (grants: Grants, type: string) =>
     new Set(
       (grants[type]?.actions.includes('read') ? grants[type]!.read : []).filter((field) => {
