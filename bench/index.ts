@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the Public Data API against Strapi's own REST API on the same data, in one run:
  * 100-record pages (plain and with relations), a page at 90% depth, a single record, and writes
- * (create, update). In the same run and table, the asset comparisons of bench/assets.ts: a cached image
+ * (create, update); and /api/v2 against itself: a single record and a page with a sparse fieldset. In the same run and table, the asset comparisons of bench/assets.ts: a cached image
  * variant against the same bytes as a static file, and first-time transforms over HTTP against sharp
  * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
@@ -169,6 +169,36 @@ export const main = async (args: string[]): Promise<number> => {
       'Single record',
       { label: `GET /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, headers: v2 },
       { label: 'GET /api/events/:documentId', url: `${server.url}/api/events/${middle.id}`, headers: rest },
+      'for comparison',
+      () => true,
+    );
+
+    // Sparse fieldsets (issue 16): the same reads cut to two fields, against the whole record. The
+    // documents' sizes are printed beside the table (meta.fields is most of a single record's document).
+    const sparse = 'fields%5Bevents%5D=title,startsAt';
+    const singleUrl = `${api}/events/${middle.meta.slug}`;
+    for (const [label, url] of [
+      ['single record', singleUrl],
+      ['single record, fields[events]=title,startsAt', `${singleUrl}?${sparse}`],
+      ['100-record page', `${api}/events?limit=100`],
+      ['100-record page, fields[events]=title,startsAt', `${api}/events?limit=100&${sparse}`],
+    ] as const) {
+      const document = (await getJson(url, v2)) as Json & { meta: { fields: unknown[] } };
+      const bytes = Buffer.byteLength(JSON.stringify(document));
+      const fields = Buffer.byteLength(JSON.stringify(document.meta.fields));
+      say(`  document size, ${label}: ${bytes} bytes, of which meta.fields ${fields} (${Math.round((100 * fields) / bytes)}%)`);
+    }
+    await compare(
+      'Single record, sparse fieldset vs whole',
+      { label: `GET /api/v2/events/${middle.meta.slug}?fields[events]=title,startsAt`, url: `${singleUrl}?${sparse}`, headers: v2 },
+      { label: `GET /api/v2/events/${middle.meta.slug}`, url: singleUrl, headers: v2 },
+      'for comparison',
+      () => true,
+    );
+    await compare(
+      '100-record page, sparse fieldset vs whole',
+      { label: 'GET /api/v2/events?limit=100&fields[events]=title,startsAt', url: `${api}/events?limit=100&${sparse}`, headers: v2 },
+      { label: 'GET /api/v2/events?limit=100', url: `${api}/events?limit=100`, headers: v2 },
       'for comparison',
       () => true,
     );

@@ -24,6 +24,7 @@ const onPostgres = {
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
   'read-bounds.test.ts': 'the per-owner cut of reference lists over the relation query, and relation filters',
   'read-basics.test.ts': "the read path's SQL (read/sql.ts): documents, field types, visibility",
+  'read-fieldsets.test.ts': 'the columns and queries a sparse fieldset leaves out (observed SQL), and paging by a left-out sort key',
   'read-filters.test.ts': 'filter conditions compiled to SQL',
   'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',
   'read-include.test.ts': 'relation loading queries at every depth',

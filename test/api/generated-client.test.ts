@@ -91,10 +91,14 @@ export const run = async (baseUrl: string, key: string) => {
     params: { query: { sort: ['-startsAt'], include: ['venue'], limit: 10, filter: { startsAt: { gte: '2027-06-01T00:00:00Z' }, category: 'concert' } } },
   });
   if (!concerts.data) throw new Error(\`events: \${concerts.response.status} \${JSON.stringify(concerts.error)}\`);
+  // Attributes are optional in the types: a sparse fieldset may leave any of them out.
   const venues = concerts.data.data.map((record) => {
     const venue = record.attributes.venue;
-    return venue === null ? null : 'attributes' in venue ? venue.attributes.name : venue.slug;
+    return venue == null ? null : 'attributes' in venue ? venue.attributes.name : venue.slug;
   });
+  // A sparse fieldset: an array of the key's readable fields, serialized comma-separated.
+  const sparse = await client.GET('/events', { params: { query: { 'fields[events]': ['title'], sort: ['title'], limit: 2 } } });
+  const none = await client.GET('/events', { params: { query: { 'fields[events]': [], limit: 1 } } });
 
   // A date filter, and a bare date for a datetime filter.
   const festivals = await client.GET('/festivals', { params: { query: { filter: { startsOn: { lt: '2027-07-01' } } } } });
@@ -106,6 +110,8 @@ export const run = async (baseUrl: string, key: string) => {
 
   return {
     titles: concerts.data.data.map((record) => record.attributes.title),
+    sparse: sparse.data?.data.map((record) => record.attributes) ?? null,
+    none: none.data?.data.map((record) => record.attributes) ?? null,
     venues,
     nextCursor: concerts.data.meta.page.nextCursor,
     festivals: festivals.data?.data.map((record) => record.attributes.name) ?? null,
@@ -123,6 +129,7 @@ const WRONG_CALLS = [
   `client.GET('/events', { params: { query: { filter: { startsAt: 1 } } } });`,
   `client.GET('/events', { params: { query: { sort: ['body'] } } });`,
   `client.GET('/events', { params: { query: { filter: { category: 'opera' } } } });`,
+  `client.GET('/events', { params: { query: { 'fields[events]': ['nosuch'] } } });`,
 ];
 
 test('openapi-typescript types from a live key document, and openapi-fetch set up as documented: real calls, wrong calls do not compile', async () => {
@@ -173,6 +180,8 @@ test('openapi-typescript types from a live key document, and openapi-fetch set u
   const result = await client.run(baseUrl, key.token);
   expect(result).toMatchObject({
     titles: ['Rock Night', 'Jazz Night'],
+    sparse: [{ title: 'Early Concert' }, { title: 'Jazz Night' }],
+    none: [{}],
     venues: [null, 'Main Hall'],
     nextCursor: null,
     festivals: ['Summer Fest'],

@@ -430,9 +430,13 @@ export const readEvents = async (baseUrl: string, key: string, query: EventsQuer
   return (await res.json()) as EventsPage;
 };
 
-export const titles = (page: EventsPage): string[] => page.data.map((record) => record.attributes.title);
+// Attributes are optional in the types (a sparse fieldset may leave any out); this page asks for all of them.
+export const titles = (page: EventsPage): string[] => page.data.map((record) => record.attributes.title ?? '');
 export const venues = (page: EventsPage): (string | null)[] =>
-  page.data.map((record) => (record.attributes.venue === null ? null : 'collection' in record.attributes.venue ? record.attributes.venue.slug : record.attributes.venue.attributes.name));
+  page.data.map((record) => {
+    const venue = record.attributes.venue;
+    return venue == null ? null : 'collection' in venue ? venue.slug : (venue.attributes.name ?? null);
+  });
 
 // The types are as narrow as the document: these lines only compile if they are.
 export const newest: SortKey = '-startsAt';

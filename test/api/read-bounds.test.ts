@@ -95,6 +95,21 @@ test('a to-many list shows the first 100 references and meta.truncated names the
   expect(body.data.meta.truncated).toEqual(['events']);
 });
 
+test('meta.truncated names only the fields a sparse fieldset shows', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const sparse = await get(key, '/api/v2/buildings/hall?fields[buildings]=name');
+  expect(sparse.data.attributes).toEqual({ name: 'Hall' });
+  expect(sparse.data.meta).not.toHaveProperty('truncated');
+  const listed = await get(key, '/api/v2/buildings/hall?fields[buildings]=events');
+  expect(listed.data.attributes.events).toHaveLength(CAP);
+  expect(listed.data.meta.truncated).toEqual(['events']);
+  // An included list is shown whether the fieldset names it or not, and is cut the same way.
+  const included = await get(key, '/api/v2/buildings/hall?fields[buildings]=name&include=events&fields[events]=title');
+  expect(included.data.attributes.events).toHaveLength(CAP);
+  expect(Object.keys(included.data.attributes.events[0].attributes)).toEqual(['title']);
+  expect(included.data.meta.truncated).toEqual(['events']);
+});
+
 test('a list within the cap is whole and the record has no meta.truncated', async () => {
   const key = await createKey(app.strapi, GRANTS);
   const body = await get(key, '/api/v2/buildings/shed');

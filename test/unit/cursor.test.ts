@@ -268,6 +268,7 @@ describe('queryFingerprint', () => {
       ['price', { type: 'number' }],
     ]),
     include: new Map([['venue', new Map()]]),
+    records: { type: 'events', fields: new Set(['title', 'price']), include: new Map() },
     locales: ['en', 'fr'],
   };
   const fingerprintOf = (text: string) => queryFingerprint(parseCollectionQuery(new URLSearchParams(text), vocabulary));

@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { CommandDefinition } from '../../src/plugins/public-api/server/src/commands';
+import { recordTypeTree } from '../../src/plugins/public-api/server/src/grants/fieldsets';
 import { includeTree, project, queryVocabulary } from '../../src/plugins/public-api/server/src/grants/projection';
 import { allGrants, resolveGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';
@@ -134,7 +135,12 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   const events = byId.get('native:events')!;
   const resolve = targetResolver(resources);
   const projectionOf = (resource: Resource) => project(grants, resource, resolve);
-  const vocabulary = queryVocabulary(projectionOf(events), ['de', 'en'], includeTree(projectionOf(events), projectionOf));
+  const vocabulary = queryVocabulary(
+    projectionOf(events),
+    ['de', 'en'],
+    includeTree(projectionOf(events), projectionOf),
+    recordTypeTree(projectionOf(events), projectionOf),
+  );
 
   const sort = parameter(doc, list, 'sort')!;
   expect(sort).toMatchObject({ in: 'query', style: 'form', explode: false });
@@ -171,10 +177,26 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   expect(parameter(doc, operation(doc, '/events/{record}', 'get'), 'sort')).toBeUndefined();
   expect(parameter(doc, operation(doc, '/events/{record}', 'get'), 'include')).toBeDefined();
 
-  // Attributes: exactly the readable fields, typed.
+  // Sparse fieldsets: one parameter per type the read can return, the readable fields as an enum.
+  for (const path of ['/events', '/events/{record}']) {
+    const op = operation(doc, path, 'get');
+    const names = (op.parameters ?? []).map((p: any) => p.name).filter((name?: string) => name?.startsWith('fields['));
+    expect(names).toEqual(['fields[events]', 'fields[buildings]']);
+    const events = parameter(doc, op, 'fields[events]')!;
+    expect(events).toMatchObject({ in: 'query', style: 'form', explode: false });
+    expect(events.schema).toEqual({
+      type: 'array',
+      uniqueItems: true,
+      maxItems: 7,
+      items: { type: 'string', enum: ['title', 'startsAt', 'category', 'tags', 'price', 'venue', 'body'] },
+    });
+    expect(parameter(doc, op, 'fields[buildings]')!.schema.items.enum).toEqual(['name', 'events']);
+  }
+
+  // Attributes: exactly the readable fields, typed; none required, since a fieldset may leave any out.
   const attributes = doc.components.schemas.EventsAttributes as Record<string, any>;
   expect(Object.keys(attributes.properties)).toEqual(['title', 'startsAt', 'category', 'tags', 'price', 'venue', 'body']);
-  expect(attributes.required).toEqual(Object.keys(attributes.properties));
+  expect(attributes.required).toBeUndefined();
   expect(attributes.additionalProperties).toBe(false);
   expect(attributes.properties.title).toMatchObject({ type: 'string' });
   expect(attributes.properties.price).toMatchObject({ type: ['number', 'null'] });

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { ApiError, isApiError, type ErrorObject } from '../../src/plugins/public-api/server/src/http/errors';
 import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS } from '../../src/plugins/public-api/server/src/fields/system-keys';
 import { DEFAULT_LIMIT, parseCollectionQuery, parseRecordQuery } from '../../src/plugins/public-api/server/src/query/parse';
-import type { FilterTarget, IncludeTree, QueryVocabulary } from '../../src/plugins/public-api/server/src/query/types';
+import type { FilterTarget, IncludeTree, QueryVocabulary, RecordTypeTree } from '../../src/plugins/public-api/server/src/query/types';
 
 const READABLE_SCALARS: Record<string, FilterTarget> = {
   title: { type: 'string' },
@@ -27,6 +27,22 @@ events.set('venue', buildings);
 events.set('festival', festivals);
 events.set('related', events);
 
+/** The same levels as `fields[type]` sees them: types and readable fields. */
+const buildingRecords: RecordTypeTree = { type: 'buildings', fields: new Set(['name', 'city']), include: new Map() };
+const eventRecords: RecordTypeTree = {
+  type: 'events',
+  fields: new Set([...Object.keys(READABLE_SCALARS), 'venue', 'festival', 'related', 'performers']),
+  include: new Map(),
+};
+const festivalRecords: RecordTypeTree = {
+  type: 'festivals',
+  fields: new Set(['name', 'events']),
+  include: new Map([['events', eventRecords]]),
+};
+(eventRecords.include as Map<string, RecordTypeTree>).set('venue', buildingRecords);
+(eventRecords.include as Map<string, RecordTypeTree>).set('festival', festivalRecords);
+(eventRecords.include as Map<string, RecordTypeTree>).set('related', eventRecords);
+
 const eventsVocabulary = (overrides: Partial<QueryVocabulary> = {}): QueryVocabulary => ({
   sortable: new Set([...Object.keys(READABLE_SCALARS), ...SYSTEM_SORT_KEYS]),
   filterable: new Map<string, FilterTarget>([
@@ -36,6 +52,7 @@ const eventsVocabulary = (overrides: Partial<QueryVocabulary> = {}): QueryVocabu
     ...SYSTEM_FILTER_TARGETS,
   ]),
   include: events,
+  records: eventRecords,
   locales: ['en', 'fr', 'pt-BR'],
   ...overrides,
 });
@@ -78,6 +95,7 @@ describe('defaults', () => {
       locale: null,
       include: [],
       filters: [],
+      fields: new Map(),
     });
   });
 
@@ -370,7 +388,7 @@ describe('filter', () => {
 });
 
 describe('other parameters', () => {
-  it.each(['page', 'page[size]', 'fields[events]', 'offset', 'LIMIT', 'api_key', ''])('rejects %j, naming it', (name) => {
+  it.each(['page', 'page[size]', 'fieldset[events]', 'offset', 'LIMIT', 'api_key', ''])('rejects %j, naming it', (name) => {
     const error = problem(`${encodeURIComponent(name)}=1`);
     expectRejection(error, name, 'unknown_parameter');
   });
@@ -395,9 +413,15 @@ describe('other parameters', () => {
 describe('single-record reads', () => {
   const record = (text: string) => parseRecordQuery(query(text), vocabulary);
 
-  it('accepts locale and include', () => {
-    expect(record('locale=en&include=venue')).toEqual({ locale: 'en', include: [{ field: 'venue', include: [] }] });
-    expect(record('')).toEqual({ locale: null, include: [] });
+  it('accepts locale, include and fields[type]', () => {
+    expect(record('locale=en&include=venue')).toEqual({ locale: 'en', include: [{ field: 'venue', include: [] }], fields: new Map() });
+    expect(record('')).toEqual({ locale: null, include: [], fields: new Map() });
+    expect(record('fields[events]=title&include=venue&fields[buildings]=').fields).toEqual(
+      new Map([
+        ['events', new Set(['title'])],
+        ['buildings', new Set()],
+      ]),
+    );
   });
 
   it.each(['limit=5', 'sort=title', 'cursor=x', 'filter[title]=a', 'page=1'])('rejects %s, naming it', (text) => {
@@ -503,6 +527,12 @@ describe('totality', () => {
     'filter[venue][null]',
     'filter[nope][eq]',
     'filter[price][x][y]',
+    'fields',
+    'fields[events]',
+    'fields[buildings]',
+    'fields[festivals]',
+    'fields[nope]',
+    'fields[events][title]',
   ];
   const knownValues = [
     '',
@@ -512,6 +542,8 @@ describe('totality', () => {
     '-title',
     'title,-price',
     'venue,festival.events',
+    'title,venue',
+    'name,events',
     'en',
     'true',
     'a,b',

@@ -7,7 +7,7 @@
  */
 import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS, hasSystemKey } from '../fields/system-keys';
 import { codecOf, filterTargetOf, isSortableField, isStoredIn } from '../fields/table';
-import type { FilterTarget, IncludeTree, QueryVocabulary, SortTerm } from '../query/types';
+import type { FilterTarget, IncludeTree, QueryVocabulary, RecordTypeTree, SortTerm } from '../query/types';
 import type { Field, Resource } from '../registry/types';
 import type { Action, KeyGrants, ResourceGrant } from './types';
 
@@ -127,7 +127,12 @@ export const includeTree = (projection: Projection, projectTarget: (resource: Re
   return build(projection);
 };
 
-export const queryVocabulary = (projection: Projection, locales: readonly string[] | null, include: IncludeTree): QueryVocabulary => {
+export const queryVocabulary = (
+  projection: Projection,
+  locales: readonly string[] | null,
+  include: IncludeTree,
+  records: RecordTypeTree,
+): QueryVocabulary => {
   const sortable = new Set<string>(systemSortKeys(projection.resource));
   const filterable = new Map<string, FilterTarget>();
   for (const [key, target] of SYSTEM_FILTER_TARGETS) {
@@ -142,6 +147,7 @@ export const queryVocabulary = (projection: Projection, locales: readonly string
     sortable,
     filterable,
     include,
+    records,
     locales: takesLocale(projection) ? locales : null,
     defaultSort: defaultSort(projection.resource),
   };

@@ -1,6 +1,7 @@
 /**
  * The read endpoints: collection pages, single records and singletons, native and CMS alike.
  */
+import { recordTypeTree, shownProjection } from '../grants/fieldsets';
 import { includeTree, queryVocabulary, takesLocale, type Projection } from '../grants/projection';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
@@ -65,8 +66,14 @@ const refuseLargeInclude = async (
 const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
   const { projection, resource } = access;
   const locales = await localesFor(projection);
-  const vocabulary = queryVocabulary(projection, locales.codes, includeTree(projection, access.projectionOf));
+  const vocabulary = queryVocabulary(
+    projection,
+    locales.codes,
+    includeTree(projection, access.projectionOf),
+    recordTypeTree(projection, access.projectionOf),
+  );
   const parsed = parseCollectionQuery(request.query, vocabulary);
+  const shown = shownProjection(projection, parsed.fields, parsed.include);
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
   // The cursor is bound to the language wherever it matters (relation filters match in it).
@@ -86,10 +93,11 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     filters: parsed.filters,
     after,
     limit: parsed.limit,
+    shown,
   });
-  const context = loadContext(request, access, language);
+  const context = loadContext(request, access, language, parsed.fields);
   await refuseLargeInclude(context, projection, page.rows, parsed.include, true);
-  const data = await loadRecords(context, projection, page.rows, parsed.include);
+  const data = await loadRecords(context, shown, page.rows, parsed.include);
   const last = page.rows.at(-1);
   const next = page.hasMore && last ? nextCursor(projection, last, binding) : null;
 
@@ -100,7 +108,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
       nextUrl: next ? nextLink(request.selfUrl, next) : null,
       nextCursor: next,
       resource,
-      fields: projection.fields,
+      fields: shown.fields,
       data,
     }),
   };
@@ -112,14 +120,16 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const parsed = parseRecordQuery(request.query, {
     locales: locales.codes,
     include: includeTree(projection, access.projectionOf),
+    records: recordTypeTree(projection, access.projectionOf),
   });
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
-  const row = identifier === null ? await findSingleton(projection, locale) : await findRecord(projection, identifier, locale);
-  const context = loadContext(request, access, language);
+  const shown = shownProjection(projection, parsed.fields, parsed.include);
+  const row = identifier === null ? await findSingleton(shown, locale) : await findRecord(shown, identifier, locale);
+  const context = loadContext(request, access, language, parsed.fields);
   await refuseLargeInclude(context, projection, [row], parsed.include, false);
-  const [data] = await loadRecords(context, projection, [row], parsed.include);
-  return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: projection.fields, data: data! }) };
+  const [data] = await loadRecords(context, shown, [row], parsed.include);
+  return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }) };
 };
 
 const readResource = (request: ApiRequest, access: ResourceAccess) =>

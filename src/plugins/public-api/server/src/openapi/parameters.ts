@@ -1,8 +1,10 @@
 /**
- * Query parameters of reads, cut to what this key may use on one resource (contract sections 5 and 6):
- * `sort` keys, `include` paths, `filter` fields and operators, and `locale` codes as enums.
+ * Query parameters of reads, cut to what this key may use on one resource (contract sections 5, 6 and
+ * 14): `sort` keys, `include` paths, `filter` fields and operators, `fields[type]` names and `locale`
+ * codes as enums.
  */
 import { FILTER_KINDS } from '../fields/filter-kinds';
+import { recordTypeTree } from '../grants/fieldsets';
 import { includeTree, queryVocabulary, takesLocale } from '../grants/projection';
 import { MAX_CURSOR_LENGTH } from '../query/cursor';
 import { MAX_FILTERS, operatorApplies } from '../query/filters';
@@ -11,6 +13,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/parse';
 import { FILTER_OPERATORS, type FilterOperator, type FilterTarget, type QueryVocabulary } from '../query/types';
 import type { Resource } from '../registry/types';
 import type { DocumentContext } from './context';
+import { fieldsetParameters } from './fieldsets';
 import { object } from './schema';
 import type { ParameterObject, Ref, Schema } from './types';
 
@@ -19,7 +22,12 @@ export const MAX_INCLUDE_ENUM = 500;
 
 export const vocabularyOf = (context: DocumentContext, resource: Resource): QueryVocabulary => {
   const projection = context.projectionOf(resource);
-  return queryVocabulary(projection, context.locales, includeTree(projection, context.projectionOf));
+  return queryVocabulary(
+    projection,
+    context.locales,
+    includeTree(projection, context.projectionOf),
+    recordTypeTree(projection, context.projectionOf),
+  );
 };
 
 const limit = (context: DocumentContext): Ref =>
@@ -135,12 +143,17 @@ export const collectionParameters = (context: DocumentContext, resource: Resourc
     sort(vocabulary),
     ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
     ...[include(vocabulary), filter(vocabulary)].filter((parameter): parameter is ParameterObject => parameter !== null),
+    ...fieldsetParameters(vocabulary),
   ];
 };
 
-/** The parameters of a single record or a singleton: locale and include only. */
+/** The parameters of a single record or a singleton: locale, include and fields[type] only. */
 export const recordParameters = (context: DocumentContext, resource: Resource): (ParameterObject | Ref)[] => {
   const vocabulary = vocabularyOf(context, resource);
   const included = include(vocabulary);
-  return [...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []), ...(included ? [included] : [])];
+  return [
+    ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
+    ...(included ? [included] : []),
+    ...fieldsetParameters(vocabulary),
+  ];
 };

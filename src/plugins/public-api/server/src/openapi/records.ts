@@ -64,11 +64,10 @@ export const readFieldSchema = (context: DocumentContext, resource: Resource, fi
 export const attributesSchema = (context: DocumentContext, resource: Resource): Ref =>
   context.components.schema(`${context.nameOf(resource)}Attributes`, () => {
     const projection = context.projectionOf(resource);
-    return object(
-      Object.fromEntries(projection.readable.map((field) => [field.key, readFieldSchema(context, resource, field)])),
-      undefined,
-      { description: `The fields of ${resource.id} this key may read.` },
-    );
+    // None is required: a sparse fieldset (`fields[type]`) may leave any of them out.
+    return object(Object.fromEntries(projection.readable.map((field) => [field.key, readFieldSchema(context, resource, field)])), [], {
+      description: `The fields of ${resource.id} this key may read: every one, unless a sparse fieldset (\`fields[${resource.slug}]\`) names those to show.`,
+    });
   });
 
 export const recordSchema = (context: DocumentContext, resource: Resource): Ref =>
@@ -94,7 +93,7 @@ const resourceMeta = (resource: Resource): Schema =>
 
 const fieldsMeta = (context: DocumentContext): Schema => ({
   type: 'array',
-  description: 'The fields this key may read or write.',
+  description: 'The fields this key may read or write; with a sparse fieldset for the resource, the fields its records show.',
   items: fieldMeta(context.components),
 });
 

@@ -1,6 +1,6 @@
 /**
- * Query parameters of a read -> a plain ParsedQuery (contract sections 5 and 6). Pure and total: for any
- * input it returns a query or throws one ApiError 400 whose error objects each name a parameter.
+ * Query parameters of a read -> a plain ParsedQuery (contract sections 5, 6 and 14). Pure and total: for
+ * any input it returns a query or throws one ApiError 400 whose error objects each name a parameter.
  *
  * Every parameter is judged, and all problems are reported at once (up to MAX_REPORTED_PROBLEMS), in the
  * order the parameters were sent.
@@ -8,6 +8,7 @@
 import { apiErrors, isApiError, type ApiError, type ErrorObject } from '../http/errors';
 import { MAX_CURSOR_LENGTH } from './cursor';
 import { MAX_FILTERS, conditionKey, isFilterParameter, parseFilter } from './filters';
+import { isFieldsetParameter, parseFieldset, returnedTypes, type ReturnedTypes } from './fieldsets';
 import { parseInclude } from './include';
 import { echo, parameterError } from './problems';
 import type { FilterCondition, IncludeSpec, ParsedQuery, QueryVocabulary, RecordQuery, RecordVocabulary, SortTerm } from './types';
@@ -114,9 +115,42 @@ const throwProblems = (problems: ErrorObject[]): void => {
 
 const unknownParameter = (name: string, detail: string) => parameterError(name, detail, 'unknown_parameter');
 
-/** The query of a collection read: limit, cursor, sort, locale, include and filter[...]. */
+/**
+ * The types a read returns, judged from its `include` as sent (whatever the order of the parameters),
+ * or null when include is refused: its own 400 says why, and no type can be judged against it.
+ */
+const returnedTypesOf = (query: URLSearchParams, vocabulary: RecordVocabulary): ReturnedTypes | null => {
+  const includes = query.getAll('include');
+  if (includes.length > 1) return null;
+  let include: IncludeSpec[] = [];
+  try {
+    if (includes.length === 1) include = parseInclude(includes[0]!, vocabulary.include);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return null;
+  }
+  return returnedTypes(vocabulary.records, include);
+};
+
+/** Collects `fields[type]` parameters into fieldsets, reporting each refused one. */
+const fieldsetCollector = (query: URLSearchParams, vocabulary: RecordVocabulary, problems: ErrorObject[]) => {
+  const fields = new Map<string, ReadonlySet<string>>();
+  let returned: ReturnedTypes | null | undefined;
+  return {
+    fields,
+    add(name: string, text: string) {
+      if (returned === undefined) returned = returnedTypesOf(query, vocabulary);
+      const types = returned;
+      const fieldset = collect(problems, () => parseFieldset(name, text, types));
+      if (fieldset) fields.set(fieldset.type, fieldset.names);
+    },
+  };
+};
+
+/** The query of a collection read: limit, cursor, sort, locale, include, filter[...] and fields[...]. */
 export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVocabulary): ParsedQuery => {
   const problems: ErrorObject[] = [];
+  const fieldsets = fieldsetCollector(query, vocabulary, problems);
   const parsed: ParsedQuery = {
     limit: DEFAULT_LIMIT,
     cursor: null,
@@ -124,6 +158,7 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
     locale: null,
     include: [],
     filters: [],
+    fields: fieldsets.fields,
   };
   // Conditions by (field, operator): `filter[a]` and `filter[a][eq]` are one condition, given twice.
   const conditions = new Map<string, FilterCondition>();
@@ -165,6 +200,7 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
         break;
       default:
         if (isFilterParameter(name)) addFilter(name, text);
+        else if (isFieldsetParameter(name)) fieldsets.add(name, text);
         else report(problems, unknownParameter(name, `Unknown query parameter ${echo(name)}.`));
     }
   }
@@ -173,21 +209,23 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
   return parsed;
 };
 
-/** The query of a single-record read (or a singleton): only locale and include. */
+/** The query of a single-record read (or a singleton): only locale, include and fields[...]. */
 export const parseRecordQuery = (query: URLSearchParams, vocabulary: RecordVocabulary): RecordQuery => {
   const problems: ErrorObject[] = [];
   let locale: string | null = null;
   let include: IncludeSpec[] = [];
+  const fieldsets = fieldsetCollector(query, vocabulary, problems);
   for (const [name, text] of singleParameters(query, problems)) {
     if (name === 'locale') locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
     else if (name === 'include') include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
+    else if (isFieldsetParameter(name)) fieldsets.add(name, text);
     else {
-      const detail = `The query parameter ${echo(name)} does not apply to a single record; use locale or include.`;
+      const detail = `The query parameter ${echo(name)} does not apply to a single record; use locale, include or fields[type].`;
       report(problems, unknownParameter(name, detail));
     }
   }
   throwProblems(problems);
-  return { locale, include };
+  return { locale, include, fields: fieldsets.fields };
 };
 
 /** The query of a write: only `locale` (the language the write is in). */

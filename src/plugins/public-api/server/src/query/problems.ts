@@ -28,7 +28,12 @@ export type QueryProblemReason =
   | 'filter_value_invalid'
   | 'filter_value_too_long'
   | 'filter_repeated'
-  | 'filter_limit';
+  | 'filter_limit'
+  | 'fields_invalid'
+  | 'fields_limit'
+  | 'fields_repeated'
+  | 'fields_type_invalid'
+  | 'fields_field_invalid';
 
 export const parameterError = (parameter: string, detail: string, reason: QueryProblemReason): ApiError =>
   apiError(400, detail, { source: { parameter }, reason });

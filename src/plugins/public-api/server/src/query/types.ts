@@ -63,6 +63,16 @@ export type IncludeTree = ReadonlyMap<string, IncludeTree>;
 /** A requested expansion: `festival.events,venue` -> [{ festival, [{ events, [] }] }, { venue, [] }]. */
 export type IncludeSpec = { field: string; include: IncludeSpec[] };
 
+/**
+ * What `fields[type]` may name: the JSON:API type of the records one level of a read returns (the
+ * resource's own, or those an include path expands), the fields those records can show (the readable
+ * ones), and per expandable relation the level it leads to. Shared per resource, as IncludeTree.
+ */
+export type RecordTypeTree = { type: string; fields: ReadonlySet<string>; include: ReadonlyMap<string, RecordTypeTree> };
+
+/** Requested sparse fieldsets: record type -> the fields its records show (an empty set: none). */
+export type Fieldsets = ReadonlyMap<string, ReadonlySet<string>>;
+
 export type QueryVocabulary = {
   /** Keys `sort` accepts: readable scalar fields plus the system values (see SYSTEM_SORT_KEYS). */
   sortable: ReadonlySet<string>;
@@ -70,6 +80,8 @@ export type QueryVocabulary = {
   filterable: ReadonlyMap<string, FilterTarget>;
   /** What `include` may expand, from this resource. */
   include: IncludeTree;
+  /** What `fields[type]` may name, from this resource. */
+  records: RecordTypeTree;
   /** Configured locale codes, or null when the resource is not localized (then `locale` is ignored). */
   locales: readonly string[] | null;
   /** The order when `sort` is absent; `sort` ascending unless given. */
@@ -88,9 +100,11 @@ export type ParsedQuery = {
   include: IncludeSpec[];
   /** In request order; all of them apply (AND). */
   filters: FilterCondition[];
+  /** Sparse fieldsets by record type; a type not in it shows every readable field. */
+  fields: Fieldsets;
 };
 
 /** What a single-record read accepts. */
-export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include'>;
+export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include' | 'fields'>;
 
-export type RecordVocabulary = Pick<QueryVocabulary, 'include' | 'locales'>;
+export type RecordVocabulary = Pick<QueryVocabulary, 'include' | 'records' | 'locales'>;

@@ -1,11 +1,12 @@
 /**
  * Rows -> record objects with their references, files and `include` expansions. Each level costs one
- * query per readable relation field, one for files, one for the files of images embedded in richtext
+ * query per shown relation field, one for files, one for the files of images embedded in richtext
  * (when there are any) and one per expanded field, whatever the number of rows, so a page of 100
- * records costs what a page of 5 does.
+ * records costs what a page of 5 does. A field a fieldset leaves out costs nothing.
  */
+import { shownProjection } from '../grants/fieldsets';
 import type { Projection } from '../grants/projection';
-import type { IncludeSpec } from '../query/types';
+import type { Fieldsets, IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
 import { shownReferences } from '../fields/types/relation';
 import { reachOf, type Reach } from './expansion';
@@ -34,6 +35,8 @@ export type LoadContext = {
    */
   language: string | null;
   projectionOf: (resource: Projection['resource']) => Projection;
+  /** The read's sparse fieldsets, applied to every level of `include` (none: every readable field). */
+  fieldsets: Fieldsets;
   asset: (file: FileRow) => Asset;
   /** The stored blocks value (JSON text or parsed) -> the richtext document, its images as stored. */
   richtext: (raw: unknown) => RichtextDoc | null;
@@ -73,6 +76,10 @@ export const includeReaches = async (
   return reaches;
 };
 
+/**
+ * `projection` is what the rows show (`shownProjection` of the read's own level, applied by the caller,
+ * who selected the rows with it); each level `include` expands is cut to its fieldset here.
+ */
 export const loadRecords = async (
   context: LoadContext,
   projection: Projection,
@@ -113,7 +120,7 @@ export const loadRecords = async (
     include.map((spec) => async () => {
       const target = projection.targets.get(spec.field);
       if (!target) return;
-      const targetProjection = context.projectionOf(target);
+      const targetProjection = shownProjection(context.projectionOf(target), context.fieldsets, spec.include);
       const ids = new Set<number>();
       // Only what the records show: a list cut to the cap expands its shown references alone.
       for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of shownReferences(refs)) ids.add(ref.rowId);

@@ -1,7 +1,8 @@
 /**
  * Database reads for /api/v2: one query for a page of records, then one query per readable relation
- * field and one for all media, however many records the page has. Only the columns the projection
- * may read are selected; pagination is keyset (no OFFSET) and no page is counted.
+ * field and one for all media, however many records the page has. Only the columns of the fields the
+ * projection shows are selected (a fieldset's cut of the readable ones: reads pass the projection
+ * `shownProjection` made); pagination is keyset (no OFFSET) and no page is counted.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -16,7 +17,7 @@ import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
 import { REFERENCE_LIST_CAP } from '../fields/types/relation';
-import type { Resource } from '../registry/types';
+import type { Field, Resource } from '../registry/types';
 
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */
@@ -31,6 +32,12 @@ export type PageQuery = Scope & {
   /** Rows after this position (values of the total sort, id last), or null for the first page. */
   after: ScalarValue[] | null;
   limit: number;
+  /**
+   * What the rows show: a fieldset's cut of the projection (grants/fieldsets.ts), the projection itself
+   * when absent. Sorting and filtering still use the whole projection, and the sort keys' columns are
+   * read besides, for the cursor of the next page.
+   */
+  shown?: Projection;
 };
 
 const ROW_ALIASES = {
@@ -72,7 +79,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  const selectColumns = (projection: Projection, model: ReadModel): Record<string, string> => {
+  /** The system values, and the columns of the fields the projection shows and of `also` (sort keys). */
+  const selectColumns = (projection: Projection, model: ReadModel, also: readonly Field[] = []): Record<string, string> => {
     const { resource } = projection;
     const columns: Record<string, string> = {
       [ROW_ALIASES.rowId]: qualified(model, 'id'),
@@ -83,7 +91,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
     if (resource.slugAttribute) columns[ROW_ALIASES.slug] = qualified(model, model.columns[resource.slugAttribute]!);
     if (resource.sortAttribute) columns[ROW_ALIASES.sort] = qualified(model, model.columns[resource.sortAttribute]!);
-    for (const field of projection.readable) {
+    for (const field of [...projection.readable, ...also]) {
       if (RELATION_FIELD_TYPES.has(field.type) || MEDIA_FIELD_TYPES.has(field.type)) continue;
       const column = model.columns[field.key];
       if (column) columns[field.key] = qualified(model, column);
@@ -140,9 +148,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return builder;
     };
 
-  const baseQuery = (projection: Projection, scope: Scope) => {
+  const baseQuery = (projection: Projection, scope: Scope, also: readonly Field[] = []) => {
     const model = models(projection.resource.uid);
-    const builder = knex()(model.table).select(selectColumns(projection, model));
+    const builder = knex()(model.table).select(selectColumns(projection, model, also));
     applyVisibility(builder, projection.resource, model, scope);
     return { model, builder };
   };
@@ -170,9 +178,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const lead = total[0]!;
       const leadKey = keys(lead.key);
       const wanted = query.limit + 1;
+      const sortFields = projection.readable.filter((field) => query.sort.some((term) => term.key === field.key));
 
       const read = async (segment: Segment & { limit: number }): Promise<RawRow[]> => {
-        const { builder } = baseQuery(projection, query);
+        const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
         const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language);
         for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
         if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));

@@ -5,6 +5,7 @@
  */
 import { pluginConfig } from '../../config';
 import { derivedKeys } from '../../keys/derived';
+import type { Fieldsets } from '../../query/types';
 import type { LoadContext } from '../../read/load';
 import type { FileRow } from '../../serialize/rows';
 import { assetObject } from '../../serialize/assets';
@@ -15,13 +16,24 @@ import { getService } from '../../utils/get-service';
 
 const readRichtext = createRichtextReader();
 
-/** `language`: the locale of the localized records the read reaches (see `LoadContext`). */
-export const loadContext = (request: ApiRequest, access: ResourceAccess, language: string): LoadContext => {
+const NO_FIELDSETS: Fieldsets = new Map();
+
+/**
+ * `language`: the locale of the localized records the read reaches (see `LoadContext`); `fieldsets`:
+ * the read's sparse fieldsets (a write's read-back shows every readable field).
+ */
+export const loadContext = (
+  request: ApiRequest,
+  access: ResourceAccess,
+  language: string,
+  fieldsets: Fieldsets = NO_FIELDSETS,
+): LoadContext => {
   const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
   return {
     source: getService('records'),
     language,
     projectionOf: access.projectionOf,
+    fieldsets,
     asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
     richtext: (raw) => readRichtext(raw, request.baseUrl, asset),
     currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
