@@ -515,17 +515,17 @@ describe('nothing outside the grants appears', () => {
 
 test('the document cache is bounded by entries and bytes, least recently used first out', () => {
   const cache = new DocumentCache({ maxEntries: 3, maxBytes: 10 });
-  const entry = (text: string) => ({ text, etag: text });
+  const entry = (text: string) => ({ text: Buffer.from(text), etag: text });
   cache.set('a', entry('aa'));
   cache.set('b', entry('bb'));
   cache.set('c', entry('cc'));
-  expect(cache.get('a')?.text).toBe('aa');
+  expect(cache.get('a')?.text.toString()).toBe('aa');
   cache.set('d', entry('dd'));
   expect(cache.get('b')).toBeUndefined();
   expect(cache.size).toBe(3);
   cache.set('e', entry('eeeeee'));
   expect(cache.totalBytes).toBeLessThanOrEqual(10);
-  expect(cache.get('e')?.text).toBe('eeeeee');
+  expect(cache.get('e')?.text.toString()).toBe('eeeeee');
   cache.set('huge', entry('x'.repeat(11)));
   expect(cache.get('huge')).toBeUndefined();
 });
