@@ -25,7 +25,7 @@ const cacheControl = (c: Components): Ref =>
 const cacheTag = (c: Components): Ref =>
   c.header('Cache-Tag', () => ({
     description:
-      'What a CDN may purge this document by, comma-separated: its resource (`events`, `<website>/<collection>`) and every record in it (`events:<id>`), included and referenced records too; `<resource>:overflow` in place of record tags past 8,000 bytes.',
+      'What a CDN may purge this document by, comma-separated: its resource (`<resource>` for a native one, `<website>/<collection>` for a CMS one) and every record in it (`<resource>:<id>`), included and referenced records too; `<resource>:overflow` in place of record tags past 8,000 bytes.',
     schema: { type: 'string' },
   }));
 
@@ -58,10 +58,14 @@ const notModified = (c: Components): Ref =>
 const withHeaders = (response: ResponseObject | Ref | undefined, headers: Record<string, Ref>): ResponseObject | Ref | undefined =>
   response && !('$ref' in response) ? { ...response, headers: { ...(response.headers ?? {}), ...headers } } : response;
 
+/** Responses in status order, as every operation lists them. */
+const byStatus = (responses: OperationObject['responses']): OperationObject['responses'] =>
+  Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+
 const read = (c: Components, operation: OperationObject): OperationObject => ({
   ...operation,
   parameters: [...(operation.parameters ?? []), ifNoneMatch(c)],
-  responses: {
+  responses: byStatus({
     ...operation.responses,
     '200': withHeaders(operation.responses['200'], {
       ETag: etag(c),
@@ -70,17 +74,17 @@ const read = (c: Components, operation: OperationObject): OperationObject => ({
       'Surrogate-Key': surrogateKey(c),
     })!,
     '304': notModified(c),
-  },
+  }),
 });
 
 const conditionalWrite = (c: Components, operation: OperationObject): OperationObject => ({
   ...operation,
   parameters: [...(operation.parameters ?? []), ifMatch(c)],
-  responses: {
+  responses: byStatus({
     ...operation.responses,
     ...(operation.responses['200'] ? { '200': withHeaders(operation.responses['200'], { ETag: etag(c) })! } : {}),
     '412': errorResponse(c, 412),
-  },
+  }),
 });
 
 /** The paths with what caching adds to their operations. */
