@@ -129,7 +129,9 @@ describe('ETag and If-None-Match', () => {
     const got = await get(wide, '/api/v2/events');
     const head = await request('HEAD', '/api/v2/events', { Authorization: wide.auth });
     expect(head.headers.etag).toBe(got.headers.etag);
-    expect((await request('HEAD', '/api/v2/events', { Authorization: wide.auth, 'If-None-Match': String(got.headers.etag) })).status).toBe(304);
+    expect((await request('HEAD', '/api/v2/events', { Authorization: wide.auth, 'If-None-Match': String(got.headers.etag) })).status).toBe(
+      304,
+    );
   });
 
   test('a page with a next cursor keeps its ETag between requests (the cursor carries the hour, not the instant)', async () => {
@@ -143,7 +145,9 @@ describe('ETag and If-None-Match', () => {
     const path = `/api/v2/events/${ids.e2}?include=venue`;
     const before = await get(wide, path);
     const etag = String(before.headers.etag);
-    await app.strapi.documents(BUILDING as never).update({ documentId: ids.hall, data: { city: 'Amersfoort' } as never, status: 'published' } as never);
+    await app.strapi
+      .documents(BUILDING as never)
+      .update({ documentId: ids.hall, data: { city: 'Amersfoort' } as never, status: 'published' } as never);
     const after = await get(wide, path, { 'If-None-Match': etag });
     expect(after.status).toBe(200);
     expect(json(after).data.attributes.venue.attributes.city).toBe('Amersfoort');

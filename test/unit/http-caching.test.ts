@@ -127,7 +127,7 @@ describe('entity tags', () => {
 });
 
 describe('Cache-Tag', () => {
-  const events = { slug: 'events', website: null };
+  const events = { slug: 'events' };
   const record = (type: string, id: string, attributes: Record<string, unknown> = {}) => ({ type, id, attributes, meta: {} });
 
   test('the resource, its records, and every record they show (expanded or referenced), in order of appearance', () => {
@@ -136,7 +136,15 @@ describe('Cache-Tag', () => {
       record('events', 'e1', { venue, festival: { id: 'f1', slug: 'fest', collection: 'festivals' }, cover: { id: 'a1', url: 'x' } }),
       record('events', 'e2', { venue: { id: 'b1', slug: 'hall', collection: 'buildings' }, body: { type: 'doc', content: [] } }),
     ];
-    expect(recordTags(events, data)).toEqual(['events', 'buildings', 'festivals', 'events:e1', 'events:e2', 'buildings:b1', 'festivals:f1']);
+    expect(recordTags(events, data)).toEqual([
+      'events',
+      'buildings',
+      'festivals',
+      'events:e1',
+      'events:e2',
+      'buildings:b1',
+      'festivals:f1',
+    ]);
   });
 
   test('CMS resources carry their website', () => {
@@ -149,7 +157,9 @@ describe('Cache-Tag', () => {
   });
 
   test('past the bound, record tags give way to `<resource>:overflow`, and the header stays within it', () => {
-    const data = Array.from({ length: 400 }, (_, i) => record('events', `e${String(i).padStart(24, '0')}`, { venue: record('buildings', `b${i}`) }));
+    const data = Array.from({ length: 400 }, (_, i) =>
+      record('events', `e${String(i).padStart(24, '0')}`, { venue: record('buildings', `b${i}`) }),
+    );
     const tags = recordTags(events, data);
     expect(tags).toEqual(['events', 'buildings', 'events:overflow', 'buildings:overflow']);
     const fitting = recordTags(events, data.slice(0, 10));
@@ -195,7 +205,10 @@ describe('the compressed-bytes cache', () => {
 });
 
 describe('preparing a response', () => {
-  const big = { jsonapi: { version: '1.1' }, data: Array.from({ length: 50 }, (_, i) => ({ type: 'events', id: `e${i}`, attributes: {} })) };
+  const big = {
+    jsonapi: { version: '1.1' },
+    data: Array.from({ length: 50 }, (_, i) => ({ type: 'events', id: `e${i}`, attributes: {} })),
+  };
   const context = { method: 'GET', acceptEncoding: 'br', ifNoneMatch: undefined, cachePolicy: null };
 
   test('a read: serialized once to bytes, tagged, compressed, with Cache-Control and Vary', async () => {

@@ -90,7 +90,9 @@ const plainReadUrls = (request: ApiRequest, projection: Projection, record: Reco
   const search = new URL(request.selfUrl).search;
   const base = `${request.baseUrl}${resourcePath(resource)}`;
   const identifiers =
-    resource.mode === 'singleton' ? [null] : [record.id, ...(resource.identifiers.includes('slug') && record.meta.slug ? [record.meta.slug] : [])];
+    resource.mode === 'singleton'
+      ? [null]
+      : [record.id, ...(resource.identifiers.includes('slug') && record.meta.slug ? [record.meta.slug] : [])];
   const urls = identifiers.map((identifier) => {
     const url = new URL(identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`);
     url.search = search;

@@ -6,7 +6,10 @@ export class CompressedCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number, private readonly maxEntryBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxEntryBytes: number,
+  ) {}
 
   get(tag: string): Buffer | undefined {
     const entry = this.entries.get(tag);

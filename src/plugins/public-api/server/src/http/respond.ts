@@ -48,7 +48,8 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /** The document's media type and identity bytes, or null when the response has no body. */
 const serialized = (response: ApiResponse): { type: string; bytes: Buffer } | null => {
-  if (response.raw) return { type: response.raw.type, bytes: Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text) };
+  if (response.raw)
+    return { type: response.raw.type, bytes: Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text) };
   if (response.rawBody !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(response.rawBody) };
   if (response.body !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(JSON.stringify(response.body)) };
   return null;
