@@ -272,6 +272,13 @@ describe('If-Match on PATCH and DELETE', () => {
     }
   });
 
+  test('of two writes sent at once with the same ETag, exactly one passes', async () => {
+    const read = await get(wide, `/api/v2/events/event-11`);
+    const tag = { 'If-Match': String(read.headers.etag) };
+    const answers = await Promise.all([patchTitle(wide, 'event-11', 'Event 11 a', tag), patchTitle(wide, 'event-11', 'Event 11 b', tag)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+  });
+
   test('DELETE with the current ETag removes or archives the record', async () => {
     const read = await get(wide, `/api/v2/events/event-9`);
     const deleted = await request('DELETE', `/api/v2/events/event-9`, { Authorization: wide.auth, 'If-Match': String(read.headers.etag) });

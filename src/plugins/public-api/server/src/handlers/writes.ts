@@ -7,6 +7,7 @@
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
  */
+import { createDocumentLock } from '../database/document-lock';
 import { takesLocale, type Projection } from '../grants/projection';
 import { assertNoBody, readJsonBody } from '../http/body';
 import { IF_MATCH_HEADER, entityTagOf, ifMatchHolds, parseIfMatch, type IfMatch } from '../http/entity-tags';
@@ -102,13 +103,16 @@ const plainReadUrls = (request: ApiRequest, projection: Projection, record: Reco
 };
 
 /**
- * 412 unless If-Match holds for the record as it is now, read inside the write's transaction. A tag holds
+ * 412 unless If-Match holds for the record as it is now, read inside the write's transaction with its rows
+ * locked (database/document-lock.ts). A tag holds
  * when it is the ETag of the record's plain GET document for this key, read at any of its URLs (the
  * entity tags of every representation of it, coded or not: http/entity-tags.ts), which is also the ETag
  * the previous write's answer carried.
  */
 const assertIfMatch = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, ifMatch: IfMatch) => {
   if (ifMatch.kind !== 'tags') return;
+  // Held until the write commits: no other write changes the record between this check and this write.
+  await lockDocument()(access.resource.uid, documentId);
   const data = await load(request, access, target, documentId);
   const current = data
     ? plainReadUrls(request, access.projection, data).map((selfUrl) =>
@@ -121,6 +125,9 @@ const assertIfMatch = async (request: ApiRequest, access: ResourceAccess, target
     reason: 'precondition_failed',
   });
 };
+
+let documentLock: ReturnType<typeof createDocumentLock> | null = null;
+const lockDocument = () => (documentLock ??= createDocumentLock(strapi));
 
 const ifMatchOf = (request: ApiRequest): IfMatch => parseIfMatch(headerValue(request.headers, 'if-match'));
 
