@@ -8,7 +8,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { bootApp, type TestApp } from '../helpers/app';
 import { pathOf } from '../helpers/assets';
-import { publish, uploadImage } from '../helpers/fixtures';
+import { publish, uploadImage, website } from '../helpers/fixtures';
 import { createKey, keysService } from '../helpers/keys';
 import { checkResponses } from '../helpers/openapi';
 import { portOf } from '../helpers/raw-http';
@@ -42,6 +42,8 @@ beforeAll(async () => {
     });
     ids[`e${i}`] = event.documentId;
   }
+  await website(s, 'caching-site', [{ collection: 'home', contentType: 'api::homepage.homepage', mode: 'singleton' }]);
+  await publish(s, 'api::homepage.homepage', { headline: 'Welcome', featuredEvents: [ids.e1] });
 });
 afterAll(async () => {
   await app?.close();
@@ -55,6 +57,7 @@ const WIDE = {
       write: ['title', 'summary'],
     },
     'native:buildings': { actions: ['read'], read: ['name', 'city'] },
+    'cms:caching-site/home': { actions: ['read'], read: ['headline', 'featuredEvents'] },
   },
 };
 const NARROW = { resources: { 'native:events': { actions: ['read'], read: ['title'] } } };
@@ -212,6 +215,13 @@ describe('Cache-Tag and Surrogate-Key', () => {
     const plain = String((await get(wide, `/api/v2/events/${ids.e5}`)).headers['cache-tag']).split(',');
     // A reference shows the target's slug: its record is named too.
     expect(plain).toEqual(expect.arrayContaining(['events', `events:${ids.e5}`, `buildings:${ids.barn}`]));
+  });
+
+  test('a CMS record names its website resource; a relation to a native resource names the native one', async () => {
+    const res = await get(wide, '/api/v2/cms/caching-site/home');
+    expect(res.status).toBe(200);
+    const tags = String(res.headers['cache-tag']).split(',');
+    expect(tags).toEqual(['caching-site/home', 'events', `caching-site/home:${json(res).data.id}`, `events:${ids.e1}`]);
   });
 
   test('a page names every record on it', async () => {

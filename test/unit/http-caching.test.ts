@@ -127,32 +127,63 @@ describe('entity tags', () => {
 });
 
 describe('Cache-Tag', () => {
-  const events = { slug: 'events' };
+  type R = { slug: string; website?: { id: number; documentId: string; slug: string; name: string } };
+  const site = { id: 1, documentId: 'w', slug: 'site-a', name: 'Site A' };
+  const events: R = { slug: 'events' };
+  const buildings: R = { slug: 'buildings' };
+  const festivals: R = { slug: 'festivals' };
+  const pages: R = { slug: 'pages', website: site };
+  const home: R = { slug: 'home', website: site };
+  const projections = new Map<R, { resource: R; targets: Map<string, R> }>([
+    [
+      events,
+      {
+        resource: events,
+        targets: new Map([
+          ['venue', buildings],
+          ['festival', festivals],
+        ]),
+      },
+    ],
+    [buildings, { resource: buildings, targets: new Map([['events', events]]) }],
+    [festivals, { resource: festivals, targets: new Map() }],
+    [pages, { resource: pages, targets: new Map([['related', pages]]) }],
+    // A CMS singleton whose relation leads to a native resource.
+    [home, { resource: home, targets: new Map([['featured', events]]) }],
+  ]);
+  const projectionOf = (resource: R) => projections.get(resource)!;
   const record = (type: string, id: string, attributes: Record<string, unknown> = {}) => ({ type, id, attributes, meta: {} });
+  const ref = (id: string, collection: string) => ({ id, slug: `${id}-slug`, collection });
 
-  test('the resource, its records, and every record they show (expanded or referenced), in order of appearance', () => {
-    const venue = record('buildings', 'b1', { name: 'Hall' });
+  test('the resource, its records, and every record they show (expanded or referenced) under its own resource', () => {
+    const venue = record('buildings', 'b1', { name: 'Hall', events: [ref('e9', 'events')] });
     const data = [
-      record('events', 'e1', { venue, festival: { id: 'f1', slug: 'fest', collection: 'festivals' }, cover: { id: 'a1', url: 'x' } }),
-      record('events', 'e2', { venue: { id: 'b1', slug: 'hall', collection: 'buildings' }, body: { type: 'doc', content: [] } }),
+      record('events', 'e1', { venue, festival: ref('f1', 'festivals'), cover: { id: 'a1', url: 'x' } }),
+      record('events', 'e2', { venue: ref('b1', 'buildings'), body: { type: 'doc', content: [] } }),
     ];
-    expect(recordTags(events, data)).toEqual([
+    expect(recordTags(projectionOf(events), projectionOf, data)).toEqual([
       'events',
       'buildings',
       'festivals',
       'events:e1',
+      'events:e9',
       'events:e2',
       'buildings:b1',
       'festivals:f1',
     ]);
   });
 
-  test('CMS resources carry their website', () => {
-    const pages = { slug: 'pages', website: { id: 1, documentId: 'w', slug: 'site-a', name: 'Site A' } };
-    expect(recordTags(pages, [record('pages', 'p1', { related: [{ id: 'p2', slug: 'x', collection: 'pages' }] })])).toEqual([
+  test('CMS resources carry their website; a relation to a native resource is tagged as native', () => {
+    expect(recordTags(projectionOf(pages), projectionOf, [record('pages', 'p1', { related: [ref('p2', 'pages')] })])).toEqual([
       'site-a/pages',
       'site-a/pages:p1',
       'site-a/pages:p2',
+    ]);
+    expect(recordTags(projectionOf(home), projectionOf, [record('home', 'h1', { featured: [ref('e1', 'events')] })])).toEqual([
+      'site-a/home',
+      'events',
+      'site-a/home:h1',
+      'events:e1',
     ]);
   });
 
@@ -160,9 +191,9 @@ describe('Cache-Tag', () => {
     const data = Array.from({ length: 400 }, (_, i) =>
       record('events', `e${String(i).padStart(24, '0')}`, { venue: record('buildings', `b${i}`) }),
     );
-    const tags = recordTags(events, data);
+    const tags = recordTags(projectionOf(events), projectionOf, data);
     expect(tags).toEqual(['events', 'buildings', 'events:overflow', 'buildings:overflow']);
-    const fitting = recordTags(events, data.slice(0, 10));
+    const fitting = recordTags(projectionOf(events), projectionOf, data.slice(0, 10));
     expect(fitting).toHaveLength(22);
     expect(Buffer.byteLength(cacheTagHeaders(fitting)['Cache-Tag']!)).toBeLessThanOrEqual(MAX_CACHE_TAG_BYTES);
     expect(cacheTagHeaders(['a', 'b'])).toEqual({ 'Cache-Tag': 'a,b', 'Surrogate-Key': 'a b' });

@@ -104,7 +104,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
 
   return {
     status: 200,
-    tags: recordTags(resource, data),
+    tags: recordTags(shown, access.projectionOf, data),
     body: collectionDocument({
       selfUrl: request.selfUrl,
       nextUrl: next ? nextLink(request.selfUrl, next) : null,
@@ -133,7 +133,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const [data] = await loadRecords(context, shown, [row], parsed.include);
   return {
     status: 200,
-    tags: recordTags(resource, [data]),
+    tags: recordTags(shown, access.projectionOf, [data]),
     body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }),
   };
 };

@@ -7,7 +7,7 @@
  * - documents that are not records: `_index` (GET /), `_openapi`, `_commands`.
  * A record document is tagged with its resource and its record; a page with its resource and every record
  * on it; records expanded by `include` and references (which show the target's slug) add their resource
- * and record tags too, wherever they sit in the document.
+ * and record tags too, at any depth, each under the resource its relation field leads to.
  *
  * CDNs bound the header (16 KB at most for the common ones, less for some), so the value is kept to
  * MAX_CACHE_TAG_BYTES. A document whose tags do not fit carries every resource tag and, for each resource
@@ -28,53 +28,68 @@ export const COMMANDS_TAG = '_commands';
 export const resourceTag = (resource: Pick<Resource, 'slug' | 'website'>): string =>
   resource.website ? `${resource.website.slug}/${resource.slug}` : resource.slug;
 
-type Tagged = { type: string; id: string };
+type TagTarget = Pick<Resource, 'slug' | 'website'>;
+
+/** What tagging needs of a projection: its resource, and the resource each relation field leads to. */
+export type TaggedProjection<R extends TagTarget> = { resource: R; targets: ReadonlyMap<string, R> };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
-/** A record object (`type`, `id`, `attributes`), or a reference (`id`, `slug`, `collection`). */
-const taggedOf = (value: Record<string, unknown>): Tagged | null => {
-  if (typeof value.id !== 'string') return null;
-  if (typeof value.type === 'string' && isObject(value.attributes)) return { type: value.type, id: value.id };
-  if (typeof value.collection === 'string' && 'slug' in value) return { type: value.collection, id: value.id };
-  return null;
-};
+/** Record ids by resource tag, in order of appearance. */
+type Found = Map<string, Set<string>>;
 
-/** Each resource's record ids in the document, in order of appearance (records, then what they show). */
-const collect = (value: unknown, found: Map<string, Set<string>>): void => {
-  if (Array.isArray(value)) {
-    for (const item of value) collect(item, found);
-    return;
-  }
-  if (!isObject(value)) return;
-  const tagged = taggedOf(value);
-  if (tagged) {
-    const ids = found.get(tagged.type) ?? new Set<string>();
-    ids.add(tagged.id);
-    found.set(tagged.type, ids);
-  }
-  // A record's further records sit in its attributes (not in its meta or links); any other object
-  // (a component, an asset, a richtext node) is looked through.
-  const inner = tagged ? (isObject(value.attributes) ? value.attributes : {}) : value;
-  for (const member of Object.values(inner)) collect(member, found);
+const add = (found: Found, tag: string, id: unknown) => {
+  const ids = found.get(tag) ?? new Set<string>();
+  if (typeof id === 'string') ids.add(id);
+  found.set(tag, ids);
 };
-
-const byteLength = (tags: readonly string[]): number => Buffer.byteLength(tags.join(','));
 
 /**
- * The tags of a read of `resource` whose records are `records` (a page's data, or one record). Records of
- * other types found in them belong to resources of the same namespace: a relation of a native resource
- * targets a native resource, one of a website's collection a collection of the same website.
+ * The records of `projection` and, through its relation fields, the records they show: a reference
+ * (`{ id, slug, collection }`) or a record `include` expanded, tagged with the field's target resource
+ * (a CMS resource's relation may lead to a native resource); expanded records are walked with their
+ * own projection.
  */
-export const recordTags = (resource: Pick<Resource, 'slug' | 'website'>, records: readonly unknown[]): string[] => {
-  const prefix = resource.website ? `${resource.website.slug}/` : '';
-  const found = new Map<string, Set<string>>([[resource.slug, new Set()]]);
-  collect(records, found);
-  const resources = [...found.keys()].map((type) => `${prefix}${type}`);
-  const records_ = [...found.entries()].flatMap(([type, ids]) => [...ids].map((id) => `${prefix}${type}:${id}`));
-  const all = [...resources, ...records_];
+const collect = <R extends TagTarget>(
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  records: readonly unknown[],
+  found: Found,
+): void => {
+  const tag = resourceTag(projection.resource);
+  for (const record of records) {
+    if (!isObject(record)) continue;
+    add(found, tag, record.id);
+    const attributes = isObject(record.attributes) ? record.attributes : {};
+    for (const [field, target] of projection.targets) {
+      const value = attributes[field];
+      const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+      const targetTag = resourceTag(target);
+      for (const item of items) {
+        if (!isObject(item)) continue;
+        if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
+        else add(found, targetTag, item.id);
+      }
+    }
+  }
+};
+
+/** Bytes of a Cache-Tag value. */
+const byteLength = (tags: readonly string[]): number => Buffer.byteLength(tags.join(','));
+
+/** The tags of a read whose records (a page's data, or one record) are of `projection`. */
+export const recordTags = <R extends TagTarget>(
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  records: readonly unknown[],
+): string[] => {
+  const found: Found = new Map([[resourceTag(projection.resource), new Set<string>()]]);
+  collect(projection, projectionOf, records, found);
+  const resources = [...found.keys()];
+  const recordTags_ = [...found.entries()].flatMap(([tag, ids]) => [...ids].map((id) => `${tag}:${id}`));
+  const all = [...resources, ...recordTags_];
   if (byteLength(all) <= MAX_CACHE_TAG_BYTES) return all;
-  const overflow = [...found.entries()].filter(([, ids]) => ids.size > 0).map(([type]) => `${prefix}${type}:${OVERFLOW_TAG}`);
+  const overflow = [...found.entries()].filter(([, ids]) => ids.size > 0).map(([tag]) => `${tag}:${OVERFLOW_TAG}`);
   return [...resources, ...overflow];
 };
 
