@@ -14,9 +14,11 @@
  * counts less than wall time would), and the CPU milliseconds per KB saved. Asserts nothing.
  */
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import type { Core } from '@strapi/strapi';
+import { encode } from '../src/plugins/public-api/server/src/http/compression';
 import { seedBulkEvents, seedDemo } from '../src/seed';
 import type keys from '../src/plugins/public-api/server/src/services/keys';
 import { benchEnvironment, withStrapi } from './setup';
@@ -82,6 +84,30 @@ const documentsOf = async (strapi: Core.Strapi): Promise<Document[]> => {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
+/**
+ * Wall milliseconds of one compression at the chosen levels, run inline (the event loop waits) and on
+ * zlib's thread pool (the loop is free meanwhile; the round trip costs), one after another.
+ */
+const inlineOrPool = async (bytes: Buffer, runs: number) => {
+  const time = async (work: () => unknown) => {
+    const started = performance.now();
+    for (let run = 0; run < runs; run += 1) await work();
+    return (performance.now() - started) / runs;
+  };
+  const inline = await time(() => zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }));
+  const pool = await time(
+    () =>
+      new Promise((resolve, reject) =>
+        zlib.brotliCompress(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, (error, out) =>
+          error ? reject(error) : resolve(out),
+        ),
+      ),
+  );
+  // What the server does: inline below its threshold, on the pool above.
+  const served = await time(() => encode(bytes, 'br'));
+  return { inline, pool, served };
+};
+
 export const main = async (args: string[]): Promise<number> => {
   const { values } = parseArgs({
     args,
@@ -99,6 +125,11 @@ export const main = async (args: string[]): Promise<number> => {
     await seedBulkEvents(strapi, events, { log: () => {} });
     return documentsOf(strapi);
   });
+  say('\nbr 4, wall ms of one compression: inline (blocks the event loop) | on the thread pool | as served');
+  for (const document of documents) {
+    const { inline, pool, served } = await inlineOrPool(document.bytes, 50);
+    say(`- ${document.name}: ${inline.toFixed(3)} | ${pool.toFixed(3)} | ${served.toFixed(3)}`);
+  }
   for (const document of documents) {
     say(`\n${document.name}: ${kb(document.bytes.length)} KB uncompressed\n`);
     say('| Coding | Level | KB | Ratio | CPU ms | CPU ms per KB saved |');
