@@ -14,6 +14,9 @@ import { codedTag, entityTagOf, ifMatchHolds, noneMatch, parseIfMatch } from '..
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { prepareResponse } from '../../src/plugins/public-api/server/src/http/respond';
 import { parseCachePolicy } from '../../src/plugins/public-api/server/src/config/cache-policy';
+import { allGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
+import { buildOpenApiDocument } from '../../src/plugins/public-api/server/src/openapi/document';
+import { demoResources } from '../helpers/registry';
 
 describe('Accept-Encoding', () => {
   test.each([
@@ -273,5 +276,50 @@ describe('preparing a response', () => {
     expect(failed.headers.ETag).toBeUndefined();
     const file = await prepareResponse({ status: 200, content: Buffer.from('x'), headers: { 'Content-Type': 'image/png' } }, context);
     expect(file.headers).toEqual({ 'Content-Type': 'image/png' });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const resources = demoResources();
+  const document = buildOpenApiDocument({
+    baseUrl: 'https://api.example.org/api/v2',
+    grants: allGrants(resources, []),
+    resources,
+    locales: ['en'],
+    commands: [],
+  }) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { $ref?: string; headers?: object }> }>
+    >;
+  };
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
+
+  test('every GET takes If-None-Match and answers 200 with ETag, Cache-Control, Cache-Tag and Surrogate-Key, or 304', () => {
+    const gets = operations.filter((entry) => entry.method === 'get');
+    expect(gets.length).toBeGreaterThan(10);
+    for (const { operation } of gets) {
+      expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/IfNoneMatch' });
+      expect(operation.responses['304']).toEqual({ $ref: '#/components/responses/NotModified' });
+      expect(Object.keys(operation.responses['200']!.headers ?? {})).toEqual(
+        expect.arrayContaining(['ETag', 'Cache-Control', 'Cache-Tag', 'Surrogate-Key']),
+      );
+    }
+  });
+
+  test('every PATCH and DELETE takes If-Match and may answer 412; a 200 carries the ETag', () => {
+    const writes = operations.filter((entry) => entry.method === 'patch' || entry.method === 'delete');
+    expect(writes.length).toBeGreaterThan(3);
+    for (const { operation } of writes) {
+      expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/IfMatch' });
+      expect(operation.responses['412']).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
+      if (operation.responses['200']) expect(Object.keys(operation.responses['200'].headers ?? {})).toContain('ETag');
+    }
+    // POST creates nothing conditional.
+    for (const { operation } of operations.filter((entry) => entry.method === 'post')) {
+      expect(operation.responses['412']).toBeUndefined();
+    }
   });
 });

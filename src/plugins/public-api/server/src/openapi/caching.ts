@@ -52,7 +52,7 @@ const ifMatch = (c: Components): Ref =>
 const notModified = (c: Components): Ref =>
   c.response('NotModified', () => ({
     description: 'The document has not changed since the ETag sent in If-None-Match.',
-    headers: { ETag: etag(c), 'Cache-Control': cacheControl(c) },
+    headers: { ETag: etag(c), 'Cache-Control': cacheControl(c), 'Cache-Tag': cacheTag(c), 'Surrogate-Key': surrogateKey(c) },
   }));
 
 const withHeaders = (response: ResponseObject | Ref | undefined, headers: Record<string, Ref>): ResponseObject | Ref | undefined =>
