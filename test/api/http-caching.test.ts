@@ -305,9 +305,19 @@ describe('If-Match on PATCH and DELETE', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.headers.etag).toBe(first.headers.etag);
-    // A new operation with the stale tag is refused.
-    const stale = await patchTitle(wide, 'event-10', 'Event 10 v3', { ...headers, 'Idempotency-Key': 'caching-if-match-2' });
-    expect(stale.status).toBe(412);
+  });
+
+  test('with Idempotency-Key, a 412 is not kept: the retry with the new ETag and the same key writes', async () => {
+    const stale = String((await get(wide, `/api/v2/events/event-10`)).headers.etag);
+    expect((await patchTitle(wide, 'event-10', 'Event 10 v3')).status).toBe(200);
+    const key = { 'Idempotency-Key': 'caching-if-match-2' };
+    const refused = await patchTitle(wide, 'event-10', 'Event 10 v4', { ...key, 'If-Match': stale });
+    expect(refused.status).toBe(412);
+    const fresh = String((await get(wide, `/api/v2/events/event-10`)).headers.etag);
+    const written = await patchTitle(wide, 'event-10', 'Event 10 v4', { ...key, 'If-Match': fresh });
+    expect(written.status).toBe(200);
+    expect(written.headers['idempotent-replayed']).toBeUndefined();
+    expect(json(await get(wide, `/api/v2/events/event-10`)).data.attributes.title).toBe('Event 10 v4');
   });
 });
 
