@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the Public Data API against Strapi's own REST API on the same data, in one run:
  * 100-record pages (plain and with relations), a page at 90% depth, a single record, and writes
- * (create, update); and /api/v2 against itself: a single record and a page with a sparse fieldset. In the same run and table, the asset comparisons of bench/assets.ts: a cached image
+ * (create, update); and /api/v2 against itself: a single record and a page with a sparse fieldset, a
+ * revalidation (304) against the same read, and the 100-record page in br against uncompressed. In the same run and table, the asset comparisons of bench/assets.ts: a cached image
  * variant against the same bytes as a static file, and first-time transforms over HTTP against sharp
  * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
@@ -199,6 +200,43 @@ export const main = async (args: string[]): Promise<number> => {
       '100-record page, sparse fieldset vs whole',
       { label: 'GET /api/v2/events?limit=100&fields[events]=title,startsAt', url: `${api}/events?limit=100&${sparse}`, headers: v2 },
       { label: 'GET /api/v2/events?limit=100', url: `${api}/events?limit=100`, headers: v2 },
+      'for comparison',
+      () => true,
+    );
+
+    // HTTP caching and compression (issue 16, contract section 14). A revalidation builds the document to
+    // learn its tag like the read does, and sends no body; the compressed page is the same read in br.
+    const tagged = await fetch(singleUrl, { headers: v2 });
+    const etag = tagged.headers.get('etag');
+    await tagged.arrayBuffer();
+    if (!etag) throw new Error(`${singleUrl}: no ETag`);
+    await compare(
+      'Revalidation (304) vs the same read (200)',
+      {
+        label: `GET /api/v2/events/${middle.meta.slug} with If-None-Match (304)`,
+        url: singleUrl,
+        headers: { ...v2, 'If-None-Match': etag },
+        redirectStatus: 304,
+      },
+      { label: `GET /api/v2/events/${middle.meta.slug} (200)`, url: singleUrl, headers: v2 },
+      'for comparison',
+      () => true,
+    );
+    const pageUrl = `${api}/events?limit=100`;
+    const sizes: Record<string, number> = {};
+    for (const coding of ['identity', 'gzip', 'br']) {
+      const res = await fetch(pageUrl, { headers: { ...v2, 'Accept-Encoding': coding } });
+      // fetch decodes the body; the bytes on the wire are Content-Length.
+      sizes[coding] = Number(res.headers.get('content-length'));
+      await res.arrayBuffer();
+    }
+    say(
+      `  100-record page on the wire: ${sizes.identity} bytes uncompressed, gzip ${sizes.gzip} (${(sizes.gzip! / sizes.identity!).toFixed(3)}), br ${sizes.br} (${(sizes.br! / sizes.identity!).toFixed(3)})`,
+    );
+    await compare(
+      `100-record page, br vs uncompressed (bytes ratio ${(sizes.br! / sizes.identity!).toFixed(3)})`,
+      { label: 'GET /api/v2/events?limit=100, Accept-Encoding: br', url: pageUrl, headers: { ...v2, 'Accept-Encoding': 'br' } },
+      { label: 'GET /api/v2/events?limit=100, uncompressed', url: pageUrl, headers: { ...v2, 'Accept-Encoding': 'identity' } },
       'for comparison',
       () => true,
     );

@@ -26,7 +26,7 @@ import { benchEnvironment, withStrapi } from './setup';
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
 type OpenApiService = {
-  document: (key: ApiKey, baseUrl: string) => Promise<{ text: string; etag: string }>;
+  document: (key: ApiKey, baseUrl: string) => Promise<{ text: Buffer; etag: string }>;
   clearCache: () => void;
 };
 

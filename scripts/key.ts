@@ -7,8 +7,8 @@
  *   regenerate ID
  *   delete ID
  *
- * The grants file is the grants (resources, commands, origins) and, optionally, the key's rate limit:
- * `"limits": { "requests": 600, "window": 60 }`.
+ * The grants file is the grants (resources, commands, origins) and, optionally, the key's rate limit,
+ * `"limits": { "requests": 600, "window": 60 }`, and its shared-cache policy, `"cache": { "sharedMaxAge": 60 }`.
  *
  * `create` and `regenerate` print the key alone on the last line of standard output. Bad input is a
  * message on standard error, a non-zero exit status, and nothing written.
@@ -41,6 +41,7 @@ type ApiKeyView = {
   lastUsedAt: string | null;
   revoked: boolean;
   limits: { requests: number; window: number } | null;
+  cache: { sharedMaxAge: number } | null;
 };
 
 type KeysService = {
@@ -50,6 +51,7 @@ type KeysService = {
     expiresAt?: string | null;
     grants: unknown;
     limits?: unknown;
+    cache?: unknown;
   }): Promise<{ key: ApiKeyView; plaintext: string }>;
   list(): Promise<ApiKeyView[]>;
   revoke(id: string): Promise<ApiKeyView>;
@@ -89,13 +91,14 @@ const readGrantsFile = (file: string): unknown => {
 };
 
 /**
- * A grants file may carry the key's rate limit beside its grants: `"limits": { "requests": 600, "window": 60 }`
- * (the keys service checks it); without it the key has the plugin config's default.
+ * A grants file may carry the key's rate limit beside its grants, `"limits": { "requests": 600, "window": 60 }`
+ * (without it the key has the plugin config's default), and its shared-cache policy, `"cache": {
+ * "sharedMaxAge": 60 }` (without it the key's responses are `private, no-cache`). The keys service checks both.
  */
-export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown } => {
-  if (content === null || typeof content !== 'object' || Array.isArray(content) || !('limits' in content)) return { grants: content };
-  const { limits, ...grants } = content as Record<string, unknown>;
-  return { grants, limits };
+export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown; cache?: unknown } => {
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) return { grants: content };
+  const { limits, cache, ...grants } = content as Record<string, unknown>;
+  return { grants, ...('limits' in content ? { limits } : {}), ...('cache' in content ? { cache } : {}) };
 };
 
 const describeKey = (key: ApiKeyView) => {
@@ -110,6 +113,7 @@ const describeKey = (key: ApiKeyView) => {
     `origins:   ${key.grants.origins.length ? key.grants.origins.join(', ') : '(none)'}`,
     `expires:   ${key.expiresAt ?? 'never'}`,
     `limit:     ${key.limits ? `${key.limits.requests} requests per ${key.limits.window} s` : 'the default'}`,
+    `cache:     ${key.cache ? `shared, ${key.cache.sharedMaxAge} s` : 'private'}`,
   ].join('\n');
 };
 
@@ -174,10 +178,12 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
         if (Boolean(values.grants) === Boolean(values.all))
           throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
-        const { grants, limits } = values.all ? { grants: 'all', limits: undefined } : splitGrantsFile(readGrantsFile(values.grants!));
+        const { grants, limits, cache } = values.all
+          ? { grants: 'all', limits: undefined, cache: undefined }
+          : splitGrantsFile(readGrantsFile(values.grants!));
         const expiresAt = values.expires ? parseExpiry(values.expires) : null;
         const { key, plaintext } = await withStrapi((strapi) =>
-          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants, limits }),
+          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants, limits, cache }),
         );
         output.out(describeKey(key));
         output.out('The key is shown once; store it now:');

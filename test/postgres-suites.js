@@ -19,6 +19,8 @@ const onPostgres = {
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
   'commands.test.ts': 'commands write records and claims in one transaction',
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
+  'http-caching.test.ts':
+    "If-Match reads the record inside the write's transaction (with Idempotency-Key claims); a key's cache policy is stored JSON",
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',

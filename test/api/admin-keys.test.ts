@@ -69,6 +69,7 @@ describe('create', () => {
         lastFour: plaintext.slice(-4),
         grants: { resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'], write: [] } }, commands: [], origins: [] },
         limits: null,
+        cache: null,
         expiresAt,
         revoked: false,
         lastUsedAt: null,
@@ -275,6 +276,33 @@ describe('change', () => {
     expect(cleared.body.data.limits).toBeNull();
     // The test environment's default.
     expect((await v2('/', plaintext)).headers['ratelimit-policy']).toBe('"key";q=1000000;w=60');
+  });
+
+  test('a cache policy is set, changed and cleared; the API applies it on the next request; bad ones are named', async () => {
+    const created = await api().post('/keys', { name: 'Cacheable', grants: EVENTS_TITLE, cache: { sharedMaxAge: 120 } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.cache).toEqual({ sharedMaxAge: 120 });
+    const plaintext: string = created.body.meta.plaintext;
+    expect((await v2('/', plaintext)).headers['cache-control']).toBe('public, s-maxage=120, stale-while-revalidate=120');
+
+    const changed = await api().put(`/keys/${created.body.data.id}`, { cache: { sharedMaxAge: 5 } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.cache).toEqual({ sharedMaxAge: 5 });
+    expect((await v2('/', plaintext)).headers['cache-control']).toBe('public, s-maxage=5, stale-while-revalidate=5');
+
+    const refused = await api().put(`/keys/${created.body.data.id}`, { cache: { sharedMaxAge: -1, maxAge: 3 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(
+      validationError([
+        { path: ['cache', 'sharedMaxAge'], message: 'sharedMaxAge is a whole number of seconds from 1 to 31536000.' },
+        { path: ['cache', 'maxAge'], message: "A cache policy has no field 'maxAge': only sharedMaxAge." },
+      ]),
+    );
+    expect((await api().get(`/keys/${created.body.data.id}`)).body.data.cache).toEqual({ sharedMaxAge: 5 });
+
+    const cleared = await api().put(`/keys/${created.body.data.id}`, { cache: null });
+    expect(cleared.body.data.cache).toBeNull();
+    expect((await v2('/', plaintext)).headers['cache-control']).toBe('private, no-cache');
   });
 
   test('unknown keys are 404', async () => {

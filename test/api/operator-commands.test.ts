@@ -77,6 +77,18 @@ describe('npm run key', () => {
     expect((await key('list')).stdout).toMatch(/revoked/);
   });
 
+  test('a grants file may carry the rate limit and the shared-cache policy of the key', async () => {
+    const grants = writeJson('cacheable.json', {
+      resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } },
+      limits: { requests: 50, window: 10 },
+      cache: { sharedMaxAge: 60 },
+    });
+    const created = await key('create', '--name', 'Cacheable', '--grants', grants);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('limit:     50 requests per 10 s');
+    expect(created.stdout).toContain('cache:     shared, 60 s');
+  });
+
   test('--all grants every resource that exists now', async () => {
     const created = await key('create', '--name', 'Everything', '--all');
     expect(created.code).toBe(0);
@@ -113,6 +125,7 @@ describe('npm run key', () => {
     ['unknown action', { resources: { 'native:events': { actions: ['launch'] } } }, /actions/],
     ['unknown command', { resources: {}, commands: ['launch'] }, /Unknown command: 'launch'/],
     ['bad origin', { resources: {}, origins: ['shop.example/path'] }, /scheme:\/\/host/],
+    ['bad cache policy', { resources: {}, cache: { sharedMaxAge: 0 } }, /sharedMaxAge is a whole number of seconds/],
   ])('a grants file with %s is refused and writes nothing', async (_name, content, message) => {
     const before = await countKeys();
     const result = await key('create', '--name', 'x', '--grants', writeJson('bad.json', content));

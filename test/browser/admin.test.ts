@@ -36,6 +36,13 @@ const v2 = async (path: string, key: string) => {
   return { status: response.status, body: (await response.json()) as { data: unknown } };
 };
 
+/** The Cache-Control of GET /api/v2/ for this key. */
+const cacheControl = async (key: string) => {
+  const response = await fetch(`${app.baseUrl}/api/v2/`, { headers: { Authorization: `Bearer ${key}` } });
+  await response.arrayBuffer();
+  return response.headers.get('cache-control');
+};
+
 /** What /api/v2/schema answers a key that reads the title and summary of events (OpenAPI 3.1). */
 const SAMPLE_OPENAPI = {
   openapi: '3.1.0',
@@ -178,6 +185,21 @@ test('the key sees exactly the granted resource and fields', async () => {
   ]);
   // Ungranted resources stay closed.
   expect((await v2('/jobs', plaintext)).status).toBe(403);
+});
+
+test('the shared cache field: a bad value is named under it; a good one applies on the next request', async () => {
+  await page.goto(settings(`keys/${keyId}`));
+  const field = page.getByLabel('Shared cache: max age (seconds)');
+  await field.fill('0');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('sharedMaxAge is a whole number of seconds from 1 to 31536000.').waitFor();
+  await field.fill('120');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // Saving takes a moment; the key is read again on every request, so the header follows it.
+  await waitForValue(() => cacheControl(plaintext), 'public, s-maxage=120, stale-while-revalidate=120');
+  await field.fill('');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await waitForValue(() => cacheControl(plaintext), 'private, no-cache');
 });
 
 test('the preview renders the index, the OpenAPI document (or says it is not served yet) and an example request', async () => {

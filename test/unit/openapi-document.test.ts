@@ -301,13 +301,17 @@ test('writes: request bodies list exactly the writable fields per action, with I
     '404',
     '406',
     '409',
+    '412',
     '422',
     '500',
     '503',
   ]);
-  expect(operation(doc, '/events/{record}', 'delete').parameters).toEqual([{ $ref: '#/components/parameters/Locale' }]);
-  // Jobs are not localized: no parameters at all.
-  expect(operation(doc, '/jobs/{record}', 'delete').parameters).toBeUndefined();
+  expect(operation(doc, '/events/{record}', 'delete').parameters).toEqual([
+    { $ref: '#/components/parameters/Locale' },
+    { $ref: '#/components/parameters/IfMatch' },
+  ]);
+  // Jobs are not localized: If-Match is their only parameter.
+  expect(operation(doc, '/jobs/{record}', 'delete').parameters).toEqual([{ $ref: '#/components/parameters/IfMatch' }]);
   const archived = (operation(doc, '/jobs/{record}', 'delete').responses['200'] as any).content['application/vnd.api+json'].schema;
   expect(archived.properties.data.properties.meta).toEqual({ $ref: '#/components/schemas/ArchivedRecordMeta' });
   expect((doc.components.schemas.ArchivedRecordMeta as any).properties.publishedAt).toMatchObject({ type: 'null' });
@@ -322,7 +326,7 @@ test('writes: request bodies list exactly the writable fields per action, with I
     pattern: '^#[0-9a-fA-F]{6}$',
     maxLength: 255,
   });
-  expect(settings.parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
+  expect(settings.parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }, { $ref: '#/components/parameters/IfMatch' }]);
   expect(doc.components.schemas.SiteA_SettingsCreateWritableAttributes).toBeUndefined();
 });
 
@@ -515,17 +519,17 @@ describe('nothing outside the grants appears', () => {
 
 test('the document cache is bounded by entries and bytes, least recently used first out', () => {
   const cache = new DocumentCache({ maxEntries: 3, maxBytes: 10 });
-  const entry = (text: string) => ({ text, etag: text });
+  const entry = (text: string) => ({ text: Buffer.from(text), etag: text });
   cache.set('a', entry('aa'));
   cache.set('b', entry('bb'));
   cache.set('c', entry('cc'));
-  expect(cache.get('a')?.text).toBe('aa');
+  expect(cache.get('a')?.text.toString()).toBe('aa');
   cache.set('d', entry('dd'));
   expect(cache.get('b')).toBeUndefined();
   expect(cache.size).toBe(3);
   cache.set('e', entry('eeeeee'));
   expect(cache.totalBytes).toBeLessThanOrEqual(10);
-  expect(cache.get('e')?.text).toBe('eeeeee');
+  expect(cache.get('e')?.text.toString()).toBe('eeeeee');
   cache.set('huge', entry('x'.repeat(11)));
   expect(cache.get('huge')).toBeUndefined();
 });

@@ -109,4 +109,14 @@ describe('the grants file of the key command line', () => {
     expect(splitGrantsFile(grants)).toEqual({ grants });
     expect(splitGrantsFile([1])).toEqual({ grants: [1] });
   });
+
+  test('a cache policy beside the grants is the key cache policy', () => {
+    const grants = { resources: {}, commands: [], origins: [] };
+    expect(splitGrantsFile({ ...grants, cache: { sharedMaxAge: 30 } })).toEqual({ grants, cache: { sharedMaxAge: 30 } });
+    expect(splitGrantsFile({ ...grants, cache: null, limits: { requests: 1, window: 1 } })).toEqual({
+      grants,
+      cache: null,
+      limits: { requests: 1, window: 1 },
+    });
+  });
 });

@@ -459,6 +459,6 @@ describe('Idempotency-Key', () => {
 
   test('refusals before the handler and server errors are not stored', () => {
     expect([200, 201, 204, 409, 422].map(isStoredStatus)).toEqual([true, true, true, true, true]);
-    expect([400, 401, 403, 404, 405, 413, 415, 429, 500, 503].map(isStoredStatus).some(Boolean)).toBe(false);
+    expect([400, 401, 403, 404, 405, 412, 413, 415, 429, 500, 503].map(isStoredStatus).some(Boolean)).toBe(false);
   });
 });

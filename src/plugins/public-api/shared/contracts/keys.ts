@@ -26,6 +26,9 @@ export type GrantsInput = {
 /** A key's own rate limit: at most `requests` requests in each window of `window` seconds. */
 export type KeyLimits = { requests: number; window: number };
 
+/** A key's shared-cache policy: CDNs may keep its 200 GETs for `sharedMaxAge` seconds (contract section 14). */
+export type KeyCache = { sharedMaxAge: number };
+
 export type AdminKey = {
   id: number;
   documentId: string;
@@ -37,6 +40,8 @@ export type AdminKey = {
   grants: KeyGrants;
   /** The key's own rate limit; null: the default of the plugin config. */
   limits: KeyLimits | null;
+  /** The key's shared-cache policy; null: its responses are `private, no-cache`. */
+  cache: KeyCache | null;
   expiresAt: string | null;
   revoked: boolean;
   lastUsedAt: string | null;
@@ -51,6 +56,8 @@ export type KeyDetailsInput = {
   expiresAt: string | null;
   /** `{ requests, window }` (1 to 1,000,000 requests per 1 to 86,400 seconds), or null for the default. */
   limits?: KeyLimits | null;
+  /** `{ sharedMaxAge }` (1 to 31,536,000 seconds), or null for a key whose responses are not shared. */
+  cache?: KeyCache | null;
 };
 
 export declare namespace ListKeys {

@@ -1,5 +1,5 @@
 /**
- * Name, description, expiry and rate limit of a key. Expiry: never, 7/30/90 days from now, or a custom date.
+ * Name, description, expiry, rate limit and shared-cache policy of a key. Expiry: never, 7/30/90 days from now, or a custom date.
  */
 import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
@@ -15,6 +15,8 @@ export type KeyDetails = {
   /** The key's rate limit as typed; both empty: the server's default. */
   limitRequests: string;
   limitWindow: string;
+  /** Seconds a CDN may keep the key's responses, as typed; empty: not cacheable (`private, no-cache`). */
+  sharedMaxAge: string;
 };
 
 type Props = {
@@ -110,6 +112,27 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
             disabled={disabled}
             onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('limitWindow', e.target.value)}
           />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root
+          name="sharedMaxAge"
+          error={errors['cache.sharedMaxAge'] ?? errors.cache}
+          hint={t(
+            'key.cache.hint',
+            'Seconds a CDN may keep the responses of this key (public, s-maxage). Empty: private, revalidated on every request.',
+          )}
+          width="100%"
+        >
+          <Field.Label>{t('key.cache.sharedMaxAge', 'Shared cache: max age (seconds)')}</Field.Label>
+          <TextInput
+            inputMode="numeric"
+            value={value.sharedMaxAge}
+            disabled={disabled}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('sharedMaxAge', e.target.value)}
+          />
+          <Field.Hint />
           <Field.Error />
         </Field.Root>
       </Grid.Item>

@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { COMMANDS_TAG } from '../http/cache-tags';
 import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
 import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
@@ -66,6 +67,7 @@ export const commandSchema: Handler = async (request) => {
   const env = await environment();
   return {
     status: 200,
+    tags: [COMMANDS_TAG],
     body: {
       jsonapi: JSONAPI,
       links: { self: request.selfUrl },

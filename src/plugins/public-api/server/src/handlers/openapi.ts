@@ -1,9 +1,11 @@
 /**
  * GET /schema, /openapi and /openapi.json: the OpenAPI document of the calling key. The middleware
  * has already checked that the Accept header admits application/json or
- * application/vnd.oai.openapi+json (http/media-types.ts).
+ * application/vnd.oai.openapi+json (http/media-types.ts). The document is cached with its entity tag
+ * (services/openapi.ts); the edge answers If-None-Match and compression like for every read
+ * (http/respond.ts).
  */
-import { noneMatchHits } from '../http/conditional';
+import { OPENAPI_TAG } from '../http/cache-tags';
 import { headerValue } from '../http/headers';
 import { assertOnlyParameters } from '../http/query';
 import { openApiMediaType } from '../http/media-types';
@@ -13,9 +15,7 @@ import { getService } from '../utils/get-service';
 export const openApiDocument: Handler = async (request) => {
   assertOnlyParameters(request.query, () => false);
   const { text, etag } = await getService('openapi').document(request.key, request.baseUrl);
-  // Per key, and revalidated every time: grants change without notice.
-  const headers = { ETag: etag, 'Cache-Control': 'private, no-cache', Vary: 'Accept, Authorization' };
-  if (noneMatchHits(headerValue(request.headers, 'if-none-match'), etag)) return { status: 304, headers };
   const type = openApiMediaType(headerValue(request.headers, 'accept')) ?? 'application/json';
-  return { status: 200, headers, raw: { type, text } };
+  // The media type follows Accept; the bytes and so the tag do not.
+  return { status: 200, headers: { Vary: 'Accept' }, raw: { type, text }, etag, tags: [OPENAPI_TAG] };
 };

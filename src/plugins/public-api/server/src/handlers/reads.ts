@@ -3,6 +3,7 @@
  */
 import { recordTypeTree, shownProjection } from '../grants/fieldsets';
 import { includeTree, queryVocabulary, takesLocale, type Projection } from '../grants/projection';
+import { recordTags } from '../http/cache-tags';
 import { apiError } from '../http/errors';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { queryFingerprint } from '../query/cursor';
@@ -103,6 +104,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
 
   return {
     status: 200,
+    tags: recordTags(shown, access.projectionOf, data),
     body: collectionDocument({
       selfUrl: request.selfUrl,
       nextUrl: next ? nextLink(request.selfUrl, next) : null,
@@ -129,7 +131,11 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const context = loadContext(request, access, language, parsed.fields);
   await refuseLargeInclude(context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);
-  return { status: 200, body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }) };
+  return {
+    status: 200,
+    tags: recordTags(shown, access.projectionOf, [data]),
+    body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }),
+  };
 };
 
 const readResource = (request: ApiRequest, access: ResourceAccess) =>

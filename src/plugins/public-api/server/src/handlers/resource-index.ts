@@ -1,6 +1,7 @@
 /**
  * GET /: the resources this key may use, in the shape of the specification.
  */
+import { INDEX_TAG } from '../http/cache-tags';
 import { document } from '../http/jsonapi';
 import { assertOnlyParameters } from '../http/query';
 import type { Handler } from '../http/request';
@@ -32,6 +33,7 @@ export const resourceIndex: Handler = async (request) => {
   const visible = resources.filter((resource) => (granted[resource.id]?.actions.length ?? 0) > 0);
   return {
     status: 200,
+    tags: [INDEX_TAG],
     body: document({ links: { self: request.selfUrl }, data: visible.map((r) => indexEntry(r, request.baseUrl)) }),
   };
 };

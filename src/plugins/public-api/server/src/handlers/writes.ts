@@ -7,9 +7,12 @@
  * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
  * key, loaded back inside the write's transaction through the read path itself.
  */
+import { createDocumentLock } from '../database/document-lock';
 import { takesLocale, type Projection } from '../grants/projection';
 import { assertNoBody, readJsonBody } from '../http/body';
+import { IF_MATCH_HEADER, entityTagOf, ifMatchHolds, parseIfMatch, type IfMatch } from '../http/entity-tags';
 import { apiError } from '../http/errors';
+import { headerValue } from '../http/headers';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parseWriteQuery } from '../query/parse';
@@ -18,6 +21,7 @@ import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
 import { recordDocument } from '../serialize/document';
+import type { RecordObject } from '../serialize/record';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
 import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
@@ -73,6 +77,60 @@ const load = async (request: ApiRequest, access: ResourceAccess, target: WriteTa
   return data!;
 };
 
+// ---------------------------------------------------------------------------------------------------------
+// If-Match (contract section 14)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The URLs at which a plain GET (no parameter but the write's `locale`) shows this record: its own path
+ * (by slug and by id where the resource takes slugs, or the singleton's path) and the path the write was
+ * sent to, each with the write's query.
+ */
+const plainReadUrls = (request: ApiRequest, projection: Projection, record: RecordObject): string[] => {
+  const resource = projection.resource;
+  const search = new URL(request.selfUrl).search;
+  const base = `${request.baseUrl}${resourcePath(resource)}`;
+  const identifiers =
+    resource.mode === 'singleton'
+      ? [null]
+      : [record.id, ...(resource.identifiers.includes('slug') && record.meta.slug ? [record.meta.slug] : [])];
+  const urls = identifiers.map((identifier) => {
+    const url = new URL(identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`);
+    url.search = search;
+    return url.toString();
+  });
+  return [...new Set([request.selfUrl, ...urls])];
+};
+
+/**
+ * 412 unless If-Match holds for the record as it is now, read inside the write's transaction with its rows
+ * locked (database/document-lock.ts). A tag holds
+ * when it is the ETag of the record's plain GET document for this key, read at any of its URLs (the
+ * entity tags of every representation of it, coded or not: http/entity-tags.ts), which is also the ETag
+ * the previous write's answer carried.
+ */
+const assertIfMatch = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, ifMatch: IfMatch) => {
+  if (ifMatch.kind !== 'tags') return;
+  // Held until the write commits: no other write changes the record between this check and this write.
+  await lockDocument()(access.resource.uid, documentId);
+  const data = await load(request, access, target, documentId);
+  const current = data
+    ? plainReadUrls(request, access.projection, data).map((selfUrl) =>
+        entityTagOf(JSON.stringify(recordDocument({ selfUrl, resource: access.resource, fields: access.projection.fields, data }))),
+      )
+    : [];
+  if (ifMatchHolds(ifMatch, current)) return;
+  throw apiError(412, 'The record has changed since the ETag sent in If-Match was served: read it again, then retry with its new ETag.', {
+    source: { header: IF_MATCH_HEADER },
+    reason: 'precondition_failed',
+  });
+};
+
+let documentLock: ReturnType<typeof createDocumentLock> | null = null;
+const lockDocument = () => (documentLock ??= createDocumentLock(strapi));
+
+const ifMatchOf = (request: ApiRequest): IfMatch => parseIfMatch(headerValue(request.headers, 'if-match'));
+
 const visibleFields = (projection: Projection): ViolationScope => ({
   visible: new Set(projection.fields.map((field) => field.key)),
   readable: new Set(projection.readable.map((field) => field.key)),
@@ -119,6 +177,7 @@ const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promi
 };
 
 const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<Execution> => {
+  const ifMatch = ifMatchOf(request);
   const target = await writeTarget(request, access);
   const record =
     identifier === null
@@ -131,6 +190,7 @@ const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identi
     explain: explainWrite(access),
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
+      await assertIfMatch(request, access, target, record.documentId, ifMatch);
       await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
       return recordResponse(request, access, target, record.documentId, 200);
     },
@@ -139,12 +199,14 @@ const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identi
 
 const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identifier: string): Promise<Execution> => {
   assertNoBody(request);
+  const ifMatch = ifMatchOf(request);
   const target = await writeTarget(request, access);
   const record = await findRecord(target.projection, identifier, target.locale);
   return {
     body: null,
     explain: explainWrite(access),
     execute: async () => {
+      await assertIfMatch(request, access, target, record.documentId, ifMatch);
       const writes = getService('writes');
       if (access.resource.deleteMode === 'remove') {
         await writes.remove(target, record.documentId);

@@ -4,12 +4,12 @@
  */
 
 /** `"abc"` or `W/"abc"`; the opaque tag with its quotes, and whether it is weak. */
-type EntityTag = { opaque: string; weak: boolean };
+export type EntityTag = { opaque: string; weak: boolean };
 
 const ENTITY_TAG = /\s*(W\/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)/gy;
 
 /** The entity tags of a list header, or null when the header is not a well-formed list (or `*`). */
-const entityTags = (header: string): EntityTag[] | null => {
+export const entityTags = (header: string): EntityTag[] | null => {
   const tags: EntityTag[] = [];
   ENTITY_TAG.lastIndex = 0;
   while (ENTITY_TAG.lastIndex < header.length) {

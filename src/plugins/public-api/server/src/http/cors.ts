@@ -1,7 +1,7 @@
 /**
  * CORS for /api/v2: only an allowed origin is ever echoed (contract section 4).
  */
-export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key';
+export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, If-None-Match, If-Match';
 export const EXPOSED_RESPONSE_HEADERS =
   'Location, Idempotent-Replayed, WWW-Authenticate, Allow, ETag, RateLimit, RateLimit-Policy, Retry-After';
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -10,6 +10,7 @@ export const ERROR_STATUSES = {
   405: { code: 'method_not_allowed', title: 'Method Not Allowed' },
   406: { code: 'not_acceptable', title: 'Not Acceptable' },
   409: { code: 'conflict', title: 'Conflict' },
+  412: { code: 'precondition_failed', title: 'Precondition Failed' },
   413: { code: 'payload_too_large', title: 'Payload Too Large' },
   415: { code: 'unsupported_media_type', title: 'Unsupported Media Type' },
   416: { code: 'range_not_satisfiable', title: 'Range Not Satisfiable' },

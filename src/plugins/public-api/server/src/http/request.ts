@@ -57,7 +57,11 @@ export type ApiResponse = {
   content?: Readable | Buffer;
   headers?: Record<string, string>;
   /** A body serialized already, sent as is with its own media type (the OpenAPI document). */
-  raw?: { type: string; text: string };
+  raw?: { type: string; text: string | Buffer };
+  /** The strong entity tag of the identity bytes, when the handler has it already (a cached document). */
+  etag?: string;
+  /** Cache-Tag values of a read (http/cache-tags.ts). */
+  tags?: string[];
 };
 
 export type Handler = (request: ApiRequest) => Promise<ApiResponse>;

@@ -44,8 +44,10 @@ export const idempotencyScope = (input: { apiKey: number | string; method: strin
 /**
  * Answers that are stored and replayed. Refusals that come before the handler acts (the request was
  * not acceptable as such: 400, 401, 403, 404, 405, 413, 415, 429) are not, so a corrected retry with the
- * same key is judged afresh; server errors are not either (the claim is released for a retry).
+ * same key is judged afresh; nor is a failed If-Match (412: nothing was written, and the client's next
+ * step is to read the record and retry with its new ETag, under the same key); server errors are not
+ * either (the claim is released for a retry).
  */
-export const NOT_STORED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 413, 415, 429]);
+export const NOT_STORED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 412, 413, 415, 429]);
 
 export const isStoredStatus = (status: number): boolean => status < 500 && !NOT_STORED_STATUSES.has(status);

@@ -17,6 +17,7 @@ export type ApiKeyRow = {
   commands: unknown;
   origins: unknown;
   limits: unknown;
+  cache: unknown;
   expiresAt: string | Date | null;
   revoked: boolean;
   lastUsedAt: string | Date | null;

@@ -16,15 +16,17 @@
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH, pluginConfig } from '../config';
+import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
-import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
+import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { originAllowed } from '../http/origins';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
+import { prepareResponse } from '../http/respond';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
 import { assertStorableRequest } from '../http/storable';
 import { bearerToken } from '../keys/token';
@@ -65,34 +67,28 @@ export const canonicalUrl = (raw: string): string => {
   return url.toString();
 };
 
-const send = (ctx: Context, response: ApiResponse) => {
-  ctx.status = response.status;
+/** What the edge knows when it sends: the key's cache policy once the key is known (undefined before). */
+type Sending = { cachePolicy: CachePolicy | null | undefined };
+
+const send = async (ctx: Context, response: ApiResponse, sending: Sending = { cachePolicy: undefined }) => {
+  const outgoing = await prepareResponse(response, {
+    method: ctx.method,
+    acceptEncoding: ctx.get('Accept-Encoding') || undefined,
+    ifNoneMatch: ctx.get('If-None-Match') || undefined,
+    cachePolicy: sending.cachePolicy,
+  });
+  ctx.status = outgoing.status;
+  ctx.set(outgoing.headers);
   // Vary adds to what the CORS layer set (Origin) instead of replacing it.
-  for (const [name, value] of Object.entries(response.headers ?? {})) {
-    if (name.toLowerCase() === 'vary') ctx.vary(value);
-    else ctx.set(name, value);
-  }
-  if (response.content !== undefined) {
-    // Koa sends the bytes under the handler's headers, sends none for HEAD, and closes a stream either way.
-    ctx.body = response.content;
-    return;
-  }
-  if (response.raw) {
-    ctx.type = response.raw.type;
-    ctx.body = response.raw.text;
-    return;
-  }
-  if (response.rawBody === undefined && response.body === undefined) {
-    ctx.body = null;
-    return;
-  }
-  ctx.type = JSONAPI_MEDIA_TYPE;
-  ctx.body = response.rawBody ?? JSON.stringify(response.body);
+  for (const field of outgoing.vary) ctx.vary(field);
+  if (outgoing.type !== undefined) ctx.type = outgoing.type;
+  // Koa sends the bytes under these headers (Content-Length from the Buffer), sends none for HEAD, and
+  // closes a stream either way.
+  ctx.body = outgoing.body;
 };
 
-const sendError = (ctx: Context, error: ApiError) => {
+const sendError = (ctx: Context, error: ApiError) =>
   send(ctx, { status: error.status, headers: error.headers, body: errorDocument(error.errors) });
-};
 
 /**
  * The key of the request, or 401. Failed authentications are counted per client address (Koa's ctx.ip:
@@ -157,7 +153,7 @@ const allowedAt = async (match: RouteMatch<RouteName>): Promise<Method[]> => {
 const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
   const origin = ctx.get('Origin');
   if (!origin) {
-    send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
+    await send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
     return;
   }
   if (!(await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
@@ -167,7 +163,7 @@ const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
     });
   }
   const allow = await allowedAt(match);
-  send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
+  await send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
 };
 
 /**
@@ -202,8 +198,8 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
     const allow = match.allow(null);
     // The router answered every method the path lacks, OPTIONS aside.
     const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
-    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, links, match.params)));
-    else send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
+    if (publicHandler) await send(ctx, await publicHandler(requestOf(ctx, links, match.params)));
+    else await send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
     return;
   }
   if (ctx.method === 'OPTIONS') {
@@ -236,8 +232,10 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
   const release = await gate().enter();
   if (!release) throw overloaded();
   try {
-    // The response is built (and serialized) within the turn: what it holds in memory is bounded too.
-    send(ctx, await handler(request));
+    // The response is built, serialized and compressed within the turn: what it holds in memory is
+    // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag,
+    // so it takes a turn as well; its 304 costs no compression and no bytes on the wire.
+    await send(ctx, await handler(request), { cachePolicy: key.cache });
   } finally {
     release();
   }
@@ -270,11 +268,11 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
         ) {
           ctx.set(corsHeaders(origin));
         }
-        sendError(ctx, error);
+        await sendError(ctx, error);
         return;
       }
       strapi.log.error(`[public-api] ${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? String(error)}`);
-      send(ctx, {
+      await send(ctx, {
         status: 500,
         body: errorDocument([errorObject(500, 'The server could not complete the request. It has been logged.')]),
       });

@@ -2,7 +2,7 @@
  * A bounded least-recently-used cache of serialized documents, by entry count and by bytes. Pure
  * (no clock, no I/O): the caller decides the key, and the key says everything the document depends on.
  */
-export type CachedDocument = { text: string; etag: string };
+export type CachedDocument = { text: Buffer; etag: string };
 
 export type DocumentCacheLimits = { maxEntries: number; maxBytes: number };
 

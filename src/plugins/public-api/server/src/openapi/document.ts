@@ -15,6 +15,7 @@ import type { ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { resourcePath } from '../registry/paths';
 import type { Resource } from '../registry/types';
+import { withCaching } from './caching';
 import { COMMANDS_TAG, commandListPath, commandPaths } from './commands';
 import { Components, sorted } from './components';
 import type { DocumentContext } from './context';
@@ -122,14 +123,10 @@ const schemaOperation = (components: Components, operationId: string, summary: s
   responses: {
     '200': {
       description: 'The OpenAPI 3.1 document of this key.',
-      headers: {
-        ETag: components.header('ETag', () => ({ description: 'Changes whenever the document does.', schema: { type: 'string' } })),
-      },
       content: Object.fromEntries(
         OPENAPI_MEDIA_TYPES.map((type) => [type, { schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' } }]),
       ),
     },
-    '304': { description: 'The document has not changed since the ETag sent in If-None-Match.' },
     ...errorResponses(components, SERVICE_ERRORS),
   },
 });
@@ -261,7 +258,7 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     servers: [{ url: input.baseUrl, description: 'This service.' }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags,
-    paths,
+    paths: withCaching(components, paths),
     components: {
       schemas: sorted(components.schemas),
       parameters: sorted(components.parameters),

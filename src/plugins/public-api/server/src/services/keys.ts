@@ -11,6 +11,7 @@ import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../k
 import { API_KEY_UID, type ApiKey, type ApiKeyRow } from '../keys/types';
 import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
+import { parseCachePolicy } from '../config/cache-policy';
 import { parseRateLimit } from '../config/rate-limits';
 
 const toIso = (value: string | Date | null): string | null =>
@@ -23,6 +24,13 @@ const limitsOf = (value: unknown) => {
   if (value === null || value === undefined) return null;
   const parsed = parseRateLimit(value);
   return parsed.ok ? parsed.limit : null;
+};
+
+/** A stored cache policy that no longer parses (edited by hand) counts as none: the key is not cacheable. */
+const cacheOf = (value: unknown) => {
+  if (value === null || value === undefined) return null;
+  const parsed = parseCachePolicy(value);
+  return parsed.ok ? parsed.policy : null;
 };
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
@@ -39,6 +47,7 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
     origins: asArray(row.origins),
   },
   limits: limitsOf(row.limits),
+  cache: cacheOf(row.cache),
   expiresAt: toIso(row.expiresAt),
   revoked: Boolean(row.revoked),
   lastUsedAt: toIso(row.lastUsedAt),
@@ -54,6 +63,8 @@ export type KeyInput = {
   grants: unknown | 'all';
   /** `{ requests, window }`, or null for the plugin config's default (contract section 13). */
   limits?: unknown;
+  /** `{ sharedMaxAge }`, or null for a key whose responses are not shared (contract section 14). */
+  cache?: unknown;
 };
 
 /** Thrown with every issue of a rejected input; nothing has been written. */
@@ -65,8 +76,13 @@ export class KeyValidationError extends errors.ValidationError {
   }
 }
 
-const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits'>, now: Date): GrantIssue[] => {
+const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits' | 'cache'>, now: Date): GrantIssue[] => {
   const issues: GrantIssue[] = [];
+  if (input.cache !== undefined && input.cache !== null) {
+    const parsed = parseCachePolicy(input.cache);
+    if (!parsed.ok)
+      issues.push(...parsed.issues.map((issue) => ({ path: issue.field ? ['cache', issue.field] : ['cache'], message: issue.message })));
+  }
   if (input.limits !== undefined && input.limits !== null) {
     const parsed = parseRateLimit(input.limits);
     if (!parsed.ok)
@@ -134,6 +150,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           commands: grants.commands,
           origins: grants.origins,
           limits: input.limits ?? null,
+          cache: input.cache ?? null,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           revoked: false,
         },
@@ -158,6 +175,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         description: input.description,
         expiresAt: input.expiresAt,
         limits: input.limits,
+        cache: input.cache,
       };
       // Everything is checked before anything is read from the input or written.
       const issues = validateMeta(merged, new Date());
@@ -169,6 +187,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (input.description !== undefined) data.description = input.description;
       if (input.expiresAt !== undefined) data.expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
       if (input.limits !== undefined) data.limits = input.limits;
+      if (input.cache !== undefined) data.cache = input.cache;
       if (grants && !Array.isArray(grants))
         Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
       const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;

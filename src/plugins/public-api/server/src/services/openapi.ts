@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { COMMANDS } from '../commands';
 import type { ApiKey } from '../keys/types';
+import { entityTagOf } from '../http/entity-tags';
 import { DocumentCache, type CachedDocument } from '../openapi/cache';
 import { buildOpenApiDocument } from '../openapi/document';
 import { CMS_PREFIX } from '../registry/types';
@@ -49,8 +50,9 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
         locales,
         commands: COMMANDS,
       });
-      const text = JSON.stringify(document);
-      const entry = { text, etag: `"${sha256(text).slice(0, 32)}"` };
+      // Kept as bytes: sent as they are, hashed once (the same tag the edge gives every document).
+      const text = Buffer.from(JSON.stringify(document));
+      const entry = { text, etag: entityTagOf(text) };
       cache.set(fingerprint, entry);
       return entry;
     },

@@ -55,6 +55,7 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
         description: details.description ?? null,
         expiresAt: details.expiresAt ?? null,
         limits: details.limits ?? null,
+        cache: details.cache ?? null,
         grants: form.grants,
       });
       toggleNotification({ type: 'success', message: t('key.created', 'The key {name} is created.', { name: created.data.name }) });

@@ -3,7 +3,7 @@
  * errors from the last save, and grant errors from the live preview, which validates as saving does.
  */
 import { useCallback, useMemo, useState } from 'react';
-import type { AdminKey, GrantsInput, KeyDetailsInput, KeyLimits } from '../../../../shared/contracts/keys';
+import type { AdminKey, GrantsInput, KeyCache, KeyDetailsInput, KeyLimits } from '../../../../shared/contracts/keys';
 import type { ResourceSummary } from '../../../../shared/contracts/registry';
 import type { KeyDetails } from '../../components/KeyDetailsFields';
 import { errorsUnder, type FieldErrors } from '../../utils/errors';
@@ -20,6 +20,7 @@ const detailsOf = (key: AdminKey | undefined): KeyDetails => ({
   customDate: key?.expiresAt ? new Date(key.expiresAt) : undefined,
   limitRequests: key?.limits ? String(key.limits.requests) : '',
   limitWindow: key?.limits ? String(key.limits.window) : '',
+  sharedMaxAge: key?.cache ? String(key.cache.sharedMaxAge) : '',
 });
 
 /** The limit as typed -> as sent: both empty is the default (null); anything else is sent for the server to judge. */
@@ -27,6 +28,12 @@ const limitsOf = (details: KeyDetails): KeyLimits | null => {
   if (details.limitRequests.trim() === '' && details.limitWindow.trim() === '') return null;
   const number = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
   return { requests: number(details.limitRequests), window: number(details.limitWindow) };
+};
+
+/** The cache policy as typed -> as sent: empty is none (null); anything else is sent for the server to judge. */
+const cacheOf = (details: KeyDetails): KeyCache | null => {
+  if (details.sharedMaxAge.trim() === '') return null;
+  return { sharedMaxAge: /^\s*\d+\s*$/.test(details.sharedMaxAge) ? Number(details.sharedMaxAge) : Number.NaN };
 };
 
 const sameLimits = (a: KeyLimits | null, b: KeyLimits | null) => a?.requests === b?.requests && a?.window === b?.window;
@@ -75,6 +82,8 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     if (!expiryUnchanged) input.expiresAt = expiresAt;
     const limits = limitsOf(details);
     if (!key || !sameLimits(limits, key.limits)) input.limits = limits;
+    const cache = cacheOf(details);
+    if (!key || cache?.sharedMaxAge !== key.cache?.sharedMaxAge) input.cache = cache;
     return input;
   };
 

@@ -35,8 +35,8 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       // A GET has no body.
       readBody: async () => Buffer.alloc(0),
     });
-    // The OpenAPI document comes serialized already (it is cached as text).
-    const body = response.raw ? (JSON.parse(response.raw.text) as unknown) : response.body;
+    // The OpenAPI document comes serialized already (it is cached as bytes).
+    const body = response.raw ? (JSON.parse(response.raw.text.toString()) as unknown) : response.body;
     return { status: response.status, body: body ?? null };
   } catch (error) {
     if (!isApiError(error)) throw error;

@@ -13,6 +13,7 @@ const keyDetails = {
   grants: z.unknown().optional(),
   /** The key's rate limit, or null for the default; its meaning (ranges) is checked by the keys service. */
   limits: z.unknown().optional(),
+  cache: z.unknown().optional(),
 };
 
 export const createKeySchema = z.object(keyDetails).strict();

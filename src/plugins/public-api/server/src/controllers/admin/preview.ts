@@ -24,6 +24,7 @@ const unsavedKey = (): ApiKey => {
     lastFour: '0000',
     grants: { resources: {}, commands: [], origins: [] },
     limits: null,
+    cache: null,
     expiresAt: null,
     revoked: false,
     lastUsedAt: null,

@@ -23,6 +23,7 @@ export const toAdminKey = (key: ApiKey): AdminKey => ({
   lastFour: key.lastFour,
   grants: key.grants,
   limits: key.limits,
+  cache: key.cache,
   expiresAt: key.expiresAt,
   revoked: key.revoked,
   lastUsedAt: key.lastUsedAt,

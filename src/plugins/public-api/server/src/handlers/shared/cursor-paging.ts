@@ -1,7 +1,9 @@
 /**
  * Keyset paging of a collection read (contract section 5): where a page starts, from the `cursor`
  * parameter, and the cursor of the page after it, from the page's last row. Cursors are bound to the
- * key, the resource and the query (its fingerprint), and carry the time they were issued.
+ * key, the resource and the query (its fingerprint), and carry the time they were issued, to the hour:
+ * a page read again within the hour has the same bytes, so the same ETag (contract section 14); a
+ * cursor so expires between 23 and 24 hours after it was served.
  */
 import { pluginConfig } from '../../config';
 import type { Projection } from '../../grants/projection';
@@ -23,6 +25,11 @@ export type CursorBinding = {
 };
 
 const cursorKey = () => derivedKeys(pluginConfig(strapi).keySecret).cursor;
+
+export const CURSOR_TIME_STEP_MS = 60 * 60 * 1000;
+
+/** The issue time a cursor carries: the start of the hour of `now`. */
+export const issuedHour = (now: number): number => now - (now % CURSOR_TIME_STEP_MS);
 
 /** The position a page starts after: the sort values and the id of the previous page's last row. */
 export const pageStart = (cursor: string, binding: CursorBinding): ScalarValue[] => {
@@ -62,7 +69,7 @@ export const nextCursor = (projection: Projection, last: RecordRow, binding: Cur
         keyId: binding.keyId,
         resourceId: binding.resourceId,
         fingerprint: binding.fingerprint,
-        issuedAt: binding.now,
+        issuedAt: issuedHour(binding.now),
         position: { values: binding.sort.map((term) => positionValue(projection, last, term.key)), id: last.documentId },
       },
       cursorKey(),

@@ -1,0 +1,98 @@
+/**
+ * Cache-Tag and Surrogate-Key (contract section 14): what a CDN may purge a document by. Pure.
+ *
+ * Tags name resources and records, without the `native:`/`cms:` prefix of resource ids:
+ * - a native resource: `events`; one of its records: `events:<documentId>`;
+ * - a CMS resource: `<website>/<collection>`; one of its records: `<website>/<collection>:<documentId>`;
+ * - documents that are not records: `_index` (GET /), `_openapi`, `_commands`.
+ * A record document is tagged with its resource and its record; a page with its resource and every record
+ * on it; records expanded by `include` and references (which show the target's slug) add their resource
+ * and record tags too, at any depth, each under the resource its relation field leads to.
+ *
+ * CDNs bound the header (16 KB at most for the common ones, less for some), so the value is kept to
+ * MAX_CACHE_TAG_BYTES. A document whose tags do not fit carries every resource tag and, for each resource
+ * with records in it, `<resource>:overflow` in place of those records' tags: a publisher purging a changed
+ * record purges `<resource>:<documentId>` and `<resource>:overflow`, and stays exact for every document
+ * that fits.
+ */
+import type { Resource } from '../registry/types';
+
+export const MAX_CACHE_TAG_BYTES = 8000;
+export const OVERFLOW_TAG = 'overflow';
+
+export const INDEX_TAG = '_index';
+export const OPENAPI_TAG = '_openapi';
+export const COMMANDS_TAG = '_commands';
+
+/** The tag of a resource: its slug, after its website's for a CMS resource. */
+export const resourceTag = (resource: Pick<Resource, 'slug' | 'website'>): string =>
+  resource.website ? `${resource.website.slug}/${resource.slug}` : resource.slug;
+
+type TagTarget = Pick<Resource, 'slug' | 'website'>;
+
+/** What tagging needs of a projection: its resource, and the resource each relation field leads to. */
+export type TaggedProjection<R extends TagTarget> = { resource: R; targets: ReadonlyMap<string, R> };
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
+
+/** Record ids by resource tag, in order of appearance. */
+type Found = Map<string, Set<string>>;
+
+const add = (found: Found, tag: string, id: unknown) => {
+  const ids = found.get(tag) ?? new Set<string>();
+  if (typeof id === 'string') ids.add(id);
+  found.set(tag, ids);
+};
+
+/**
+ * The records of `projection` and, through its relation fields, the records they show: a reference
+ * (`{ id, slug, collection }`) or a record `include` expanded, tagged with the field's target resource
+ * (a CMS resource's relation may lead to a native resource); expanded records are walked with their
+ * own projection.
+ */
+const collect = <R extends TagTarget>(
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  records: readonly unknown[],
+  found: Found,
+): void => {
+  const tag = resourceTag(projection.resource);
+  for (const record of records) {
+    if (!isObject(record)) continue;
+    add(found, tag, record.id);
+    const attributes = isObject(record.attributes) ? record.attributes : {};
+    for (const [field, target] of projection.targets) {
+      const value = attributes[field];
+      const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+      const targetTag = resourceTag(target);
+      for (const item of items) {
+        if (!isObject(item)) continue;
+        if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
+        else add(found, targetTag, item.id);
+      }
+    }
+  }
+};
+
+/** Bytes of a Cache-Tag value. */
+const byteLength = (tags: readonly string[]): number => Buffer.byteLength(tags.join(','));
+
+/** The tags of a read whose records (a page's data, or one record) are of `projection`. */
+export const recordTags = <R extends TagTarget>(
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  records: readonly unknown[],
+): string[] => {
+  const found: Found = new Map([[resourceTag(projection.resource), new Set<string>()]]);
+  collect(projection, projectionOf, records, found);
+  const resources = [...found.keys()];
+  const recordTags_ = [...found.entries()].flatMap(([tag, ids]) => [...ids].map((id) => `${tag}:${id}`));
+  const all = [...resources, ...recordTags_];
+  if (byteLength(all) <= MAX_CACHE_TAG_BYTES) return all;
+  const overflow = [...found.entries()].filter(([, ids]) => ids.size > 0).map(([tag]) => `${tag}:${OVERFLOW_TAG}`);
+  return [...resources, ...overflow];
+};
+
+/** The header fields of a tag list: Cache-Tag lists with commas, Surrogate-Key with spaces. */
+export const cacheTagHeaders = (tags: readonly string[]): Record<string, string> =>
+  tags.length === 0 ? {} : { 'Cache-Tag': tags.join(','), 'Surrogate-Key': tags.join(' ') };

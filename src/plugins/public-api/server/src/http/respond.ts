@@ -1,0 +1,95 @@
+/**
+ * How an answer leaves /api/v2 (contract section 14): the handler's response -> status, headers and the
+ * bytes to send. Documents are serialized here once, to a Buffer; then, in order:
+ *
+ * 1. Cache-Control: a 200 to GET or HEAD with a key is `private, no-cache`, or the key's shared policy
+ *    (http/cache-control.ts), with `Vary: Authorization`; anything else a key gets (errors, writes,
+ *    commands) is `no-store`, and so is every error.
+ * 2. ETag on every 2xx document: the strong tag of its identity bytes (http/entity-tags.ts), or the one the
+ *    handler computed with them (the OpenAPI document is cached with its tag). Cache-Tag and
+ *    Surrogate-Key on reads (http/cache-tags.ts).
+ * 3. Content coding for bodies of 1 KiB or more (`Vary: Accept-Encoding`; http/compression.ts), with the
+ *    coded representation's own tag.
+ * 4. If-None-Match on a 200 to GET or HEAD that matches: 304 without a body, with the headers the 200
+ *    would have had (ETag, Cache-Control, Vary, Cache-Tag).
+ *
+ * Files (`content`: assets) are sent as their handler prepared them.
+ */
+import type { Readable } from 'node:stream';
+import type { CachePolicy } from '../config/cache-policy';
+import { chooseCoding } from './accept-encoding';
+import { NOT_STORED, readCacheControl } from './cache-control';
+import { cacheTagHeaders } from './cache-tags';
+import { COMPRESSION_THRESHOLD_BYTES, compressed } from './compression';
+import { codedTag, entityTagOf, noneMatch } from './entity-tags';
+import { JSONAPI_MEDIA_TYPE } from './media-types';
+import type { ApiResponse } from './request';
+
+/** What the request says about how it wants the answer, and who asks. */
+export type ResponseContext = {
+  method: string;
+  acceptEncoding: string | undefined;
+  ifNoneMatch: string | undefined;
+  /** The key's shared-cache policy (null: none); undefined when the request has no key (yet). */
+  cachePolicy: CachePolicy | null | undefined;
+};
+
+export type OutgoingResponse = {
+  status: number;
+  headers: Record<string, string>;
+  /** Field names to add to Vary (to what the CORS layer said already). */
+  vary: string[];
+  /** The Content-Type of `body` when it is a document; files carry theirs in `headers`. */
+  type?: string;
+  body: Buffer | Readable | null;
+};
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
+/** The document's media type and identity bytes, or null when the response has no body. */
+const serialized = (response: ApiResponse): { type: string; bytes: Buffer } | null => {
+  if (response.raw)
+    return { type: response.raw.type, bytes: Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text) };
+  if (response.rawBody !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(response.rawBody) };
+  if (response.body !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(JSON.stringify(response.body)) };
+  return null;
+};
+
+export const prepareResponse = async (response: ApiResponse, context: ResponseContext): Promise<OutgoingResponse> => {
+  const headers: Record<string, string> = {};
+  const vary: string[] = [];
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (name.toLowerCase() === 'vary') vary.push(...value.split(',').map((field) => field.trim()));
+    else headers[name] = value;
+  }
+  if (response.content !== undefined) return { status: response.status, headers, vary, body: response.content };
+
+  const keyed = context.cachePolicy !== undefined;
+  const cachedRead = keyed && isRead(context.method) && response.status === 200;
+  if (cachedRead) {
+    headers['Cache-Control'] = readCacheControl(context.cachePolicy!);
+    vary.push('Authorization');
+    Object.assign(headers, cacheTagHeaders(response.tags ?? []));
+  } else if (keyed || response.status >= 400) {
+    headers['Cache-Control'] = NOT_STORED;
+  }
+
+  const document = serialized(response);
+  if (document === null) return { status: response.status, headers, vary, body: null };
+
+  const tagged = response.status >= 200 && response.status < 300;
+  const tag = tagged ? (response.etag ?? entityTagOf(document.bytes)) : null;
+  const compressible = document.bytes.length >= COMPRESSION_THRESHOLD_BYTES;
+  if (compressible) vary.push('Accept-Encoding');
+  const coding = compressible ? chooseCoding(context.acceptEncoding) : null;
+  if (tag !== null) headers.ETag = codedTag(tag, coding);
+
+  if (cachedRead && tag !== null && noneMatch(context.ifNoneMatch, tag)) {
+    return { status: 304, headers, vary, body: null };
+  }
+  if (coding === null) return { status: response.status, headers, vary, type: document.type, body: document.bytes };
+  headers['Content-Encoding'] = coding;
+  // Untagged bodies (errors) are not kept: their tag would have to be computed for nothing.
+  const body = await compressed(document.bytes, coding, tag === null ? null : headers.ETag!);
+  return { status: response.status, headers, vary, type: document.type, body };
+};
