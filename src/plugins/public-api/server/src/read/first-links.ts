@@ -56,7 +56,13 @@ export const firstLinks = (knex: Knex, visible: Knex.QueryBuilder, columns: Link
     );
   const firsts = knex
     .select([OWNER, ...Object.keys(columns.select)])
-    .select(knex.raw(`ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ${placeholders(orderAliases.length)}) AS ??`, [OWNER, ...orderAliases, POSITION]))
+    .select(
+      knex.raw(`ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ${placeholders(orderAliases.length)}) AS ??`, [
+        OWNER,
+        ...orderAliases,
+        POSITION,
+      ]),
+    )
     .from(visible.as('links'))
     .where(COPY, 1);
   const shown = knex

@@ -302,7 +302,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               owner: `j.${join.ownerColumn}`,
               documentId,
               order: [...(join.orderColumn ? [`j.${join.orderColumn}`] : []), 'j.id'],
-              select: { rowId: qualified(targetModel, 'id'), documentId, ...(slugColumn ? { slug: qualified(targetModel, slugColumn) } : {}) },
+              select: {
+                rowId: qualified(targetModel, 'id'),
+                documentId,
+                ...(slugColumn ? { slug: qualified(targetModel, slugColumn) } : {}),
+              },
             },
             whole ? null : REFERENCE_LIST_CAP + 1,
           );
@@ -324,7 +328,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * in `language`): how a write that adds and removes references learns what is linked already, one
      * indexed lookup whatever the length of the stored list.
      */
-    async linkedAmong(projection: Projection, rowId: number, field: string, documentIds: string[], language: string | null): Promise<Set<string>> {
+    async linkedAmong(
+      projection: Projection,
+      rowId: number,
+      field: string,
+      documentIds: string[],
+      language: string | null,
+    ): Promise<Set<string>> {
       const join = models(projection.resource.uid).relations[field];
       const target = projection.targets.get(field);
       if (!join || !target) throw new Error(`No relation '${field}' on ${projection.resource.uid}.`);
