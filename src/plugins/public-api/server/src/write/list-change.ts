@@ -55,7 +55,9 @@ export const planListChange = (
   }
   return {
     connect: adds.filter((target) => !linked.has(target.documentId)).map((target) => target.documentId),
-    disconnect: removes.filter((target) => linked.has(target.documentId) && !added.has(target.documentId)).map((target) => target.documentId),
+    disconnect: removes
+      .filter((target) => linked.has(target.documentId) && !added.has(target.documentId))
+      .map((target) => target.documentId),
     problems,
   };
 };
