@@ -2,7 +2,7 @@
  * `node scripts/run.js bench-reference-lists`: what the references of a to-many list cost when the list
  * is long (contract section 13), the figures of docs/benchmarks.md's "Long reference lists".
  *
- *   node scripts/run.js bench-reference-lists -- [--events 20000] [--runs 30]
+ *   node scripts/run.js bench-reference-lists [--events 20000] [--runs 30]
  *
  * Seeds the demo content and `--events` benchmark events into its own SQLite database
  * (bench/.data/reference-lists.db; a rerun adds only what is missing): the events are spread over the
@@ -130,7 +130,7 @@ export const main = async (args: string[]): Promise<number> => {
   const events = Number(values.events);
   const runs = Number(values.runs);
   if (!Number.isInteger(events) || events < 1 || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: node scripts/run.js bench-reference-lists -- [--events N] [--runs N] (whole numbers from 1)\n');
+    process.stderr.write('usage: node scripts/run.js bench-reference-lists [--events N] [--runs N] (whole numbers from 1)\n');
     return 2;
   }
   benchEnvironment('reference-lists.db');

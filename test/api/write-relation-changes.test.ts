@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses, type OpenApiDocument } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
-import { publish } from '../helpers/fixtures';
+import { ensureLocale, localize, publish } from '../helpers/fixtures';
 import { resourceDocument, writer } from '../helpers/writes';
 import { readModelOf } from '../../src/plugins/public-api/server/src/read/model';
 
@@ -239,6 +239,43 @@ test('targets the key may not read and fields it may not write answer as for pla
     meta: { reason: 'field_not_writable' },
   });
   expect(await storedList(hall.documentId)).toEqual(before);
+});
+
+test('a change touches only the links of its language; the other language keeps its own', async () => {
+  await ensureLocale(app.strapi, 'de', 'German');
+  const key = await createKey(app.strapi, WRITER);
+  const api = writer(app);
+  const atrium = await publish(app.strapi, BUILDING, { name: 'Atrium', slug: 'atrium' });
+  const english = (await event('english-only', atrium.documentId)).documentId;
+  const both = (await event('bilingual')).documentId;
+  await localize(app.strapi, EVENT, both, 'de', {
+    title: 'Zweisprachig',
+    slug: 'zweisprachig',
+    startsAt: '2027-06-01T10:00:00.000Z',
+    category: 'talk',
+    venue: atrium.documentId,
+  });
+  const ids = async (locale: string) =>
+    (await api.get(`/api/v2/buildings/atrium?locale=${locale}`, key.auth)).body.data.attributes.events.map((ref: { id: string }) => ref.id);
+  expect(await ids('en')).toEqual([english]);
+  expect(await ids('de')).toEqual([both]);
+
+  const en = await api.patch('/api/v2/buildings/atrium', key.auth, change({ add: ['bilingual'], remove: [english] }));
+  expect(en.status).toBe(200);
+  expect(await ids('en')).toEqual([both]);
+  expect(await ids('de')).toEqual([both]);
+
+  // In German, the English-only event is no record at all; the German link goes, the English one stays.
+  const missing = await api.patch('/api/v2/buildings/atrium?locale=de', key.auth, change({ remove: [english] }));
+  expect(missing.status).toBe(422);
+  expect(missing.body.errors[0]).toMatchObject({
+    source: { pointer: '/data/attributes/events/remove/0' },
+    meta: { reason: 'target_not_found' },
+  });
+  const de = await api.patch('/api/v2/buildings/atrium?locale=de', key.auth, change({ remove: ['zweisprachig'] }));
+  expect(de.status).toBe(200);
+  expect(await ids('de')).toEqual([]);
+  expect(await ids('en')).toEqual([both]);
 });
 
 test('a create takes whole lists only', async () => {
