@@ -17,7 +17,7 @@ import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
 import { REFERENCE_LIST_CAP } from '../fields/types/relation';
-import { firstLinks } from '../read/first-links';
+import { allLinks, cutDocuments, cutLinks, firstPerDocument, shortOwners } from '../read/first-links';
 import type { Field, Resource } from '../registry/types';
 
 export type Scope = {
@@ -291,31 +291,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[field];
           const target = projection.targets.get(field);
           if (!join || !target) return;
-          const { builder, targetModel } = visibleLinks(join, target, language);
-          builder.whereIn(`j.${join.ownerColumn}`, rowIds);
+          const { targetModel } = visibleLinks(join, target, language);
+          const visible = (owners: number[]) => visibleLinks(join, target, language).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
-          const documentId = qualified(targetModel, 'document_id');
-          const query = firstLinks(
-            knex(),
-            builder,
-            {
-              owner: `j.${join.ownerColumn}`,
-              documentId,
-              order: [...(join.orderColumn ? [`j.${join.orderColumn}`] : []), 'j.id'],
-              select: {
-                rowId: qualified(targetModel, 'id'),
-                documentId,
-                ...(slugColumn ? { slug: qualified(targetModel, slugColumn) } : {}),
-              },
-            },
-            whole ? null : REFERENCE_LIST_CAP + 1,
-          );
+          const columns = {
+            owner: `j.${join.ownerColumn}`,
+            documentId: qualified(targetModel, 'document_id'),
+            order: [...(join.orderColumn ? [`j.${join.orderColumn}`] : []), 'j.id'],
+            select: { rowId: qualified(targetModel, 'id'), ...(slugColumn ? { slug: qualified(targetModel, slugColumn) } : {}) },
+          };
+          // One query; a second only for owners a repeated link left short (never on consistent data).
+          const cap = REFERENCE_LIST_CAP + 1;
+          const rows = (await (whole ? allLinks(visible(rowIds), columns) : cutLinks(knex(), visible(rowIds), columns, cap))) as RawRow[];
+          const lists = firstPerDocument(rows);
+          const short = whole ? [] : shortOwners(rows, lists, cap);
+          if (short.length) {
+            for (const [owner, list] of firstPerDocument((await cutDocuments(knex(), visible(short), columns, cap)) as RawRow[]))
+              lists.set(owner, list);
+          }
           const byOwner = new Map<number, TargetRef[]>();
-          for (const raw of (await query) as RawRow[]) {
-            const owner = Number(raw.owner);
-            const list = byOwner.get(owner) ?? [];
-            list.push({ rowId: Number(raw.rowId), documentId: String(raw.documentId), slug: raw.slug == null ? null : String(raw.slug) });
-            byOwner.set(owner, list);
+          for (const [owner, list] of lists) {
+            byOwner.set(
+              owner,
+              list.map((raw) => ({
+                rowId: Number(raw.rowId),
+                documentId: String(raw.documentId),
+                slug: raw.slug == null ? null : String(raw.slug),
+              })),
+            );
           }
           result.set(field, byOwner);
         }),
