@@ -295,6 +295,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const visible = (owners: number[]) => visibleLinks(join, target, language).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           const columns = {
+            link: 'j.id',
             owner: `j.${join.ownerColumn}`,
             documentId: qualified(targetModel, 'document_id'),
             order: [...(join.orderColumn ? [`j.${join.orderColumn}`] : []), 'j.id'],
@@ -302,7 +303,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           };
           // One query; a second only for owners a repeated link left short (never on consistent data).
           const cap = REFERENCE_LIST_CAP + 1;
-          const rows = (await (whole ? allLinks(visible(rowIds), columns) : cutLinks(knex(), visible(rowIds), columns, cap))) as RawRow[];
+          const tables = {
+            owners: { table: model.table, ids: rowIds },
+            join: { table: join.table, targetColumn: join.targetColumn },
+            target: { table: targetModel.table },
+          };
+          const rows = (await (whole
+            ? allLinks(visible(rowIds), columns)
+            : cutLinks(
+                knex(),
+                databaseClient(strapi),
+                tables,
+                () => visibleLinks(join, target, language).builder,
+                columns,
+                cap,
+              ))) as RawRow[];
           const lists = firstPerDocument(rows);
           const short = whole ? [] : shortOwners(rows, lists, cap);
           if (short.length) {
