@@ -1,12 +1,15 @@
 /**
  * `{ "add": [...], "remove": [...] }` for to-many relation fields: how the relation codec judges it
- * (fields/types/relation.ts) and what a resolved change links and unlinks (write/list-change.ts).
+ * (fields/types/relation.ts) and what a resolved change links and unlinks (write/list-change.ts); and the
+ * pure parts of the cut of long lists on reads (read/first-links.ts, the index of services/indexes.ts).
  */
 import fc from 'fast-check';
 import type { Field } from '../../src/plugins/public-api/server/src/registry/types';
 import type { RelationRef } from '../../src/plugins/public-api/server/src/fields/codec';
 import { relations } from '../../src/plugins/public-api/server/src/fields/types/relation';
 import { planListChange, type ListChange, type NamedTarget } from '../../src/plugins/public-api/server/src/write/list-change';
+import { firstPerDocument, shortOwners } from '../../src/plugins/public-api/server/src/read/first-links';
+import { linkListIndexName, linkListIndexStatement } from '../../src/plugins/public-api/server/src/services/indexes';
 
 const FIELD = { key: 'events', type: 'relations', label: 'Events', required: false, localized: false } as unknown as Field;
 const POINTER = '/data/attributes/events';
@@ -119,5 +122,53 @@ describe('planListChange', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the cut of reference lists (read/first-links.ts)', () => {
+  const CAP = 5;
+  /** Rows as the cut by links returns them: by owner, in order, `cap` links at most per owner. */
+  const rowsOf = (lists: Map<number, string[]>) =>
+    [...lists].flatMap(([owner, documents]) => documents.slice(0, CAP).map((documentId) => ({ owner, documentId })));
+
+  test('each document is kept at its first link; an owner is short exactly when its cut links repeat a document', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.integer({ min: 1, max: 9 }).map(String),
+          fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), { maxLength: 9 }),
+        ),
+        (raw) => {
+          const lists = new Map(Object.entries(raw).map(([owner, documents]) => [Number(owner), documents]));
+          const rows = rowsOf(lists);
+          const firsts = firstPerDocument(rows);
+          for (const [owner, documents] of lists) {
+            const cut = documents.slice(0, CAP);
+            expect((firsts.get(owner) ?? []).map((row) => row.documentId)).toEqual([...new Set(cut)]);
+          }
+          const short = shortOwners(rows, firsts, CAP);
+          const expected = [...lists]
+            .filter(([, documents]) => documents.length >= CAP && new Set(documents.slice(0, CAP)).size < CAP)
+            .map(([owner]) => owner);
+          expect(short.sort()).toEqual(expected.sort());
+        },
+      ),
+    );
+  });
+});
+
+describe('the index of a relation list', () => {
+  test('one per owner column, and a name PostgreSQL keeps whole', () => {
+    const join = { table: 'events_venue_lnk', ownerColumn: 'building_id', targetColumn: 'event_id', orderColumn: 'event_ord' };
+    expect(linkListIndexName(join)).toBe('events_venue_lnk_pda_building_id');
+    expect(linkListIndexName({ ...join, ownerColumn: 'event_id' })).not.toBe(linkListIndexName(join));
+    const quote = (identifier: string) => `"${identifier}"`;
+    expect(linkListIndexStatement(join, quote)).toBe(
+      'CREATE INDEX IF NOT EXISTS "events_venue_lnk_pda_building_id" ON "events_venue_lnk" ("building_id", "event_ord", "id")',
+    );
+    expect(linkListIndexStatement({ ...join, orderColumn: undefined }, quote)).toContain('("building_id", "id")');
+    const long = { ...join, table: `${'x'.repeat(60)}_lnk` };
+    expect(Buffer.byteLength(linkListIndexName(long))).toBeLessThanOrEqual(63);
+    expect(linkListIndexName(long)).not.toBe(linkListIndexName({ ...long, ownerColumn: 'other_id' }));
   });
 });
