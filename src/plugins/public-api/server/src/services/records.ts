@@ -291,7 +291,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[field];
           const target = projection.targets.get(field);
           if (!join || !target) return;
-          const { targetModel } = visibleLinks(join, target, language);
+          const targetModel = models(join.targetUid);
           const visible = (owners: number[]) => visibleLinks(join, target, language).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           const columns = {
