@@ -278,6 +278,33 @@ test('a change touches only the links of its language; the other language keeps 
   expect(await ids('en')).toEqual([both]);
 });
 
+test('one write names at most 1,000 references per field: more is 422 before anything is looked up', async () => {
+  const key = await createKey(app.strapi, WRITER);
+  const api = writer(app);
+  const before = await storedList(hall.documentId);
+  const many = Array.from({ length: 40_000 }, (_, index) => `x${index}`);
+  for (const [path, value] of [
+    ['/api/v2/buildings/hall', { add: many.slice(0, 600), remove: many.slice(600, 1001) }],
+    ['/api/v2/buildings/hall', { add: many }],
+    ['/api/v2/buildings/shed', many],
+  ] as const) {
+    const res = await api.patch(path, key.auth, change(value));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ source: { pointer: '/data/attributes/events' }, meta: { reason: 'value_invalid' } }),
+    ]);
+    expect(res.body.errors[0].detail).toContain('at most 1000');
+  }
+  // 1,000 are judged as usual: here every one names no record.
+  const thousand = await api.patch('/api/v2/buildings/hall', key.auth, change({ add: many.slice(0, 999), remove: ['x999'] }));
+  expect(thousand.status).toBe(422);
+  expect(thousand.body.errors[0]).toMatchObject({
+    source: { pointer: '/data/attributes/events/add/0' },
+    meta: { reason: 'target_not_found' },
+  });
+  expect(await storedList(hall.documentId)).toEqual(before);
+});
+
 test('a create takes whole lists only', async () => {
   const key = await createKey(app.strapi, WRITER);
   const api = writer(app);

@@ -2,6 +2,7 @@
  * What writes take where reads send more: a related record or an asset named by id (or as reads show
  * it, so that a read value can be written back).
  */
+import { MAX_REFERENCES_PER_WRITE } from '../fields/types/relation';
 import type { Components } from './components';
 import type { Ref } from './types';
 
@@ -35,12 +36,16 @@ export const relationInput = (components: Components): Ref =>
  */
 export const relationChanges = (components: Components): Ref =>
   components.schema('RelationListChange', () => ({
-    description:
-      'Changes a stored to-many list in place, however long it is (also one cut to 100 references on reads): `add` appends the records not linked yet, in order; `remove` unlinks records. Adding a linked record or removing an unlinked one changes nothing.',
+    description: `Changes a stored to-many list in place, however long it is (also one cut to 100 references on reads): \`add\` appends the records not linked yet, in order; \`remove\` unlinks records. Adding a linked record or removing an unlinked one changes nothing. At most ${MAX_REFERENCES_PER_WRITE} references in \`add\` and \`remove\` together.`,
     type: 'object',
     properties: {
-      add: { type: 'array', items: relationInput(components), description: 'Records to link, appended in this order.' },
-      remove: { type: 'array', items: relationInput(components), description: 'Records to unlink.' },
+      add: {
+        type: 'array',
+        items: relationInput(components),
+        maxItems: MAX_REFERENCES_PER_WRITE,
+        description: 'Records to link, appended in this order.',
+      },
+      remove: { type: 'array', items: relationInput(components), maxItems: MAX_REFERENCES_PER_WRITE, description: 'Records to unlink.' },
     },
     minProperties: 1,
     additionalProperties: false,

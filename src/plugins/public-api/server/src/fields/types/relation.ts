@@ -54,6 +54,19 @@ const relationRef = (key: string, target: string, pointer: string, raw: unknown)
 
 const isRelationRef = (value: RelationRef | Violation): value is RelationRef => 'by' in value;
 
+/**
+ * The most references one to-many value of a write may name (a whole list, or `add` and `remove`
+ * together): what one write resolves and links stays bounded, and within what one SQL statement may bind.
+ * A longer list is written in several changes.
+ */
+export const MAX_REFERENCES_PER_WRITE = 1000;
+
+const tooMany = (key: string, pointer: string, count: number): Violation =>
+  violation(
+    pointer,
+    `'${key}' names ${count} references; one write takes at most ${MAX_REFERENCES_PER_WRITE}. Send the rest in further writes, as changes: { "add": [...] }.`,
+  );
+
 /** The members of a change of a to-many list: `{ "add": [...], "remove": [...] }`. */
 export const LIST_CHANGE_MEMBERS = ['add', 'remove'] as const;
 
@@ -62,6 +75,8 @@ export const LIST_CHANGE_MEMBERS = ['add', 'remove'] as const;
  * an item of a plain list is, pointed at as `<field>/add/<n>`.
  */
 const parseListChange = (key: string, target: string, pointer: string, raw: Record<string, unknown>): WriteVerdict => {
+  const named = [raw.add, raw.remove].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
+  if (named > MAX_REFERENCES_PER_WRITE) return refuse(tooMany(key, pointer, named));
   const violations: Violation[] = [];
   for (const member of Object.keys(raw)) {
     if (!(LIST_CHANGE_MEMBERS as readonly string[]).includes(member)) {
@@ -114,6 +129,7 @@ const relationCodec = (type: 'relation' | 'relations', many: boolean): LinkCodec
         violation(pointer, `'${field.key}' takes an array of references, or \`{ "add": [...], "remove": [...] }\`, not ${describe(raw)}.`),
       );
     }
+    if (raw.length > MAX_REFERENCES_PER_WRITE) return refuse(tooMany(field.key, pointer, raw.length));
     const judged = judgeItems(raw, pointer, (item, itemPointer) => relationRef(field.key, target, itemPointer, item));
     return judged.ok ? accept({ kind: 'relation', refs: judged.items }) : refuse(...judged.violations);
   },
