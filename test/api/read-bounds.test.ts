@@ -134,6 +134,15 @@ test('collections cut each record, and the whole list is read with a filter on t
     next = body.links.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : null;
   }
   expect(read).toEqual(hallEvents);
+
+  // A festival's events through the other inverse relation, by the festival's slug (docs/api.md).
+  const festival = new Set<string>();
+  for (let next: string | null = `/api/v2/events?filter[festival][eq]=fest&limit=${CAP}`; next;) {
+    const body = await get(key, next);
+    for (const record of body.data as Ref[]) festival.add(record.id);
+    next = body.links.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : null;
+  }
+  expect(festival).toEqual(hallEvents);
 });
 
 test('include expands only the references the record shows', async () => {

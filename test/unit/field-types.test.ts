@@ -415,18 +415,23 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
     },
   );
 
-  test.each(resource.fields.map((field) => [field.key, field] as const))('%s: a value it reads can be written back', (_key, field) => {
-    const codec = codecOf(field);
-    const validate = validator(fieldSchema(codec.writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute }), field));
-    const context = { pointer: `/data/attributes/${field.key}`, target: projection.targets.get(field.key)?.slug ?? '' };
-    fc.assert(
-      fc.property(readValue(field, codec, true), (value) => {
-        if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
-        const verdict = codec.parseWrite(value, field, context);
-        if (!verdict.ok) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(verdict.violations)}`);
-        if (verdict.planned.kind === 'value' && field.type !== 'tags') expect(verdict.planned.value).toEqual(value);
-      }),
-      { numRuns: 150 },
-    );
-  });
+  test.each(resource.fields.flatMap((field) => (['create', 'update'] as const).map((action) => [field.key, action, field] as const)))(
+    '%s: a value it reads can be written back (%s)',
+    (_key, action, field) => {
+      const codec = codecOf(field);
+      const validate = validator(
+        fieldSchema(codec.writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute, action }), field),
+      );
+      const context = { pointer: `/data/attributes/${field.key}`, target: projection.targets.get(field.key)?.slug ?? '' };
+      fc.assert(
+        fc.property(readValue(field, codec, true), (value) => {
+          if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
+          const verdict = codec.parseWrite(value, field, context);
+          if (!verdict.ok) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(verdict.violations)}`);
+          if (verdict.planned.kind === 'value' && field.type !== 'tags') expect(verdict.planned.value).toEqual(value);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 });

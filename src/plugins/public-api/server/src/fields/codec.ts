@@ -33,6 +33,8 @@ export type PlannedValue =
   | { kind: 'value'; value: unknown }
   | { kind: 'richtext'; doc: unknown }
   | { kind: 'relation'; refs: RelationRef[] }
+  /** A to-many list changed in place: `add` appended (those not linked yet), `remove` unlinked (those linked). */
+  | { kind: 'relationChanges'; add: RelationRef[]; remove: RelationRef[] }
   | { kind: 'media'; refs: AssetRef[] };
 
 /** A value of the wrong shape: where in the request, and what the field takes, for people. */
@@ -79,6 +81,8 @@ export type SchemaKit = {
   asset: () => Ref;
   assetInput: () => Ref;
   relationInput: () => Ref;
+  /** `{ "add": [...], "remove": [...] }`: a change of a stored to-many list. */
+  relationChanges: () => Ref;
   /** A relation's value on reads: the reference, or the related record when the key may expand it. */
   relationItem: (field: Field) => Schema | Ref;
 };
@@ -86,6 +90,8 @@ export type SchemaKit = {
 export type WriteSchemaContext = {
   /** Whether the field is the resource's slug, which a write may leave empty (it is then generated). */
   isSlug: boolean;
+  /** Whether the schema is a create's (a new record: lists are whole) or an update's. */
+  action: 'create' | 'update';
 };
 
 // ---------------------------------------------------------------------------------------------------------

@@ -20,6 +20,9 @@ export const acceptValue = (value: unknown): WriteVerdict => accept({ kind: 'val
 export const refuse = (...violations: Violation[]): WriteVerdict => ({ ok: false, violations });
 export const violation = (pointer: string, detail: string): Violation => ({ pointer, detail });
 
+/** The pointer to a member of the object at `pointer`, any name escaped (RFC 6901: `~` and `/`). */
+export const memberPointer = (pointer: string, member: string): string => `${pointer}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
 /** Each item of an array judged on its own: every item's violation, or all the items. */
 export const judgeItems = <T>(
   items: readonly unknown[],

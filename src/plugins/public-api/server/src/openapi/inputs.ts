@@ -2,6 +2,7 @@
  * What writes take where reads send more: a related record or an asset named by id (or as reads show
  * it, so that a read value can be written back).
  */
+import { MAX_REFERENCES_PER_WRITE } from '../fields/types/relation';
 import type { Components } from './components';
 import type { Ref } from './types';
 
@@ -26,6 +27,28 @@ export const relationInput = (components: Components): Ref =>
         ],
       },
     ],
+  }));
+
+/**
+ * A change of a stored to-many list (updates only): `add` links records not linked yet, at the end, in
+ * order; `remove` unlinks records. Adding a record already linked or removing one that is not changes
+ * nothing; a record named twice, or in both, is 422. Works on lists longer than reads show.
+ */
+export const relationChanges = (components: Components): Ref =>
+  components.schema('RelationListChange', () => ({
+    description: `Changes a stored to-many list in place, however long it is (also one cut to 100 references on reads): \`add\` appends the records not linked yet, in order; \`remove\` unlinks records. Adding a linked record or removing an unlinked one changes nothing. At most ${MAX_REFERENCES_PER_WRITE} references in \`add\` and \`remove\` together.`,
+    type: 'object',
+    properties: {
+      add: {
+        type: 'array',
+        items: relationInput(components),
+        maxItems: MAX_REFERENCES_PER_WRITE,
+        description: 'Records to link, appended in this order.',
+      },
+      remove: { type: 'array', items: relationInput(components), maxItems: MAX_REFERENCES_PER_WRITE, description: 'Records to unlink.' },
+    },
+    minProperties: 1,
+    additionalProperties: false,
   }));
 
 /** An existing asset: its id, or an object with it (an asset object as reads show it). */

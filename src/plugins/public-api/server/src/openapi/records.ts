@@ -10,7 +10,7 @@ import type { Field, Resource } from '../registry/types';
 import { asset } from './asset';
 import type { DocumentContext } from './context';
 import { jsonApi } from './envelope';
-import { assetInput, relationInput } from './inputs';
+import { assetInput, relationChanges, relationInput } from './inputs';
 import { fieldMeta, recordMeta } from './meta';
 import { richtextDoc, richtextDocInput } from './richtext';
 import { nullable, object } from './schema';
@@ -46,6 +46,7 @@ export const schemaKit = (context: DocumentContext, resource: Resource): SchemaK
   asset: () => asset(context.components),
   assetInput: () => assetInput(context.components),
   relationInput: () => relationInput(context.components),
+  relationChanges: () => relationChanges(context.components),
   relationItem: (field) => relationItem(context, context.projectionOf(resource).targets.get(field.key)!),
 });
 

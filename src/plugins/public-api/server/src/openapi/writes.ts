@@ -54,8 +54,11 @@ const locationHeader = (components: Components): Ref =>
   }));
 
 /** A writable field's value, with the content type's own rules (required, min/max, length, regex, options). */
-export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field): Schema =>
-  fieldSchema(codecOf(field).writeSchema(field, schemaKit(context, resource), { isSlug: field.key === resource.slugAttribute }), field);
+export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field, action: 'create' | 'update'): Schema =>
+  fieldSchema(
+    codecOf(field).writeSchema(field, schemaKit(context, resource), { isSlug: field.key === resource.slugAttribute, action }),
+    field,
+  );
 
 /** Fields a create must carry: required by the content type, without a default, and not the slug. */
 const requiredOnCreate = (resource: Resource, field: Field): boolean =>
@@ -64,7 +67,9 @@ const requiredOnCreate = (resource: Resource, field: Field): boolean =>
 const writableAttributes = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): Ref =>
   context.components.schema(`${context.nameOf(resource)}${action}WritableAttributes`, () => {
     const writable = context.projectionOf(resource).writable;
-    const properties = Object.fromEntries(writable.map((field) => [field.key, writeFieldSchema(context, resource, field)]));
+    const properties = Object.fromEntries(
+      writable.map((field) => [field.key, writeFieldSchema(context, resource, field, action === 'Create' ? 'create' : 'update')]),
+    );
     const required = action === 'Create' ? writable.filter((field) => requiredOnCreate(resource, field)).map((field) => field.key) : [];
     return object(properties, required, {
       description:

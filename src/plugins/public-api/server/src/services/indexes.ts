@@ -6,13 +6,19 @@
  *   exactly the default ORDER BY of a page (nulls last, id as tiebreaker) over published rows, so the
  *   first page and a keyset page deep in the collection are both an index range scan, not a sort.
  * - `<table>_pda_slug`: the slug column, for single-record reads by slug.
+ * - `<join table>_pda_<owner column>`: `(owner, order, id)` on the join table of every relation field, the
+ *   relation's order per owner, so that a reference list is read from its first link to its 101st and no
+ *   further, however many links the owner has (read/first-links.ts). Strapi's own indexes hold the owner
+ *   and the order column apart, which makes the database read and sort every link of the owner.
  *
  * Both are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes).
  */
+import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { Resource } from '../registry/types';
-import { createReadModels } from '../read/model';
+import { RELATION_FIELD_TYPES } from '../fields/table';
+import { createReadModels, type JoinModel } from '../read/model';
 
 export const indexStatements = (
   table: string,
@@ -31,6 +37,27 @@ export const indexStatements = (
   }
   return statements;
 };
+
+/** PostgreSQL cuts longer identifiers to 63 bytes; a longer name is shortened with a hash kept unique. */
+const MAX_IDENTIFIER = 63;
+
+/** The name of the index of a relation's links per owner: one per owner column (a join table serves both sides). */
+export const linkListIndexName = (join: JoinModel): string => {
+  const name = `${join.table}_pda_${join.ownerColumn}`;
+  if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
+  const hash = createHash('sha256').update(`${join.table}\u0000${join.ownerColumn}`).digest('hex').slice(0, 12);
+  return `${join.table.slice(0, 40)}_pda_${hash}`;
+};
+
+/** The index of a relation's links in their order per owner (read/first-links.ts). */
+export const linkListIndexStatement = (join: JoinModel, quote: (identifier: string) => string): string =>
+  `CREATE INDEX IF NOT EXISTS ${quote(linkListIndexName(join))} ON ${quote(join.table)} (${[
+    join.ownerColumn,
+    ...(join.orderColumn ? [join.orderColumn] : []),
+    'id',
+  ]
+    .map(quote)
+    .join(', ')})`;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
@@ -53,6 +80,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           },
           quote,
         );
+        for (const field of resource.fields) {
+          const join = model.relations[field.key];
+          if (join && RELATION_FIELD_TYPES.has(field.type)) statements.push(linkListIndexStatement(join, quote));
+        }
         for (const statement of statements) await knex.raw(statement);
       }
     },

@@ -17,6 +17,7 @@ import { pageSegments, type Segment } from '../read/segments';
 import { applyCondition, applyFilter, applyNullness, applyOrder, type SqlKey } from '../read/sql';
 import { MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES, sortKindOf } from '../fields/table';
 import { REFERENCE_LIST_CAP } from '../fields/types/relation';
+import { allLinks, cutDocuments, cutLinks, firstPerDocument, shortOwners } from '../read/first-links';
 import type { Field, Resource } from '../registry/types';
 
 export type Scope = {
@@ -271,8 +272,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /**
      * References of every visible relation field: one query per field, whatever the number of owners.
      * Each target document appears once per owner (see `visibleLinks`), in the relation's order. For reads
-     * an owner's list stops one past the cap (REFERENCE_LIST_CAP), enough for the serializer to see that
-     * it was cut; `whole` keeps every reference (writes replace what is stored, all of it).
+     * the SQL returns an owner's list cut one past the cap (REFERENCE_LIST_CAP, read/first-links.ts),
+     * enough for the serializer to see that it was cut; `whole` returns every reference (a write that
+     * replaces a list the key may not read disconnects all of it).
      */
     async relations(
       projection: Projection,
@@ -289,37 +291,79 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[field];
           const target = projection.targets.get(field);
           if (!join || !target) return;
-          const { builder, targetModel } = visibleLinks(join, target, language);
+          const targetModel = models(join.targetUid);
+          const visible = (owners: number[]) => visibleLinks(join, target, language).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
-          builder
-            .select({
-              owner: `j.${join.ownerColumn}`,
-              rowId: qualified(targetModel, 'id'),
-              documentId: qualified(targetModel, 'document_id'),
-            })
-            .whereIn(`j.${join.ownerColumn}`, rowIds);
-          if (slugColumn) builder.select({ slug: qualified(targetModel, slugColumn) });
-          builder.orderBy(`j.${join.ownerColumn}`);
-          if (join.orderColumn) builder.orderBy(`j.${join.orderColumn}`);
-          builder.orderBy('j.id');
+          const columns = {
+            link: 'j.id',
+            owner: `j.${join.ownerColumn}`,
+            documentId: qualified(targetModel, 'document_id'),
+            order: [...(join.orderColumn ? [`j.${join.orderColumn}`] : []), 'j.id'],
+            select: { rowId: qualified(targetModel, 'id'), ...(slugColumn ? { slug: qualified(targetModel, slugColumn) } : {}) },
+          };
+          // One query; a second only for owners a repeated link left short (never on consistent data).
+          const cap = REFERENCE_LIST_CAP + 1;
+          const tables = {
+            owners: { table: model.table, ids: rowIds },
+            join: { table: join.table, targetColumn: join.targetColumn },
+            target: { table: targetModel.table },
+          };
+          const rows = (await (whole
+            ? allLinks(visible(rowIds), columns)
+            : cutLinks(
+                knex(),
+                databaseClient(strapi),
+                tables,
+                () => visibleLinks(join, target, language).builder,
+                columns,
+                cap,
+              ))) as RawRow[];
+          const lists = firstPerDocument(rows);
+          const short = whole ? [] : shortOwners(rows, lists, cap);
+          if (short.length) {
+            for (const [owner, list] of firstPerDocument((await cutDocuments(knex(), visible(short), columns, cap)) as RawRow[]))
+              lists.set(owner, list);
+          }
           const byOwner = new Map<number, TargetRef[]>();
-          const seen = new Set<string>();
-          for (const raw of (await builder) as RawRow[]) {
-            const owner = Number(raw.owner);
-            const documentId = String(raw.documentId);
-            // A reference names a document once, even where the table holds a link twice.
-            const pair = `${owner}:${documentId}`;
-            if (seen.has(pair)) continue;
-            seen.add(pair);
-            const list = byOwner.get(owner) ?? [];
-            if (!whole && list.length > REFERENCE_LIST_CAP) continue;
-            list.push({ rowId: Number(raw.rowId), documentId, slug: raw.slug == null ? null : String(raw.slug) });
-            byOwner.set(owner, list);
+          for (const [owner, list] of lists) {
+            byOwner.set(
+              owner,
+              list.map((raw) => ({
+                rowId: Number(raw.rowId),
+                documentId: String(raw.documentId),
+                slug: raw.slug == null ? null : String(raw.slug),
+              })),
+            );
           }
           result.set(field, byOwner);
         }),
       );
       return result;
+    },
+
+    /**
+     * Which of `documentIds` the record's relation `field` links, as reads see links (visible targets,
+     * in `language`): how a write that adds and removes references learns what is linked already, one
+     * indexed lookup whatever the length of the stored list.
+     */
+    async linkedAmong(
+      projection: Projection,
+      rowId: number,
+      field: string,
+      documentIds: string[],
+      language: string | null,
+    ): Promise<Set<string>> {
+      const join = models(projection.resource.uid).relations[field];
+      const target = projection.targets.get(field);
+      if (!join || !target) throw new Error(`No relation '${field}' on ${projection.resource.uid}.`);
+      if (documentIds.length === 0) return new Set();
+      const { builder, targetModel } = visibleLinks(join, target, language);
+      const documentId = qualified(targetModel, 'document_id');
+      const raws = (await builder
+        .distinct({ documentId })
+        .where(`j.${join.ownerColumn}`, rowId)
+        .whereIn(documentId, documentIds)) as RawRow[];
+      return new Set(raws.map((raw) => String(raw.documentId)));
     },
 
     /** The files images embedded in richtext name, as they are now (name, hash, content version). */

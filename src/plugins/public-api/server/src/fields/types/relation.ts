@@ -5,8 +5,9 @@
  */
 import { echo } from '../../values/echo';
 import type { StrapiAttribute } from '../../registry/types';
-import type { LinkCodec, RelationRef, Violation } from '../codec';
-import { accept, describe, isObject, judgeItems, refuse, violation } from '../judge';
+import type { Schema } from '../../openapi/types';
+import type { LinkCodec, RelationRef, Violation, WriteVerdict } from '../codec';
+import { accept, describe, isObject, judgeItems, memberPointer, refuse, violation } from '../judge';
 
 /**
  * The most references a to-many list shows in one record (contract section 13). A longer list is cut to
@@ -53,6 +54,56 @@ const relationRef = (key: string, target: string, pointer: string, raw: unknown)
 
 const isRelationRef = (value: RelationRef | Violation): value is RelationRef => 'by' in value;
 
+/**
+ * The most references one to-many value of a write may name (a whole list, or `add` and `remove`
+ * together): what one write resolves and links stays bounded, and within what one SQL statement may bind.
+ * A longer list is written in several changes.
+ */
+export const MAX_REFERENCES_PER_WRITE = 1000;
+
+const tooMany = (key: string, pointer: string, count: number): Violation =>
+  violation(
+    pointer,
+    `'${key}' names ${count} references; one write takes at most ${MAX_REFERENCES_PER_WRITE}. Send the rest in further writes, as changes: { "add": [...] }.`,
+  );
+
+/** The members of a change of a to-many list: `{ "add": [...], "remove": [...] }`. */
+export const LIST_CHANGE_MEMBERS = ['add', 'remove'] as const;
+
+/**
+ * `{ "add": [...], "remove": [...] }` (either or both): references to link and to unlink, each judged as
+ * an item of a plain list is, pointed at as `<field>/add/<n>`.
+ */
+const parseListChange = (key: string, target: string, pointer: string, raw: Record<string, unknown>): WriteVerdict => {
+  const named = [raw.add, raw.remove].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
+  if (named > MAX_REFERENCES_PER_WRITE) return refuse(tooMany(key, pointer, named));
+  const violations: Violation[] = [];
+  for (const member of Object.keys(raw)) {
+    if (!(LIST_CHANGE_MEMBERS as readonly string[]).includes(member)) {
+      violations.push(violation(memberPointer(pointer, member), `A change of '${key}' takes \`add\` and \`remove\`, not ${echo(member)}.`));
+    }
+  }
+  if (!LIST_CHANGE_MEMBERS.some((member) => Object.hasOwn(raw, member))) {
+    violations.push(
+      violation(pointer, `A change of '${key}' takes \`add\`, \`remove\` or both: arrays of references to ${target} records.`),
+    );
+  }
+  const lists: Record<(typeof LIST_CHANGE_MEMBERS)[number], RelationRef[]> = { add: [], remove: [] };
+  for (const member of LIST_CHANGE_MEMBERS) {
+    if (!Object.hasOwn(raw, member)) continue;
+    const items = raw[member];
+    const itemsPointer = `${pointer}/${member}`;
+    if (!Array.isArray(items)) {
+      violations.push(violation(itemsPointer, `\`${member}\` takes an array of references to ${target} records, not ${describe(items)}.`));
+      continue;
+    }
+    const judged = judgeItems(items, itemsPointer, (item, itemPointer) => relationRef(key, target, itemPointer, item));
+    if (judged.ok) lists[member] = judged.items;
+    else violations.push(...judged.violations);
+  }
+  return violations.length ? refuse(...violations) : accept({ kind: 'relationChanges', ...lists });
+};
+
 const relationCodec = (type: 'relation' | 'relations', many: boolean): LinkCodec => ({
   type,
   storage: 'relation',
@@ -72,14 +123,28 @@ const relationCodec = (type: 'relation' | 'relations', many: boolean): LinkCodec
       const ref = relationRef(field.key, target, pointer, raw);
       return isRelationRef(ref) ? accept({ kind: 'relation', refs: [ref] }) : refuse(ref);
     }
-    if (!Array.isArray(raw)) return refuse(violation(pointer, `'${field.key}' takes an array of references, not ${describe(raw)}.`));
+    if (isObject(raw)) return parseListChange(field.key, target, pointer, raw);
+    if (!Array.isArray(raw)) {
+      return refuse(
+        violation(pointer, `'${field.key}' takes an array of references, or \`{ "add": [...], "remove": [...] }\`, not ${describe(raw)}.`),
+      );
+    }
+    if (raw.length > MAX_REFERENCES_PER_WRITE) return refuse(tooMany(field.key, pointer, raw.length));
     const judged = judgeItems(raw, pointer, (item, itemPointer) => relationRef(field.key, target, itemPointer, item));
     return judged.ok ? accept({ kind: 'relation', refs: judged.items }) : refuse(...judged.violations);
   },
-  writeSchema: (_field, kit) =>
-    many
-      ? { schema: { type: 'array', items: kit.relationInput(), description: 'null is the empty list.' }, nullable: 'always' }
-      : { schema: kit.relationInput(), nullable: 'unless-required' },
+  writeSchema: (_field, kit, { action }) => {
+    if (!many) return { schema: kit.relationInput(), nullable: 'unless-required' };
+    const list: Schema = {
+      type: ['array', 'null'],
+      items: kit.relationInput(),
+      description: 'The whole list, in order; null is the empty list.',
+    };
+    // A new record has no list to change: creates take whole lists only.
+    return action === 'create'
+      ? { schema: list, nullable: 'never' }
+      : { schema: { oneOf: [list, kit.relationChanges()] }, nullable: 'never' };
+  },
   filter: () => ({ type }),
   sortKind: 'text',
   sortable: () => false,

@@ -17,6 +17,7 @@ import { apiError } from '../../http/errors';
 import type { AttributePlan } from '../../write/attributes';
 import { getService } from '../../utils/get-service';
 import { dataOf, unprocessable } from './data';
+import { listChangesOnCreate } from './references';
 import { applySlug } from './slugs';
 import { localeParam, type WriteTarget } from './target';
 import { assertNoPendingChanges, versionsOf } from './versions';
@@ -33,7 +34,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     /** A new record, published. Returns its documentId. */
     async create(target: WriteTarget, plan: AttributePlan): Promise<string> {
-      if (plan.problems.length) throw unprocessable(plan.problems);
+      const problems = [...plan.problems, ...listChangesOnCreate(plan.fields)];
+      if (problems.length) throw unprocessable(problems);
       const resource = target.projection.resource;
       const data = await dataOf(strapi, target, plan, null);
       await applySlug(target, data, null);

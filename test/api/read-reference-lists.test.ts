@@ -1,0 +1,328 @@
+/**
+ * A long to-many list is cut in SQL (contract section 13, read/first-links.ts): a building linked to
+ * 3,000 events answers its first 100 references and `meta.truncated`, in exactly the order and with
+ * exactly the de-duplication and visibility of the read that loaded every link and cut in JavaScript
+ * (reproduced below as the oracle), and the relation query returns one row past the cap, not 3,000.
+ *
+ * The events are inserted as Strapi stores a published document (a draft row and a published row, each
+ * linked to the matching building row), with knex: 3,000 document service calls would take minutes. The
+ * buildings' order column is shuffled, some links lead to rows no read shows (drafts, another language),
+ * and on a second building some documents are linked twice, so the order, the de-duplication and the
+ * visibility are all tested.
+ */
+import type { Knex } from 'knex';
+import { bootApp, type TestApp } from '../helpers/app';
+import { checkResponses } from '../helpers/openapi';
+import { createKey } from '../helpers/keys';
+import { expectValidJsonApi } from '../helpers/jsonapi';
+import { publish } from '../helpers/fixtures';
+import { usingPostgres } from '../helpers/database';
+import { readModelOf } from '../../src/plugins/public-api/server/src/read/model';
+
+const CAP = 100;
+const EVENTS = 3000;
+const EVENT = 'api::event.event';
+const BUILDING = 'api::building.building';
+
+let app: TestApp;
+let depot: { documentId: string; id: number };
+let depotRows: { draft: number; published: number };
+let annex: { documentId: string };
+let annexRows: { draft: number; published: number };
+const sql: string[] = [];
+let lastCut: { sql: string; bindings: unknown[] } | null = null;
+const returned: number[] = [];
+/** The queries of the buildings' `events` references: the cut per owner (CROSS JOIN), the cut by document (window). */
+const relationQuery = (text: string) => /events_venue_lnk/.test(text) && /cross join|row_number\(\) over/i.test(text);
+
+type Meta = { tableName: string; attributes: Record<string, { columnName?: string }> };
+
+/** A seeded random order (mulberry32), so that a failure can be replayed. */
+const shuffled = <T>(items: T[], seed: number): T[] => {
+  let state = seed;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+};
+
+const knex = (): Knex => app.strapi.db.connection as unknown as Knex;
+
+/** `count` events (draft and published rows, locale `locale`) linked to the building's rows; their published row ids. */
+const insertEvents = async (prefix: string, count: number, locale: string, building: { draft: number; published: number }) => {
+  const meta = app.strapi.db.metadata.get(EVENT) as unknown as Meta;
+  const column = (attribute: string) => meta.attributes[attribute]!.columnName!;
+  const join = readModelOf(app.strapi, BUILDING).relations.events!;
+  const stamp = new Date('2026-11-01T00:00:00.000Z');
+  const rows = Array.from({ length: count }, (_, n) => ({
+    [column('documentId')]: `${prefix}${String(n).padStart(5, '0')}`,
+    [column('title')]: `${prefix} ${n}`,
+    [column('slug')]: `${prefix}-${n}`,
+    [column('startsAt')]: stamp,
+    [column('category')]: 'talk',
+    [column('locale')]: locale,
+    [column('createdAt')]: stamp,
+    [column('updatedAt')]: stamp,
+  }));
+  const ids: { documentId: string; draft: number; published: number }[] = [];
+  for (let start = 0; start < rows.length; start += 200) {
+    const batch = rows.slice(start, start + 200);
+    await knex()(meta.tableName).insert(batch.map((row) => ({ ...row, [column('publishedAt')]: null })));
+    await knex()(meta.tableName).insert(batch.map((row) => ({ ...row, [column('publishedAt')]: stamp })));
+  }
+  const inserted = (await knex()(meta.tableName)
+    .select({ id: 'id', documentId: column('documentId'), publishedAt: column('publishedAt') })
+    .where(column('documentId'), 'like', `${prefix}%`)
+    .where(column('locale'), locale)) as { id: number; documentId: string; publishedAt: unknown }[];
+  const byDocument = new Map<string, { documentId: string; draft: number; published: number }>();
+  for (const row of inserted) {
+    const entry = byDocument.get(row.documentId) ?? { documentId: row.documentId, draft: 0, published: 0 };
+    if (row.publishedAt === null) entry.draft = Number(row.id);
+    else entry.published = Number(row.id);
+    byDocument.set(row.documentId, entry);
+  }
+  ids.push(...byDocument.values());
+  const links = ids.flatMap((event) => [
+    { [join.targetColumn]: event.draft, [join.ownerColumn]: building.draft },
+    { [join.targetColumn]: event.published, [join.ownerColumn]: building.published },
+  ]);
+  for (let start = 0; start < links.length; start += 200) await knex()(join.table).insert(links.slice(start, start + 200));
+  return ids;
+};
+
+type BuildingRows = { draft: number; published: number };
+
+/** A published building whose `events` are `count` inserted events, in a shuffled order of the building. */
+const buildingWith = async (slug: string, count: number, seed: number) => {
+  const doc = await publish(app.strapi, BUILDING, { name: slug, slug });
+  const rows = (await knex()('buildings').select('id', 'published_at').where('document_id', doc.documentId)) as {
+    id: number;
+    published_at: unknown;
+  }[];
+  const buildingRows: BuildingRows = {
+    draft: Number(rows.find((row) => row.published_at === null)!.id),
+    published: Number(rows.find((row) => row.published_at !== null)!.id),
+  };
+  const events = await insertEvents(slug, count, 'en', buildingRows);
+  const join = readModelOf(app.strapi, BUILDING).relations.events!;
+  const order = shuffled(
+    events.map((event) => event.published),
+    seed,
+  );
+  await knex().transaction(async (trx) => {
+    for (const [position, eventRow] of order.entries()) {
+      await trx(join.table)
+        .where({ [join.ownerColumn]: buildingRows.published, [join.targetColumn]: eventRow })
+        .update({ [join.orderColumn!]: position + 1 });
+    }
+  });
+  return { doc, rows: buildingRows, events, order };
+};
+
+beforeAll(async () => {
+  app = await checkResponses(await bootApp());
+  const s = app.strapi;
+  const join = readModelOf(s, BUILDING).relations.events!;
+  expect(join.orderColumn).toBeDefined();
+  const built = await buildingWith('depot', EVENTS, 15);
+  depot = built.doc;
+  depotRows = built.rows;
+  // Links no read of the depot in English shows: events in another language (their order null), and
+  // draft rows linked to the published building row, first in the order.
+  await insertEvents('depot-fr', 20, 'fr', depotRows);
+  await knex()(join.table).insert(
+    built.events
+      .slice(0, 10)
+      .map((event) => ({ [join.ownerColumn]: depotRows.published, [join.targetColumn]: event.draft, [join.orderColumn!]: -1 })),
+  );
+
+  // The annex: a document reached through two links (Strapi's link per version; here a second published
+  // row of the same document), the second link ranking before the first for half of them, after for the rest.
+  const annexBuilt = await buildingWith('annex', 150, 16);
+  annex = annexBuilt.doc;
+  annexRows = annexBuilt.rows;
+  const meta = s.db.metadata.get(EVENT) as unknown as Meta;
+  const twice = annexBuilt.events.filter((_, index) => index % 3 === 0).slice(0, 40);
+  for (const [index, event] of twice.entries()) {
+    const [row] = (await knex()(meta.tableName).where('id', event.published)) as Record<string, unknown>[];
+    const { id: _id, ...copy } = row!;
+    const [inserted] = (await knex()(meta.tableName).insert(copy).returning('id')) as ({ id: number } | number)[];
+    const copyId = typeof inserted === 'object' ? inserted.id : inserted!;
+    await knex()(join.table).insert({
+      [join.ownerColumn]: annexRows.published,
+      [join.targetColumn]: copyId,
+      [join.orderColumn!]: index % 2 === 0 ? 0 : 1000 + index,
+    });
+  }
+
+  await publish(s, EVENT, {
+    title: 'Elsewhere',
+    slug: 'elsewhere',
+    startsAt: '2027-01-01T10:00:00.000Z',
+    category: 'talk',
+    venue: (await publish(s, BUILDING, { name: 'Other', slug: 'other' })).documentId,
+  });
+  // The relation queries, and how many rows each sent back.
+  const connection = app.strapi.db.connection as unknown as Knex;
+  connection.on('query', (query: { sql: string; bindings?: unknown[] }) => {
+    sql.push(query.sql);
+    if (relationQuery(query.sql) && /cross join/i.test(query.sql)) lastCut = { sql: query.sql, bindings: query.bindings ?? [] };
+  });
+  connection.on('query-response', (response: unknown, query: { sql: string }) => {
+    if (relationQuery(query.sql)) returned.push(Array.isArray(response) ? response.length : -1);
+  });
+}, 300_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/**
+ * The read before the cut moved into SQL, as the oracle: every visible link of the owner in the
+ * relation's order (order column, then link id), each document kept at its first link, cut to the cap.
+ */
+const expectedReferences = async (ownerRow: number): Promise<string[]> => {
+  const join = readModelOf(app.strapi, BUILDING).relations.events!;
+  const rows = (await knex()(`${join.table} as j`)
+    .join('events', 'events.id', `j.${join.targetColumn}`)
+    .select({ documentId: 'events.document_id' })
+    .where(`j.${join.ownerColumn}`, ownerRow)
+    .whereNotNull('events.published_at')
+    .where('events.locale', 'en')
+    .orderBy(`j.${join.orderColumn!}`)
+    .orderBy('j.id')) as { documentId: string }[];
+  const seen = new Set<string>();
+  const list: string[] = [];
+  for (const { documentId } of rows) {
+    if (seen.has(documentId)) continue;
+    seen.add(documentId);
+    list.push(documentId);
+  }
+  return list;
+};
+
+const GRANTS = {
+  resources: {
+    'native:events': { actions: ['read'], read: ['title', 'venue'] },
+    'native:buildings': { actions: ['read'], read: ['name', 'events'] },
+  },
+};
+
+const get = async (key: { auth: string }, path: string) => {
+  const res = await app.http().get(path).set('Authorization', key.auth);
+  if (res.status !== 200) throw new Error(`${path}: expected 200, got ${res.status}\n${res.text}`);
+  expectValidJsonApi(res.body);
+  return res.body;
+};
+
+test('an owner with 3,000 links answers its first 100 references in the relation order, each document once, and meta.truncated', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const expected = await expectedReferences(depotRows.published);
+  expect(expected).toHaveLength(EVENTS);
+  returned.length = 0;
+  const body = await get(key, '/api/v2/buildings/depot');
+  const shown = (body.data.attributes.events as { id: string; collection: string }[]).map((ref) => ref.id);
+  expect(shown).toEqual(expected.slice(0, CAP));
+  expect(body.data.meta.truncated).toEqual(['events']);
+  // The relation query sent back one row past the cap, not every link.
+  expect(returned).toEqual([CAP + 1]);
+  for (const ref of body.data.attributes.events) expect(ref.collection).toBe('events');
+});
+
+test('a page of several owners cuts each one in one query', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  returned.length = 0;
+  sql.length = 0;
+  const page = await get(key, '/api/v2/buildings?limit=10');
+  const byId = new Map(
+    (page.data as { id: string; attributes: { events: { id: string }[] }; meta: { truncated?: string[] } }[]).map((r) => [r.id, r]),
+  );
+  expect(byId.get(depot.documentId)!.attributes.events.map((ref) => ref.id)).toEqual(
+    (await expectedReferences(depotRows.published)).slice(0, CAP),
+  );
+  expect(byId.get(depot.documentId)!.meta.truncated).toEqual(['events']);
+  expect(byId.get(annex.documentId)!.attributes.events.map((ref) => ref.id)).toEqual(
+    (await expectedReferences(annexRows.published)).slice(0, CAP),
+  );
+  expect(byId.get(annex.documentId)!.meta.truncated).toEqual(['events']);
+  const other = [...byId.values()].find((record) => record.attributes.events.length === 1)!;
+  expect(other.meta).not.toHaveProperty('truncated');
+  // One query cut every owner's list to 101 links (and the one event of the third); the annex's links
+  // repeat documents, so its 101 links named fewer documents: it alone was read again, by document.
+  expect(sql.filter(relationQuery)).toHaveLength(2);
+  expect(returned).toEqual([2 * (CAP + 1) + 1, CAP + 1]);
+});
+
+test('a document linked twice appears once, at its first link in the order', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const expected = await expectedReferences(annexRows.published);
+  expect(expected).toHaveLength(150);
+  returned.length = 0;
+  const body = await get(key, '/api/v2/buildings/annex');
+  // The cut by links named fewer than 101 documents, so the list was read again by document.
+  expect(returned).toEqual([CAP + 1, CAP + 1]);
+  const shown = (body.data.attributes.events as { id: string }[]).map((ref) => ref.id);
+  expect(shown).toEqual(expected.slice(0, CAP));
+  expect(new Set(shown).size).toBe(CAP);
+  expect(body.data.meta.truncated).toEqual(['events']);
+});
+
+test('include expands the 100 references shown, in their order', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const body = await get(key, '/api/v2/buildings/depot?include=events');
+  const expanded = body.data.attributes.events as { id: string; attributes: { venue: { id: string } } }[];
+  expect(expanded.map((record) => record.id)).toEqual((await expectedReferences(depotRows.published)).slice(0, CAP));
+  for (const record of expanded) expect(record.attributes.venue.id).toBe(depot.documentId);
+});
+
+test('the rest of the list is read with a filter on the inverse relation, every event once', async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  const read: string[] = [];
+  let next: string | null = `/api/v2/events?filter[venue][eq]=depot&limit=100`;
+  while (next) {
+    const body = await get(key, next);
+    for (const record of body.data as { id: string }[]) read.push(record.id);
+    next = body.links.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : null;
+  }
+  expect(read).toHaveLength(EVENTS);
+  expect(new Set(read)).toEqual(new Set(await expectedReferences(depotRows.published)));
+});
+
+/**
+ * The plan of a query, as one line of text. PostgreSQL chooses by table statistics, so its plan is taken
+ * with current statistics and with sequential scans and sorts priced out (as read-indexes.test.ts does),
+ * to show that the index can serve each owner's links in order.
+ */
+const planOf = async (query: { sql: string; bindings: unknown[] }): Promise<string> => {
+  if (!usingPostgres()) {
+    const plan = await knex().raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings as Knex.RawBinding[]);
+    return plan.map((row: { detail: string }) => row.detail).join(' | ');
+  }
+  // The links were bulk inserted: the statistics autovacuum would gather, gathered now.
+  await knex().raw('ANALYZE events, events_venue_lnk, buildings');
+  return knex().transaction(async (trx) => {
+    await trx.raw('SET LOCAL enable_seqscan = off');
+    await trx.raw('SET LOCAL enable_bitmapscan = off');
+    await trx.raw('SET LOCAL enable_sort = off');
+    const plan = await trx.raw(`EXPLAIN ${query.sql.replace(/\$\d+/g, '?')}`, query.bindings as Knex.RawBinding[]);
+    return plan.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join(' | ');
+  });
+};
+
+test("each owner's links are read in order from the plugin's index on the join table, up to the cut", async () => {
+  const key = await createKey(app.strapi, GRANTS);
+  lastCut = null;
+  await get(key, '/api/v2/buildings/depot');
+  expect(lastCut).not.toBeNull();
+  const plan = await planOf(lastCut!);
+  expect(plan).toContain('events_venue_lnk_pda_building_id');
+  if (usingPostgres()) expect(plan).toMatch(/Limit/);
+  else expect(plan).toContain('CORRELATED LIST SUBQUERY');
+});
