@@ -190,6 +190,7 @@ test('the key sees exactly the granted resource and fields', async () => {
 test('the shared cache field: a bad value is named under it; a good one applies on the next request', async () => {
   await page.goto(settings(`keys/${keyId}`));
   const field = page.getByLabel('Shared cache: max age (seconds)');
+  provoked.push(/status of 400 .*\/public-api\/keys\/\d+\)/);
   await field.fill('0');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('sharedMaxAge is a whole number of seconds from 1 to 31536000.').waitFor();
