@@ -54,14 +54,17 @@ const websites = db.prepare('SELECT slug, publications FROM public_api_websites 
 
 const EVENT_COLUMNS =
   'id, document_id, title, slug, sort, summary, starts_at, ends_at, category, tags, price, sold_out, capacity, body, created_at, updated_at, published_at';
-const eventBySlug = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND slug = ? LIMIT 1`);
-const eventByDocumentId = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND document_id = ? LIMIT 1`);
+const eventBySlug = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND slug = ? LIMIT 1`);
+const eventByDocumentId = db.prepare(
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND document_id = ? LIMIT 1`,
+);
+// Events are localized: every read is in the default language, 'en'.
 // The first page of events whose slug starts with a prefix, in the default order (sort, nulls last, id).
 const pageWithSort = db.prepare(
-  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND (sort IS NULL) = 0 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY sort, document_id LIMIT ?`,
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 0 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY sort, document_id LIMIT ?`,
 );
 const pageWithoutSort = db.prepare(
-  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND (sort IS NULL) = 1 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY document_id LIMIT ?`,
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 1 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY document_id LIMIT ?`,
 );
 // Links per owner, to published targets, in the relation's order; owners as one JSON array parameter.
 const links = (table: string, owner: string, target: string, targetTable: string, order: string) =>
@@ -228,7 +231,11 @@ const NATIVE = [
   ['Jobs', 'jobs'],
   ['Products', 'products'],
 ] as const;
-const CMS_NAMES: Record<string, string> = { 'api::page.page': 'Pages', 'api::setting.setting': 'Settings', 'api::homepage.homepage': 'Home' };
+const CMS_NAMES: Record<string, string> = {
+  'api::page.page': 'Pages',
+  'api::setting.setting': 'Settings',
+  'api::homepage.homepage': 'Home',
+};
 
 const resourceIndex = (url: URL, grants: Grants): string => {
   const granted = (id: string) => (grants[id]?.actions?.length ?? 0) > 0;
