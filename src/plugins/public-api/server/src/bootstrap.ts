@@ -9,6 +9,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   resources.init();
   // The read path's indexes for native resources and for what websites publish now.
   await getService('indexes').ensure(await resources.all());
+  // Every request looks its key up by key id.
+  await getService('indexes').ensureKeyIndex();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.

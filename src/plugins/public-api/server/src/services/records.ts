@@ -12,8 +12,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
-import { connectionOf, currentTransaction, databaseClient, readAll } from '../database/connection';
-import { createStatementRunner } from '../database/statements';
+import { connectionOf, databaseClient, readAll } from '../database/connection';
+import { statementRunner } from '../database/runner';
 import { bindValue } from '../fields/sort-kinds';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort } from '../query/keyset';
@@ -63,11 +63,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
   // The write in progress, when there is one: a write reads its own record back inside its transaction.
   const knex = (): Knex => connectionOf(strapi);
-  const statements = createStatementRunner({
-    knex: () => strapi.db.connection as unknown as Knex,
-    transaction: currentTransaction,
-    client: databaseClient(strapi),
-  });
+  const statements = statementRunner(strapi);
   const run = (shape: string | null, values: readonly unknown[], build: Parameters<typeof statements.rows>[2]) =>
     statements.rows<RawRow>(shape, values, build);
 
