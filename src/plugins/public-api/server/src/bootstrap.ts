@@ -1,9 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import { useWriteAheadLog } from './database/journal';
 import { registerRbacActions } from './rbac';
 import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
+  // SQLite: every request commits its rate counter; in WAL mode a commit is one append (database/journal.ts).
+  await useWriteAheadLog(strapi);
   // Refuse to start when a native content type cannot be exposed (e.g. an attribute named `id`).
   const resources = getService('resources');
   resources.init();
