@@ -35,6 +35,7 @@ export type ShapeBuilder = (param: (index: number) => Knex.Value) => Knex.QueryB
 type Slot = { param: number } | { constant: unknown };
 type Template = { sql: string; slots: Slot[] } | { templated: false };
 
+type Joined = { trx: Knex.Transaction; own: boolean };
 type SqliteStatement = { all: (...bindings: unknown[]) => unknown[]; reader: boolean };
 type SqliteConnection = { prepare: (sql: string) => SqliteStatement };
 type PgConnection = { query: (config: { text: string; values: unknown[] }) => Promise<{ rows: unknown[] }> };
@@ -47,8 +48,11 @@ type KnexClient = {
 export type StatementRunnerOptions = {
   /** The pool's knex (not a transaction's). */
   knex: () => Knex;
-  /** The transaction in progress, when a read runs inside one. */
-  transaction: () => Knex | null;
+  /**
+   * The transaction in progress, when a read runs inside one: `own` when the query's builder was made on
+   * it already (the plugin's transactions), else the builder is made to join it.
+   */
+  transaction: () => Joined | null | Promise<Joined>;
   client: 'sqlite' | 'postgres';
   shapeCapacity?: number;
   statementsPerConnection?: number;
@@ -128,7 +132,13 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
      * shape (or a read inside a transaction) builds the query with its values and runs it through knex.
      */
     async rows<T = Record<string, unknown>>(shape: string | null, values: readonly unknown[], build: ShapeBuilder): Promise<T[]> {
-      if (shape === null || options.transaction()) return (await build((index) => values[index] as Knex.Value)) as T[];
+      const pending = options.transaction();
+      const transaction = pending instanceof Promise ? await pending : pending;
+      if (shape === null || transaction) {
+        const builder = build((index) => values[index] as Knex.Value);
+        if (transaction && !transaction.own) builder.transacting(transaction.trx);
+        return (await builder) as T[];
+      }
       let template = shapes.get(shape);
       if (!template) {
         template = compile(build);
