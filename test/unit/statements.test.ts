@@ -150,3 +150,49 @@ describe('statement runner', () => {
     expect(heard[0]).toMatch(/select .*id.* from .*things/);
   });
 });
+
+describe('statement runner on PostgreSQL (a pg connection stand-in)', () => {
+  const pg = knexFactory({ client: 'pg' });
+  afterAll(() => pg.destroy());
+
+  const fakeConnection = () => {
+    const sent: (string | { name?: string; text: string; values?: unknown[] })[] = [];
+    const connection = {
+      connection: { parsedStatements: {} as Record<string, string> },
+      query: async (config: string | { name?: string; text: string; values?: unknown[] }) => {
+        sent.push(config);
+        if (typeof config !== 'string' && config.name) connection.connection.parsedStatements[config.name] = config.text;
+        return { rows: [] };
+      },
+    };
+    return { connection, sent };
+  };
+
+  const runnerOn = (connection: object, statementsPerConnection = 2) =>
+    createStatementRunner({
+      knex: () =>
+        ({ client: { acquireConnection: async () => connection, releaseConnection: () => undefined }, emit: () => true }) as never,
+      transaction: () => null,
+      client: 'postgres',
+      statementsPerConnection,
+    });
+
+  test('named statements, $n placeholders, values per read; the least recently used are deallocated past the cap', async () => {
+    const { connection, sent } = fakeConnection();
+    const runner = runnerOn(connection);
+    const read = (column: string, value: unknown) =>
+      runner.rows(`by-${column}`, [value], (param) => pg('things').select('id').where(column, param(0)));
+    await read('a', 1);
+    await read('a', 2);
+    const [first, second] = sent as { name: string; text: string; values: unknown[] }[];
+    expect(first!.text).toBe('select "id" from "things" where "a" = $1');
+    expect(first!.name).toMatch(/^pda_[0-9a-f]{24}$/);
+    expect(second).toEqual({ ...first, values: [2] });
+    await read('b', 3);
+    await read('c', 4); // a third statement: `a`, the least recently used, goes
+    expect(sent).toContain(`DEALLOCATE "${first!.name}"`);
+    expect(Object.keys(connection.connection.parsedStatements)).toHaveLength(2);
+    expect(connection.connection.parsedStatements[first!.name]).toBeUndefined();
+    expect(runner.stats()).toMatchObject({ prepared: 3, built: 3 });
+  });
+});

@@ -11,23 +11,24 @@
  *
  * - SQLite: each connection keeps its better-sqlite3 prepared statements, by SQL text, so a statement is
  *   prepared once per connection and shape instead of on every query.
- * - PostgreSQL: the template's text and values go to the pg client of a pooled connection as an unnamed
- *   statement (the server plans it; pg's named statements would stay on the server for the connection's
- *   life with no bound, and a read's plan depends on its values).
+ * - PostgreSQL: each connection keeps named prepared statements (`pda_<hash of the SQL>`), so the server
+ *   parses and plans a shape once per connection instead of on every query (measured: 250-450 µs a query
+ *   against 380-760 µs unnamed, on the shared machine). pg would keep every name for the connection's
+ *   life; the runner keeps at most its cap per connection and `DEALLOCATE`s the least recently used.
  *
  * Both caches are LRUs with a cap (shapes come from client input: filters, sort, fieldsets, limits). A
  * shape whose SQL would carry a parameter other than as a whole binding (a placeholder inside a pattern,
  * say) is not templated: it is built with its values every time, as before. Inside a transaction (a
  * write reading back what it wrote) reads go through knex and the transaction, as before.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createLru, type Lru } from './lru';
 
 /** How many query shapes are kept (SQL text and binding order). */
 export const SHAPE_CAPACITY = 1000;
-/** How many prepared statements each SQLite connection keeps. */
-export const STATEMENTS_PER_CONNECTION = 500;
+/** How many prepared statements each connection keeps: SQLite's in this process, PostgreSQL's on the server. */
+export const STATEMENTS_PER_CONNECTION = { sqlite: 500, postgres: 200 } as const;
 
 /** Builds the query of a shape; `param(i)` stands for the i-th value wherever the query binds it. */
 export type ShapeBuilder = (param: (index: number) => Knex.Value) => Knex.QueryBuilder;
@@ -38,7 +39,11 @@ type Template = { sql: string; slots: Slot[] } | { templated: false };
 type Joined = { trx: Knex.Transaction; own: boolean };
 type SqliteStatement = { all: (...bindings: unknown[]) => unknown[]; reader: boolean };
 type SqliteConnection = { prepare: (sql: string) => SqliteStatement };
-type PgConnection = { query: (config: { text: string; values: unknown[] }) => Promise<{ rows: unknown[] }> };
+type PgConnection = {
+  query: (config: string | { name?: string; text: string; values?: unknown[] }) => Promise<{ rows: unknown[] }>;
+  /** pg's record of the statements this connection has prepared (name -> text). */
+  connection?: { parsedStatements?: Record<string, string> };
+};
 
 type KnexClient = {
   acquireConnection: () => Promise<unknown>;
@@ -63,9 +68,10 @@ const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf()
 
 export const createStatementRunner = (options: StatementRunnerOptions) => {
   const shapeCapacity = options.shapeCapacity ?? SHAPE_CAPACITY;
-  const statementsPerConnection = options.statementsPerConnection ?? STATEMENTS_PER_CONNECTION;
+  const statementsPerConnection = options.statementsPerConnection ?? STATEMENTS_PER_CONNECTION[options.client];
   const shapes: Lru<string, Template> = createLru(shapeCapacity);
   const statements = new WeakMap<object, Lru<string, SqliteStatement>>();
+  const pgNames = new WeakMap<object, { names: Lru<string, true>; evicted: string[] }>();
   // Placeholders no value a client sends can equal: a NUL (refused in any request) and a random nonce.
   const marker = `\u0000pda-param-${randomBytes(8).toString('hex')}-`;
   const stats = { built: 0, prepared: 0, templated: 0 };
@@ -110,6 +116,27 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     return statement;
   };
 
+  /** Runs a named statement on a pg connection, preparing it there first when new; evicts over the cap. */
+  const runPg = async (connection: PgConnection, sql: string, values: unknown[]) => {
+    let kept = pgNames.get(connection);
+    if (!kept) {
+      const evicted: string[] = [];
+      kept = { names: createLru(statementsPerConnection, (evictedName) => evicted.push(evictedName)), evicted };
+      pgNames.set(connection, kept);
+    }
+    const name = `pda_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    if (!kept.names.get(name)) {
+      stats.prepared += 1;
+      kept.names.set(name, true);
+      for (const old of kept.evicted.splice(0)) {
+        // A statement whose preparation failed was never kept by the server: nothing to release.
+        await connection.query(`DEALLOCATE "${old}"`).catch(() => undefined);
+        if (connection.connection?.parsedStatements) delete connection.connection.parsedStatements[old];
+      }
+    }
+    return (await connection.query({ name, text: sql, values })).rows;
+  };
+
   const execute = async (sql: string, bindings: unknown[]): Promise<unknown[]> => {
     const knex = options.knex() as unknown as { client: KnexClient; emit: (event: string, data: unknown) => boolean };
     const { client } = knex;
@@ -117,7 +144,7 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     knex.emit('query', { method: 'select', sql, bindings });
     const connection = await client.acquireConnection();
     try {
-      if (options.client === 'postgres') return (await (connection as PgConnection).query({ text: sql, values: bindings })).rows;
+      if (options.client === 'postgres') return await runPg(connection as PgConnection, sql, bindings);
       const statement = prepared(connection as SqliteConnection, sql);
       if (!statement.reader) throw new Error('Only reads run through the statement cache.');
       return statement.all(...bindings.map(sqliteValue));
