@@ -28,6 +28,7 @@ import {
 } from './assets';
 import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
+import { benchCeiling, ceilingTable, type CeilingRow } from './ceiling';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
 import { APP_ROOT, startServer, type RunningServer } from './server';
 
@@ -62,21 +63,25 @@ export const main = async (args: string[]): Promise<number> => {
       events: { type: 'string', default: '100000' },
       ...ASSET_BENCH_ARGS,
       'no-write': { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
   });
   const events = Number(values.events);
   const options = assetBenchOptions(values);
-  if (!Number.isInteger(events) || events < 1000 || !options) {
-    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write]\n`);
+  const ceilingOnly = values.only === 'ceiling';
+  if (!Number.isInteger(events) || events < 1000 || !options || (values.only !== undefined && !ceilingOnly)) {
+    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling]\n`);
     return 2;
   }
 
+  const command = `npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections} --transforms ${options.transforms}`;
   const env = benchEnvironment('bench.db');
   say(`Preparing ${events} events and the bench images in ${env.DATABASE_FILENAME} ...`);
   let assetFiles: string[] = [];
   let server: RunningServer | undefined;
   const measurements: Measurement[] = [];
   const comparisons: Comparison[] = [];
+  let ceiling: CeilingRow[] = [];
   const run = async (target: Target) => {
     say(`  measuring ${target.label} ...`);
     const result = await measure(target, options);
@@ -100,6 +105,31 @@ export const main = async (args: string[]): Promise<number> => {
     const rest = { Authorization: `Bearer ${credentials.readToken}` };
     const api = `${server.url}/api/v2`;
     const totalPages = Math.floor((events * 0.9) / 100);
+    const middle = (await getJson(`${api}/events/bench-${String(Math.floor(events / 2)).padStart(6, '0')}`, v2)).data as {
+      id: string;
+      meta: { slug: string };
+    };
+
+    // The raw ceiling (issue 16): the same reads from a hand-written server, bodies checked equal first.
+    const measureCeiling = async () => {
+      say('Raw ceiling rows ...');
+      const result = await benchCeiling({
+        serverUrl: server!.url,
+        database: env.DATABASE_FILENAME,
+        keySecret: process.env.PUBLIC_API_KEY_SECRET ?? '',
+        credentials,
+        singleSlug: middle.meta.slug,
+        singleDocumentId: middle.id,
+        options,
+        say,
+      });
+      ceiling = result.rows;
+      measurements.push(...result.measurements);
+    };
+    if (ceilingOnly) {
+      await measureCeiling();
+      return report();
+    }
 
     await compare(
       '100-record page',
@@ -162,10 +192,6 @@ export const main = async (args: string[]): Promise<number> => {
       ratio: rpsRatio(deep, restDeep),
     });
 
-    const middle = (await getJson(`${api}/events/bench-${String(Math.floor(events / 2)).padStart(6, '0')}`, v2)).data as {
-      id: string;
-      meta: { slug: string };
-    };
     await compare(
       'Single record',
       { label: `GET /api/v2/events/${middle.meta.slug}`, url: `${api}/events/${middle.meta.slug}`, headers: v2 },
@@ -241,6 +267,8 @@ export const main = async (args: string[]): Promise<number> => {
       () => true,
     );
 
+    await measureCeiling();
+
     // Assets (issue 7): after the reads, before the writes. The writes add thousands of published events
     // and leave Strapi with work it starts after each commit, so everything that reads runs before them,
     // the asset pairs too (each request looks up its file and whether published content links it). The
@@ -301,13 +329,23 @@ export const main = async (args: string[]): Promise<number> => {
     await server?.stop();
     removeAssets(assetFiles, env.PUBLIC_API_ASSET_CACHE_DIR);
   }
+  return report();
 
-  const table = comparisonTable(comparisons);
-  const problems = failures(measurements);
-  say('');
-  say(table);
-  for (const problem of problems) say(`WARNING ${problem}`);
-  if (!values['no-write']) {
+  function report(): number {
+    const table = comparisonTable(comparisons);
+    const rawTable = ceiling.length ? ceilingTable(ceiling) : '';
+    const problems = failures(measurements);
+    say('');
+    if (comparisons.length) say(table);
+    if (rawTable) say(`\n${rawTable}`);
+    for (const problem of problems) say(`WARNING ${problem}`);
+    const unequal = ceiling.some((row) => row.unequal);
+    if (unequal) say('ERROR the raw server and /api/v2 answered different bodies; those rows were not measured.');
+    if (!values['no-write'] && !ceilingOnly) write(table, rawTable, problems);
+    return unequal ? 1 : 0;
+  }
+
+  function write(table: string, rawTable: string, problems: string[]): void {
     const doc = [
       '# Benchmarks',
       '',
@@ -319,11 +357,17 @@ export const main = async (args: string[]): Promise<number> => {
       '(bench/assets.ts: one at a time, the rate is 1 / the median time of sequential requests; under load, new variants',
       'per second against as many in-process workers as the server runs transforms at once, bench/transform-load.ts).',
       '',
-      `Command: \`npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections} --transforms ${options.transforms}\``,
+      `Command: \`${command}\``,
       `Machine: ${machine()}`,
       `Date: ${new Date().toISOString()}`,
       '',
       table,
+      '',
+      'The raw ceiling (issue 16): the same reads from a hand-written node:http + better-sqlite3 server',
+      "(bench/raw-server.ts), its bodies checked equal to /api/v2's byte for byte in the run, and the floor:",
+      "each side's cheapest answer (a 401; Strapi's /_health).",
+      '',
+      rawTable,
       '',
       ...(problems.length ? ['Warnings:', ...problems.map((p) => `- ${p}`), ''] : []),
     ].join('\n');
@@ -335,5 +379,4 @@ export const main = async (args: string[]): Promise<number> => {
     fs.writeFileSync(file, `${doc}\n${kept}`);
     say('Written to docs/benchmarks.md.');
   }
-  return 0;
 };

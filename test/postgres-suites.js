@@ -25,7 +25,10 @@ const onPostgres = {
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
   'read-bounds.test.ts': 'the per-owner cut of reference lists over the relation query, and relation filters',
-  'read-reference-lists.test.ts': 'the per-owner cut of a long reference list is window functions in SQL (order, nulls, de-duplication)',
+  'read-reference-lists.test.ts':
+    'the per-owner cut of a long reference list is a LIMIT per owner in SQL (LATERAL on PostgreSQL; order, nulls, de-duplication)',
+  'hot-path-caches.test.ts':
+    'prepared key and website reads on each database, what SQL written elsewhere changes on the next request, the unique key id index',
   'read-basics.test.ts': "the read path's SQL (read/sql.ts): documents, field types, visibility",
   'read-fieldsets.test.ts': 'the columns and queries a sparse fieldset leaves out (observed SQL), and paging by a left-out sort key',
   'read-filters.test.ts': 'filter conditions compiled to SQL',

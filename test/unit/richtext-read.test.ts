@@ -1,7 +1,12 @@
 import { contentIdentity, deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/token';
 import { assetUrl } from '../../src/plugins/public-api/server/src/serialize/assets';
 import type { RichtextDoc } from '../../src/plugins/public-api/server/src/richtext';
-import { createRichtextReader, imageIdsOf, withCurrentImages } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
+import {
+  createRichtextReader,
+  imageIdsOf,
+  richtextIdentity,
+  withCurrentImages,
+} from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 
 const key = deriveAssetKey('a-server-secret-of-at-least-32-characters');
 const blocks = (text: string) =>
@@ -14,33 +19,66 @@ const blocks = (text: string) =>
     },
   ]);
 
+const identity = (rowId: number, updatedAt: unknown = 1_700_000_000_000) => richtextIdentity('api::event.event', rowId, 'body', updatedAt);
+
 test('a cached conversion equals a fresh one, and the base URL is part of the key', () => {
   const read = createRichtextReader();
-  const first = read(blocks('hello'), 'https://a.example/api/v2', key);
-  const again = read(blocks('hello'), 'https://a.example/api/v2', key);
+  const first = read(blocks('hello'), 'https://a.example/api/v2', key, identity(1));
+  const again = read(blocks('hello'), 'https://a.example/api/v2', key, identity(1));
   const fresh = createRichtextReader()(blocks('hello'), 'https://a.example/api/v2', key);
   expect(again).toBe(first);
   expect(fresh).toEqual(first);
-  const other = read(blocks('hello'), 'https://b.example/api/v2', key) as { content: { attrs?: { src: string } }[] };
+  const other = read(blocks('hello'), 'https://b.example/api/v2', key, identity(1)) as { content: { attrs?: { src: string } }[] };
   expect(other.content[1]!.attrs!.src).toMatch(/^https:\/\/b\.example\/api\/v2\/assets\/[A-Za-z0-9_-]{32}\/a%20b\.png$/);
+});
+
+test('the cache is keyed by record identity and version: a new updatedAt or another length converts again', () => {
+  const read = createRichtextReader();
+  const first = read(blocks('hello'), 'u', key, identity(1));
+  // Another row, or the same row changed (a new updatedAt), is another conversion.
+  expect(read(blocks('hello'), 'u', key, identity(2))).not.toBe(first);
+  const changed = read(blocks('hello, changed'), 'u', key, identity(1, 1_700_000_000_001)) as RichtextDoc;
+  expect(JSON.stringify(changed)).toContain('hello, changed');
+  // A value changed behind Strapi's back (same updatedAt) is still seen when its length differs.
+  const edited = read(blocks('hello!'), 'u', key, identity(1)) as RichtextDoc;
+  expect(JSON.stringify(edited)).toContain('hello!');
+  // PostgreSQL hands over parsed JSON, and dates as Date objects: the same identity.
+  expect(identity(3, new Date(1_700_000_000_000))).toBe(identity(3, 1_700_000_000_000));
+  const parsed = read(JSON.parse(blocks('pg')), 'u', key, identity(3));
+  expect(read(JSON.parse(blocks('pg')), 'u', key, identity(3))).toBe(parsed);
+});
+
+test('without an identity nothing is kept', () => {
+  const read = createRichtextReader();
+  const first = read(blocks('hello'), 'u', key);
+  expect(read(blocks('hello'), 'u', key)).not.toBe(first);
+  expect(read(blocks('hello'), 'u', key)).toEqual(first);
 });
 
 test('parsed values are converted, unparseable text is null', () => {
   const read = createRichtextReader();
   expect(read(JSON.parse(blocks('x')), 'https://a.example/api/v2', key)).toEqual(read(blocks('x'), 'https://a.example/api/v2', key));
-  expect(read('{not json', 'https://a.example/api/v2', key)).toBeNull();
-  expect(read('{"not":"blocks"}', 'https://a.example/api/v2', key)).toBeNull();
+  expect(read('{not json', 'https://a.example/api/v2', key, identity(5))).toBeNull();
+  expect(read('{"not":"blocks"}', 'https://a.example/api/v2', key, identity(6))).toBeNull();
 });
 
-test('the cache stays within its bound: the least recently used go first', () => {
+test('the cache stays within its bound of characters: the least recently used go first', () => {
   const source = blocks('y'.repeat(100));
   const read = createRichtextReader(source.length * 30);
-  const a = read(source.replace('yy', 'a1'), 'u', key);
-  for (let i = 0; i < 40; i += 1) read(source.replace('yy', `n${String(i).padStart(2, '0')}`), 'u', key);
+  const a = read(source.replace('yy', 'a1'), 'u', key, identity(0));
+  for (let i = 1; i <= 40; i += 1) read(source.replace('yy', `n${String(i).padStart(2, '0')}`), 'u', key, identity(i));
   // `a` was evicted: a new conversion is a new object (equal, not identical).
-  const aAgain = read(source.replace('yy', 'a1'), 'u', key);
+  const aAgain = read(source.replace('yy', 'a1'), 'u', key, identity(0));
   expect(aAgain).toEqual(a);
   expect(aAgain).not.toBe(a);
+});
+
+test('the cache stays within its bound of entries', () => {
+  const read = createRichtextReader(8_000_000, 10);
+  const a = read(blocks('a'), 'u', key, identity(0));
+  expect(read(blocks('a'), 'u', key, identity(0))).toBe(a);
+  for (let i = 1; i <= 10; i += 1) read(blocks('b'), 'u', key, identity(i));
+  expect(read(blocks('a'), 'u', key, identity(0))).not.toBe(a);
 });
 
 describe('images as their files are now', () => {

@@ -1,14 +1,19 @@
 import type { Core } from '@strapi/strapi';
+import { useWriteAheadLog } from './database/journal';
 import { registerRbacActions } from './rbac';
 import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
+  // SQLite: every request commits its rate counter; in WAL mode a commit is one append (database/journal.ts).
+  await useWriteAheadLog(strapi);
   // Refuse to start when a native content type cannot be exposed (e.g. an attribute named `id`).
   const resources = getService('resources');
   resources.init();
   // The read path's indexes for native resources and for what websites publish now.
   await getService('indexes').ensure(await resources.all());
+  // Every request looks its key up by key id.
+  await getService('indexes').ensureKeyIndex();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.

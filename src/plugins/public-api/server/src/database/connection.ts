@@ -22,6 +22,9 @@ export const databaseClient = (strapi: Core.Strapi): DatabaseClient =>
 export const connectionOf = (strapi: Core.Strapi): Knex =>
   (current.getStore()?.trx as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
 
+/** The transaction of the write in progress, or null outside one. */
+export const currentTransaction = (): Knex | null => (current.getStore()?.trx as Knex | undefined) ?? null;
+
 /**
  * Runs `work` in one database transaction that Strapi's services and the plugin's raw SQL share. It
  * commits when `work` resolves and rolls back when it throws; nested calls join the outer transaction.

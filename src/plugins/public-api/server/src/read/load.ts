@@ -15,7 +15,7 @@ import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '.
 import type { Asset } from '../serialize/assets';
 import { serializeRecord, type RecordObject } from '../serialize/record';
 import type { RichtextDoc } from '../richtext';
-import { imageIdsOf } from '../serialize/richtext-read';
+import { imageIdsOf, richtextIdentity } from '../serialize/richtext-read';
 
 export type RecordSource = {
   /** References per owner row, in `language` where the target is localized, each target document once. */
@@ -38,8 +38,11 @@ export type LoadContext = {
   /** The read's sparse fieldsets, applied to every level of `include` (none: every readable field). */
   fieldsets: Fieldsets;
   asset: (file: FileRow) => Asset;
-  /** The stored blocks value (JSON text or parsed) -> the richtext document, its images as stored. */
-  richtext: (raw: unknown) => RichtextDoc | null;
+  /**
+   * The stored blocks value (JSON text or parsed) -> the richtext document, its images as stored;
+   * `identity` (`richtextIdentity`: row, field, version) names the value for the conversion cache.
+   */
+  richtext: (raw: unknown, identity?: string) => RichtextDoc | null;
   /** The document with its images pointing at their files as they are now. */
   currentImages: (doc: RichtextDoc | null, files: ReadonlyMap<string, CurrentImageFile>) => RichtextDoc | null;
 };
@@ -89,18 +92,21 @@ export const loadRecords = async (
   if (rows.length === 0) return [];
   const relationFields = projection.readable.filter((field) => isStoredIn(field, 'relation')).map((field) => field.key);
   const mediaFields = projection.readable.filter((field) => isStoredIn(field, 'media')).map((field) => field.key);
-  // Richtext is converted once per value here; its images' files are read with the other files.
-  const docs = new Map<unknown, RichtextDoc | null>();
+  // Richtext is converted here, each value looked up by its record's identity and version (not by its
+  // text); its images' files are read with the other files.
+  const richtextFields = projection.readable.filter((field) => field.type === 'richtext').map((field) => field.key);
+  const docs = new Map<RecordRow, Map<string, RichtextDoc | null>>();
   const imageIds = new Set<string>();
-  for (const field of projection.readable) {
-    if (field.type !== 'richtext') continue;
-    for (const row of rows) {
-      const raw = row.values[field.key];
-      if (raw === null || raw === undefined || docs.has(raw)) continue;
-      const doc = context.richtext(raw);
-      docs.set(raw, doc);
+  for (const row of richtextFields.length ? rows : []) {
+    const converted = new Map<string, RichtextDoc | null>();
+    for (const key of richtextFields) {
+      const raw = row.values[key];
+      if (raw === null || raw === undefined) continue;
+      const doc = context.richtext(raw, richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt));
+      converted.set(key, doc);
       for (const id of imageIdsOf(doc)) imageIds.add(id);
     }
+    docs.set(row, converted);
   }
   const [references, files, imageFiles] = (await readAll<unknown>([
     () =>
@@ -113,7 +119,12 @@ export const loadRecords = async (
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
   ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
-  const richtext = (raw: unknown) => context.currentImages(docs.has(raw) ? docs.get(raw)! : context.richtext(raw), imageFiles);
+  /** The document of a row's value: the serializer hands over the value itself, the very one converted above. */
+  const richtextOf = (row: RecordRow) => (raw: unknown) => {
+    const converted = docs.get(row);
+    const key = richtextFields.find((candidate) => row.values[candidate] === raw);
+    return context.currentImages(key !== undefined && converted?.has(key) ? converted.get(key)! : context.richtext(raw), imageFiles);
+  };
 
   const expanded = new Map<string, Map<number, RecordObject>>();
   await readAll(
@@ -130,5 +141,7 @@ export const loadRecords = async (
     }),
   );
 
-  return rows.map((row) => serializeRecord(projection, row, { references, files, asset: context.asset, richtext, expanded }));
+  return rows.map((row) =>
+    serializeRecord(projection, row, { references, files, asset: context.asset, richtext: richtextOf(row), expanded }),
+  );
 };

@@ -3,8 +3,9 @@
  * stable asset URLs as media fields.
  *
  * The conversion is a pure function of the stored JSON text and the base URL, and the same records are
- * read again and again, so converted documents are kept in a small LRU (bounded by the characters of
- * their source). Callers only serialize the result; nothing mutates it.
+ * read again and again, so converted documents are kept in a small LRU keyed by the record's identity and
+ * version (bounded by the characters of their source). Callers only serialize the result; nothing
+ * mutates it.
  *
  * Strapi stores an embedded image as a copy of its file row, taken when it was inserted. A file renamed or
  * replaced since then has another URL; `withCurrentImages` points the images at the files as they are now.
@@ -37,32 +38,57 @@ export const imageAttrs = (baseUrl: string, key: AssetKey, file: BlocksImageFile
 const convert = (blocks: unknown, baseUrl: string, key: AssetKey): RichtextDoc | null =>
   Array.isArray(blocks) ? blocksToDoc(blocks as BlocksValue, { imageToAttrs: (file) => imageAttrs(baseUrl, key, file) }) : null;
 
-/** An LRU of converted documents, bounded by the total length of the JSON they came from. */
-export const createRichtextReader = (maxSourceChars = 8_000_000) => {
+/**
+ * Which stored value a conversion is of: the record's row, the field and the row's last change
+ * (`updatedAt`, which Strapi sets on every write). With the base URL, the key of the cache: a hit costs
+ * the hash of this short text, not of the whole JSON body.
+ */
+export const richtextIdentity = (uid: string, rowId: number, field: string, updatedAt: unknown): string =>
+  `${uid}\n${rowId}\n${field}\n${updatedAt instanceof Date ? updatedAt.getTime() : String(updatedAt)}`;
+
+/**
+ * An LRU of converted documents by record identity (`richtextIdentity`), bounded by the total length of
+ * the JSON they came from and by a number of entries. A hit also needs the value to have the length it
+ * had: a value changed without a new `updatedAt` (SQL by hand) is converted again unless its length is
+ * the same too. Without an identity a value is converted every time.
+ */
+export const createRichtextReader = (maxSourceChars = 8_000_000, maxEntries = 50_000) => {
   const cache = new Map<string, { doc: RichtextDoc | null; size: number }>();
   let size = 0;
 
-  return (raw: unknown, baseUrl: string, key: AssetKey): RichtextDoc | null => {
-    if (typeof raw !== 'string') return convert(raw, baseUrl, key);
-    const cacheKey = `${baseUrl}\n${raw}`;
-    const hit = cache.get(cacheKey);
-    if (hit) {
-      cache.delete(cacheKey);
-      cache.set(cacheKey, hit);
-      return hit.doc;
-    }
-    let blocks: unknown;
+  const parse = (raw: unknown): { blocks: unknown; size: number } | null => {
+    if (typeof raw !== 'string') return { blocks: raw, size: JSON.stringify(raw ?? null).length };
     try {
-      blocks = JSON.parse(raw);
+      return { blocks: JSON.parse(raw), size: raw.length };
     } catch {
       return null;
     }
-    const doc = convert(blocks, baseUrl, key);
-    if (raw.length <= maxSourceChars / 10) {
-      cache.set(cacheKey, { doc, size: raw.length });
-      size += raw.length;
+  };
+
+  return (raw: unknown, baseUrl: string, key: AssetKey, identity?: string): RichtextDoc | null => {
+    const cacheKey = identity === undefined ? null : `${baseUrl}\n${identity}`;
+    const length = typeof raw === 'string' ? raw.length : null;
+    if (cacheKey !== null) {
+      const hit = cache.get(cacheKey);
+      if (hit && (length === null || hit.size === length)) {
+        cache.delete(cacheKey);
+        cache.set(cacheKey, hit);
+        return hit.doc;
+      }
+    }
+    const parsed = parse(raw);
+    if (!parsed) return null;
+    const doc = convert(parsed.blocks, baseUrl, key);
+    if (cacheKey !== null && parsed.size <= maxSourceChars / 10) {
+      const previous = cache.get(cacheKey);
+      if (previous) {
+        cache.delete(cacheKey);
+        size -= previous.size;
+      }
+      cache.set(cacheKey, { doc, size: parsed.size });
+      size += parsed.size;
       for (const [oldest, entry] of cache) {
-        if (size <= maxSourceChars) break;
+        if (size <= maxSourceChars && cache.size <= maxEntries) break;
         cache.delete(oldest);
         size -= entry.size;
       }

@@ -11,7 +11,9 @@
  *   further, however many links the owner has (read/first-links.ts). Strapi's own indexes hold the owner
  *   and the order column apart, which makes the database read and sort every link of the owner.
  *
- * Both are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes).
+ * - `<keys table>_pda_key_id`: unique, the key id of API keys, which every request looks its key up by.
+ *
+ * All are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes).
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
@@ -19,6 +21,13 @@ import type { Knex } from 'knex';
 import type { Resource } from '../registry/types';
 import { RELATION_FIELD_TYPES } from '../fields/table';
 import { createReadModels, type JoinModel } from '../read/model';
+import { API_KEY_UID } from '../keys/types';
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/** The unique index the key lookup of every request uses (key ids are unique by construction). */
+export const keyIdIndexStatement = (table: string, column: string): string =>
+  `CREATE UNIQUE INDEX IF NOT EXISTS ${quote(`${table}_pda_key_id`)} ON ${quote(table)} (${quote(column)})`;
 
 export const indexStatements = (
   table: string,
@@ -65,7 +74,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Ensures the indexes of every content type a resource reads from; idempotent. */
     async ensure(resources: readonly Resource[]): Promise<void> {
       const knex = strapi.db.connection as unknown as Knex;
-      const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
       const seen = new Set<string>();
       for (const resource of resources) {
         if (seen.has(resource.uid)) continue;
@@ -85,6 +93,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (join && RELATION_FIELD_TYPES.has(field.type)) statements.push(linkListIndexStatement(join, quote));
         }
         for (const statement of statements) await knex.raw(statement);
+      }
+    },
+
+    /** Ensures the unique index on API keys' key id. Duplicates (never made by this plugin) are logged, not fatal. */
+    async ensureKeyIndex(): Promise<void> {
+      const model = models(API_KEY_UID);
+      try {
+        await (strapi.db.connection as unknown as Knex).raw(keyIdIndexStatement(model.table, model.columns.keyId!));
+      } catch (error) {
+        strapi.log.warn(`[public-api] The unique index on API key ids could not be created: ${(error as Error).message}`);
       }
     },
   };

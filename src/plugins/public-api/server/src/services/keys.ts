@@ -5,6 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import type { Knex } from 'knex';
 import { formatIssues, type GrantIssue } from '../grants/resolve';
 import type { KeyGrants } from '../grants/types';
 import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../keys/token';
@@ -13,6 +14,8 @@ import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
 import { parseCachePolicy } from '../config/cache-policy';
 import { parseRateLimit } from '../config/rate-limits';
+import { statementRunner } from '../database/runner';
+import { createReadModels } from '../read/model';
 
 const toIso = (value: string | Date | null): string | null =>
   value === null || value === undefined ? null : new Date(value).toISOString();
@@ -54,6 +57,43 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   createdAt: toIso(row.createdAt)!,
   updatedAt: toIso(row.updatedAt)!,
 });
+
+/** The members of a key row that `toApiKey` and `authenticate` read. */
+const KEY_ROW_MEMBERS = [
+  'id',
+  'documentId',
+  'keyId',
+  'secretHash',
+  'name',
+  'description',
+  'lastFour',
+  'grants',
+  'commands',
+  'origins',
+  'limits',
+  'cache',
+  'expiresAt',
+  'revoked',
+  'lastUsedAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof ApiKeyRow)[];
+const JSON_MEMBERS = ['grants', 'commands', 'origins', 'limits', 'cache'] as const;
+
+/** A row as SQL returns it (SQLite: JSON as text) -> as Strapi's query engine would. */
+const keyRowOf = (raw: Record<string, unknown>): ApiKeyRow => {
+  const row = { ...raw };
+  for (const member of JSON_MEMBERS) {
+    const value = row[member];
+    if (typeof value !== 'string') continue;
+    try {
+      row[member] = JSON.parse(value);
+    } catch {
+      row[member] = null;
+    }
+  }
+  return row as ApiKeyRow;
+};
 
 export type KeyInput = {
   name: string;
@@ -109,6 +149,22 @@ const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt'
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const secret = () => pluginConfig(strapi).keySecret;
   const query = () => strapi.db.query(API_KEY_UID);
+  const models = createReadModels(strapi);
+
+  /**
+   * The row of a key id through one prepared statement (database/statements.ts), on every request: a
+   * revoked, regenerated, expired or changed key is seen on the very next one, on every instance.
+   */
+  const rowByKeyId = async (keyId: string): Promise<ApiKeyRow | null> => {
+    const model = models(API_KEY_UID);
+    const [raw] = await statementRunner(strapi).rows('api-key-by-key-id', [keyId], (param) =>
+      (strapi.db.connection as unknown as Knex)(model.table)
+        .select(Object.fromEntries(KEY_ROW_MEMBERS.map((member) => [member, model.columns[member]!])))
+        .where(model.columns.keyId!, param(0))
+        .limit(1),
+    );
+    return raw ? keyRowOf(raw) : null;
+  };
   // Spend the same HMAC work on unknown key ids as on known ones.
   const decoyHash = () => hashKey(secret(), 'pdk_000000000000_decoy');
 
@@ -225,7 +281,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async authenticate(token: string): Promise<ApiKey | null> {
       const parsed = parseKey(token);
       if (!parsed) return null;
-      const row = (await query().findOne({ where: { keyId: parsed.keyId } })) as ApiKeyRow | null;
+      const row = await rowByKeyId(parsed.keyId);
       const presented = hashKey(secret(), token);
       const matches = hashesEqual(presented, row ? row.secretHash : decoyHash());
       if (!row || !matches || row.revoked) return null;

@@ -3,11 +3,18 @@
  * field and one for all media, however many records the page has. Only the columns of the fields the
  * projection shows are selected (a fieldset's cut of the readable ones: reads pass the projection
  * `shownProjection` made); pagination is keyset (no OFFSET) and no page is counted.
+ *
+ * Each query names its shape (what its SQL text depends on) and passes what varies within it (ids,
+ * slugs, keyset positions) as parameters: its SQL is built once per shape and runs as a prepared
+ * statement (database/statements.ts). A shape holds every value that is not a parameter: resource and
+ * its website's id, shown columns, locale, sort, filters with their values, limit, number of ids.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { connectionOf, databaseClient, readAll } from '../database/connection';
+import { statementRunner } from '../database/runner';
+import { bindValue } from '../fields/sort-kinds';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort } from '../query/keyset';
 import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
@@ -57,6 +64,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
   // The write in progress, when there is one: a write reads its own record back inside its transaction.
   const knex = (): Knex => connectionOf(strapi);
+  const statements = statementRunner(strapi);
+  const run = (shape: string | null, values: readonly unknown[], build: Parameters<typeof statements.rows>[2]) =>
+    statements.rows<RawRow>(shape, values, build);
+
+  /** What a resource's queries depend on besides its columns: its content type and its website. */
+  const resourceShape = (resource: Resource) => `${resource.uid}@${resource.website?.id ?? ''}`;
+  /** What `selectColumns` and `applyVisibility` make of a projection. */
+  const projectionShape = (projection: Projection, also: readonly Field[] = []) =>
+    `${resourceShape(projection.resource)}[${projection.readable.map((field) => field.key).join(',')}|${also.map((field) => field.key).join(',')}]`;
 
   const qualified = (model: ReadModel, column: string) => `${model.table}.${column}`;
 
@@ -181,14 +197,37 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const wanted = query.limit + 1;
       const sortFields = projection.readable.filter((field) => query.sort.some((term) => term.key === field.key));
 
+      // Relation filters read their targets' visibility (websites) and the language.
+      const filterShape = query.filters.length
+        ? `${JSON.stringify(query.filters)}|${query.language}|${[...projection.targets.values()].map(resourceShape).join(',')}`
+        : '';
       const read = async (segment: Segment & { limit: number }): Promise<RawRow[]> => {
-        const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
-        const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language);
-        for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
-        if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
-        if (segment.after) applyCondition(builder, keysetAfter(segment.sort, segment.after), segment.keys);
-        applyOrder(builder, orderBy(segment.order), segment.keys);
-        return (await builder.limit(segment.limit)) as RawRow[];
+        const after = segment.after;
+        // The keyset position is the parameter; which of its values are null decides the SQL's shape.
+        const values = (after ?? []).map((value, index) => (value === null ? null : bindValue(keys(segment.sort[index]!.key).kind, value)));
+        const shape = [
+          'page',
+          projectionShape(query.shown ?? projection, sortFields),
+          query.locale,
+          JSON.stringify(segment.sort),
+          JSON.stringify(segment.order),
+          segment.leadIsNull,
+          after ? after.map((value) => (value === null ? 'n' : 'v')).join('') : '-',
+          segment.limit,
+          filterShape,
+        ].join('|');
+        return run(shape, values, (param) => {
+          const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
+          const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language);
+          for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+          if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
+          if (after) {
+            const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));
+            applyCondition(builder, keysetAfter(segment.sort, position), segment.keys);
+          }
+          applyOrder(builder, orderBy(segment.order), segment.keys);
+          return builder.limit(segment.limit);
+        });
       };
 
       const raws: RawRow[] = [];
@@ -210,8 +249,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (resource.identifiers.includes('slug') && resource.slugAttribute) lookups.push(['slug', resource.slugAttribute]);
       if (resource.identifiers.includes('id')) lookups.push(['id', 'documentId']);
       for (const [, attribute] of lookups) {
-        const { model, builder } = baseQuery(projection, scope);
-        const raws = (await builder.where(qualified(model, model.columns[attribute]!), identifier).limit(1)) as RawRow[];
+        const raws = await run(`one|${projectionShape(projection)}|${scope.locale}|${attribute}`, [identifier], (param) => {
+          const { model, builder } = baseQuery(projection, scope);
+          return builder.where(qualified(model, model.columns[attribute]!), param(0)).limit(1);
+        });
         if (raws[0]) return toRecordRow(projection, raws[0]);
       }
       return null;
@@ -245,16 +286,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One record by its id (documentId) whatever identifiers the resource accepts in paths: a write's read-back. */
     async byDocumentId(projection: Projection, documentId: string, scope: Scope): Promise<RecordRow | null> {
-      const { model, builder } = baseQuery(projection, scope);
-      const raws = (await builder.where(qualified(model, 'document_id'), documentId).limit(1)) as RawRow[];
+      const raws = await run(`document|${projectionShape(projection)}|${scope.locale}`, [documentId], (param) => {
+        const { model, builder } = baseQuery(projection, scope);
+        return builder.where(qualified(model, 'document_id'), param(0)).limit(1);
+      });
       return raws[0] ? toRecordRow(projection, raws[0]) : null;
     },
 
     /** The one record of a singleton: the first in the resource's default order. */
     async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
-      const { model, builder } = baseQuery(projection, scope);
-      applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
-      const raws = (await builder.limit(1)) as RawRow[];
+      const raws = await run(`singleton|${projectionShape(projection)}|${scope.locale}|${JSON.stringify(sort)}`, [], () => {
+        const { model, builder } = baseQuery(projection, scope);
+        applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
+        return builder.limit(1);
+      });
       return raws[0] ? toRecordRow(projection, raws[0]) : null;
     },
 
@@ -262,11 +307,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async byRowIds(projection: Projection, rowIds: number[], language: string | null): Promise<RecordRow[]> {
       if (rowIds.length === 0) return [];
       const model = models(projection.resource.uid);
-      const builder = knex()(model.table).select(selectColumns(projection, model));
-      // Visibility again: a reference never leads to a draft, to another website's record or to another language.
-      applyVisibility(builder, projection.resource, model, { locale: projection.resource.localized ? language : null });
-      builder.whereIn(qualified(model, 'id'), rowIds);
-      return ((await builder) as RawRow[]).map((raw) => toRecordRow(projection, raw));
+      const locale = projection.resource.localized ? language : null;
+      const shape = `rows|${projectionShape(projection)}|${locale}|${rowIds.length}`;
+      const raws = await run(shape, rowIds, (param) => {
+        const builder = knex()(model.table).select(selectColumns(projection, model));
+        // Visibility again: a reference never leads to a draft, to another website's record or to another language.
+        applyVisibility(builder, projection.resource, model, { locale });
+        return builder.whereIn(
+          qualified(model, 'id'),
+          rowIds.map((_, index) => param(index) as number),
+        );
+      });
+      return raws.map((raw) => toRecordRow(projection, raw));
     },
 
     /**
@@ -370,18 +422,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async imageFiles(documentIds: string[]): Promise<Map<string, CurrentImageFile>> {
       const found = new Map<string, CurrentImageFile>();
       if (documentIds.length === 0) return found;
-      const raws = (await knex()('files as f')
-        .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
-        .select({
-          documentId: 'f.document_id',
-          name: 'f.name',
-          hash: 'f.hash',
-          version: 'v.version',
-          width: 'f.width',
-          height: 'f.height',
-          mime: 'f.mime',
-        })
-        .whereIn('f.document_id', documentIds)) as RawRow[];
+      const raws = await run(`images|${documentIds.length}`, documentIds, (param) =>
+        knex()('files as f')
+          .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
+          .select({
+            documentId: 'f.document_id',
+            name: 'f.name',
+            hash: 'f.hash',
+            version: 'v.version',
+            width: 'f.width',
+            height: 'f.height',
+            mime: 'f.mime',
+          })
+          .whereIn(
+            'f.document_id',
+            documentIds.map((_, index) => param(index) as string),
+          ),
+      );
       for (const raw of raws) {
         const documentId = String(raw.documentId);
         found.set(documentId, {
@@ -403,35 +460,38 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (rows.length === 0 || fields.length === 0) return result;
       const model = models(projection.resource.uid);
       const m = model.media;
-      const raws = (await knex()(`${m.table} as m`)
-        .join('files as f', 'f.id', `m.${m.fileColumn}`)
-        .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
-        .select({
-          owner: `m.${m.ownerColumn}`,
-          field: `m.${m.fieldColumn}`,
-          id: 'f.id',
-          documentId: 'f.document_id',
-          name: 'f.name',
-          alternativeText: 'f.alternative_text',
-          caption: 'f.caption',
-          width: 'f.width',
-          height: 'f.height',
-          hash: 'f.hash',
-          version: 'v.version',
-          ext: 'f.ext',
-          mime: 'f.mime',
-          size: 'f.size',
-          bytes: 'v.bytes',
-          url: 'f.url',
-          updatedAt: 'f.updated_at',
-        })
-        .where(`m.${m.typeColumn}`, projection.resource.uid)
-        .whereIn(
-          `m.${m.ownerColumn}`,
-          rows.map((row) => row.rowId),
-        )
-        .whereIn(`m.${m.fieldColumn}`, fields)
-        .orderBy([`m.${m.ownerColumn}`, `m.${m.fieldColumn}`, `m.${m.orderColumn}`, 'm.id'])) as RawRow[];
+      const ownerIds = rows.map((row) => row.rowId);
+      const raws = await run(`media|${projection.resource.uid}|${fields.join(',')}|${ownerIds.length}`, ownerIds, (param) =>
+        knex()(`${m.table} as m`)
+          .join('files as f', 'f.id', `m.${m.fileColumn}`)
+          .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
+          .select({
+            owner: `m.${m.ownerColumn}`,
+            field: `m.${m.fieldColumn}`,
+            id: 'f.id',
+            documentId: 'f.document_id',
+            name: 'f.name',
+            alternativeText: 'f.alternative_text',
+            caption: 'f.caption',
+            width: 'f.width',
+            height: 'f.height',
+            hash: 'f.hash',
+            version: 'v.version',
+            ext: 'f.ext',
+            mime: 'f.mime',
+            size: 'f.size',
+            bytes: 'v.bytes',
+            url: 'f.url',
+            updatedAt: 'f.updated_at',
+          })
+          .where(`m.${m.typeColumn}`, projection.resource.uid)
+          .whereIn(
+            `m.${m.ownerColumn}`,
+            ownerIds.map((_, index) => param(index) as number),
+          )
+          .whereIn(`m.${m.fieldColumn}`, fields)
+          .orderBy([`m.${m.ownerColumn}`, `m.${m.fieldColumn}`, `m.${m.orderColumn}`, 'm.id']),
+      );
       for (const raw of raws) {
         const byOwner = result.get(String(raw.field))!;
         const owner = Number(raw.owner);

@@ -35,7 +35,7 @@ export const loadContext = (
     projectionOf: access.projectionOf,
     fieldsets,
     asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
-    richtext: (raw) => readRichtext(raw, request.baseUrl, asset),
+    richtext: (raw, identity) => readRichtext(raw, request.baseUrl, asset, identity),
     currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
   };
 };

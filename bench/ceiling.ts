@@ -1,0 +1,189 @@
+/**
+ * The raw ceiling rows of `npm run bench` (issue 16): each read measured three ways in one run, on a raw
+ * server (bench/raw-server.ts: node:http + better-sqlite3 prepared statements, documents written by hand),
+ * on /api/v2 and on Strapi's own REST API, with the floor beside them (the cheapest answer of each: a
+ * 401 of the raw server and of /api/v2, Strapi's /_health). Before a row is measured, the raw server's
+ * body must equal /api/v2's byte for byte; a row whose bodies differ is reported and not measured.
+ *
+ * The pages read the benchmark events alone (`filter[slug][startsWith]=bench-`): the demo events sort
+ * first and carry rich bodies and images, which a hand-written server would have to convert as the
+ * plugin does.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { measure, type MeasureOptions, type Measurement, type Target } from './measure';
+import { freePort } from './server';
+
+export type CeilingRow = {
+  name: string;
+  raw: Measurement | null;
+  v2: Measurement | null;
+  strapi: Measurement | null;
+  /** Why the row was not measured: the bodies differ. */
+  unequal?: string;
+  aim: string;
+  /** Whether the aim is met, given the row and the floor row. */
+  met: (row: CeilingRow, floor: CeilingRow) => boolean | null;
+};
+
+export type CeilingCredentials = { apiKey: string; readToken: string };
+
+type RawServer = { url: string; stop: () => Promise<void> };
+
+const startRawServer = async (env: Record<string, string>): Promise<RawServer> => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(__dirname, 'raw-server.js')], {
+    env: { ...process.env, ...env, RAW_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`The raw server exited with status ${code}.`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+};
+
+/** The time a page's cursor carries (its payload's fifth member), to ask the raw server for the same. */
+const cursorIssuedAt = (body: string): string | null => {
+  const cursor = (JSON.parse(body) as { meta?: { page?: { nextCursor?: string | null } } }).meta?.page?.nextCursor;
+  if (!cursor) return null;
+  const bytes = Buffer.from(cursor, 'base64url');
+  return String((JSON.parse(bytes.subarray(0, bytes.length - 32).toString('utf8')) as unknown[])[4]);
+};
+
+/** Null when the raw server's body equals /api/v2's; else where they part. */
+export const compareBodies = (v2: string, raw: string): string | null => {
+  if (v2 === raw) return null;
+  let at = 0;
+  while (at < v2.length && v2[at] === raw[at]) at += 1;
+  return `bodies differ at byte ${at} of ${v2.length} (/api/v2) and ${raw.length} (raw): /api/v2 …${v2.slice(Math.max(0, at - 60), at + 60)}… raw …${raw.slice(Math.max(0, at - 60), at + 60)}…`;
+};
+
+const ratio = (a: Measurement | null, b: Measurement | null) => (a && b ? a.requestsPerSecond / b.requestsPerSecond : NaN);
+
+export const benchCeiling = async (input: {
+  serverUrl: string;
+  database: string;
+  keySecret: string;
+  credentials: CeilingCredentials;
+  singleSlug: string;
+  singleDocumentId: string;
+  options: MeasureOptions;
+  say: (line: string) => void;
+}): Promise<{ rows: CeilingRow[]; measurements: Measurement[] }> => {
+  const { serverUrl, credentials, options, say } = input;
+  const v2 = { Authorization: `Bearer ${credentials.apiKey}` };
+  const rest = { Authorization: `Bearer ${credentials.readToken}` };
+  const single = await fetch(`${serverUrl}/api/v2/events/${input.singleSlug}`, { headers: v2 });
+  const meta = ((await single.json()) as { meta: unknown }).meta;
+  const raw = await startRawServer({
+    RAW_DATABASE: input.database,
+    RAW_PUBLIC_ORIGIN: serverUrl,
+    RAW_KEY_SECRET: input.keySecret,
+    RAW_EVENTS_META: JSON.stringify(meta),
+  });
+  const measurements: Measurement[] = [];
+  const run = async (target: Target) => {
+    say(`  measuring ${target.label} ...`);
+    const result = await measure(target, options);
+    measurements.push(result);
+    return result;
+  };
+  const rows: CeilingRow[] = [];
+  try {
+    const bench = 'filter%5Bslug%5D%5BstartsWith%5D=bench-';
+    const reads: { name: string; path: string; strapi: string | null; aim: string; met: CeilingRow['met'] }[] = [
+      {
+        name: '100-record page',
+        path: `/api/v2/events?${bench}&limit=100`,
+        strapi: `/api/events?filters%5Bslug%5D%5B%24startsWith%5D=bench-&pagination%5BpageSize%5D=100`,
+        aim: 'v2 >= 0.85x raw',
+        met: (row) => ratio(row.v2, row.raw) >= 0.85,
+      },
+      {
+        name: 'limit=10 page',
+        path: `/api/v2/events?${bench}&limit=10`,
+        strapi: `/api/events?filters%5Bslug%5D%5B%24startsWith%5D=bench-&pagination%5BpageSize%5D=10`,
+        aim: 'v2 >= 0.6x raw',
+        met: (row) => ratio(row.v2, row.raw) >= 0.6,
+      },
+      {
+        name: 'single record',
+        path: `/api/v2/events/${input.singleSlug}`,
+        strapi: `/api/events/${input.singleDocumentId}`,
+        aim: 'v2 >= 0.4x v2 floor',
+        met: (row, floor) => ratio(row.v2, floor.v2) >= 0.4,
+      },
+      {
+        name: 'resource index',
+        path: '/api/v2/',
+        strapi: null,
+        aim: 'v2 >= 0.5x v2 floor',
+        met: (row, floor) => ratio(row.v2, floor.v2) >= 0.5,
+      },
+    ];
+    for (const read of reads) {
+      const ours = await fetch(`${serverUrl}${read.path}`, { headers: v2 });
+      const oursBody = await ours.text();
+      const issuedAt = cursorIssuedAt(oursBody);
+      const theirs = await fetch(`${raw.url}${read.path}`, { headers: { ...v2, ...(issuedAt ? { 'X-Bench-Issued-At': issuedAt } : {}) } });
+      const difference = ours.status !== 200 ? `/api/v2 answered ${ours.status}` : compareBodies(oursBody, await theirs.text());
+      if (difference) {
+        say(`  ERROR ${read.name}: the raw server's body is not /api/v2's: ${difference}`);
+        rows.push({ name: read.name, raw: null, v2: null, strapi: null, unequal: difference, aim: read.aim, met: () => false });
+        continue;
+      }
+      say(`  ${read.name}: bodies equal (${Buffer.byteLength(oursBody)} bytes)`);
+      rows.push({
+        name: read.name,
+        raw: await run({ label: `raw ${read.path}`, url: `${raw.url}${read.path}`, headers: v2 }),
+        v2: await run({ label: `GET ${read.path}`, url: `${serverUrl}${read.path}`, headers: v2 }),
+        strapi: read.strapi ? await run({ label: `GET ${read.strapi}`, url: `${serverUrl}${read.strapi}`, headers: rest }) : null,
+        aim: read.aim,
+        met: read.met,
+      });
+    }
+    // The floor: the cheapest answer of each (non-2xx by design, so not counted as failures).
+    const floor: CeilingRow = {
+      name: 'floor (raw and v2 401 / Strapi /_health)',
+      raw: await measure({ label: 'raw 401', url: `${raw.url}/api/v2/` }, options),
+      v2: await measure({ label: 'GET /api/v2/ without a key (401)', url: `${serverUrl}/api/v2/` }, options),
+      strapi: await run({ label: 'GET /_health', url: `${serverUrl}/_health` }),
+      aim: '',
+      met: () => null,
+    };
+    rows.push(floor);
+  } finally {
+    await raw.stop();
+  }
+  return { rows, measurements };
+};
+
+const figure = (m: Measurement | null) => (m ? m.requestsPerSecond.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '-');
+const fixed = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '-');
+
+/** The rows as the issue's table: rates, ratios, the aim and whether the run met it (and >= 2x Strapi). */
+export const ceilingTable = (rows: CeilingRow[]): string => {
+  const floor = rows.at(-1)!;
+  return [
+    '| Read | raw req/s | /api/v2 | Strapi /api | v2 / raw | v2 / Strapi | v2 / v2 floor | Aim | Met |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    ...rows.map((row) => {
+      if (row.unequal) return `| ${row.name} | bodies differ | | | | | | ${row.aim} | no |`;
+      const isFloor = row === floor;
+      const met = row.met(row, floor);
+      const strapiRatio = ratio(row.v2, row.strapi);
+      const twiceStrapi = !row.strapi || strapiRatio >= 2;
+      const verdict = met === null ? '' : met && twiceStrapi ? 'yes' : met ? 'no (< 2x Strapi)' : 'no';
+      return `| ${row.name} | ${figure(row.raw)} | ${figure(row.v2)} | ${figure(row.strapi)} | ${isFloor ? '' : fixed(ratio(row.v2, row.raw))} | ${isFloor ? '' : fixed(strapiRatio)} | ${isFloor ? '' : fixed(ratio(row.v2, floor.v2))} | ${row.aim} | ${verdict} |`;
+    }),
+  ].join('\n');
+};

@@ -1,0 +1,146 @@
+/**
+ * What the lean read path keeps between requests, and what it never keeps (issue 16):
+ *
+ * - websites and the resources built from them are kept per instance, keyed by the rows themselves: a
+ *   change written to the database by anyone (here by SQL, as another instance's write looks to this
+ *   one: no hook of this process runs) is seen on the very next request;
+ * - the key is read on every request through one prepared statement: a key revoked, changed or
+ *   regenerated in the database is refused or honoured as it now is on the very next request, and the
+ *   key id has a unique index;
+ * - richtext conversions are kept by record identity and version: a changed body is read as it now is.
+ */
+import type { Knex } from 'knex';
+import { bootApp, type TestApp } from '../helpers/app';
+import { createKey } from '../helpers/keys';
+import { BLOCKS, publish, website } from '../helpers/fixtures';
+
+let app: TestApp;
+let db: Knex;
+
+const PAGES = { collection: 'pages', contentType: 'api::page.page', mode: 'collection' };
+const SETTINGS = { collection: 'settings', contentType: 'api::setting.setting', mode: 'singleton' };
+
+beforeAll(async () => {
+  app = await bootApp();
+  db = app.strapi.db.connection as unknown as Knex;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const get = (path: string, auth: string) => app.http().get(path).set('Authorization', auth);
+const indexIds = async (auth: string) => ((await get('/api/v2/', auth)).body.data as { id: string }[]).map((entry) => entry.id);
+
+describe('websites', () => {
+  test('a change written to the database elsewhere is seen on the next request', async () => {
+    await website(app.strapi, 'hot-guide', [PAGES, SETTINGS]);
+    const key = await createKey(app.strapi, {
+      resources: {
+        'cms:hot-guide/pages': { actions: ['read'], read: ['title'] },
+        'cms:hot-guide/settings': { actions: ['read'], read: ['siteName'] },
+      },
+    });
+    expect(await indexIds(key.auth)).toEqual(['cms:hot-guide/pages', 'cms:hot-guide/settings']);
+    // Another instance withdraws the settings.
+    await db('public_api_websites')
+      .where({ slug: 'hot-guide' })
+      .update({ publications: JSON.stringify([PAGES]) });
+    expect(await indexIds(key.auth)).toEqual(['cms:hot-guide/pages']);
+    expect((await get('/api/v2/cms/hot-guide/pages', key.auth)).status).toBe(200);
+    expect((await get('/api/v2/cms/hot-guide/settings', key.auth)).status).toBe(404);
+
+    // Another instance publishes the settings too, and renames the pages.
+    await db('public_api_websites')
+      .where({ slug: 'hot-guide' })
+      .update({ publications: JSON.stringify([{ ...PAGES, name: 'Guide pages' }, SETTINGS]) });
+    const index = (await get('/api/v2/', key.auth)).body.data as { id: string; attributes: { name: string } }[];
+    expect(index.map((entry) => [entry.id, entry.attributes.name])).toEqual([
+      ['cms:hot-guide/pages', 'Guide pages'],
+      ['cms:hot-guide/settings', 'Settings'],
+    ]);
+
+    // ... then withdraws the pages: gone from the index and at their path, at once.
+    await db('public_api_websites')
+      .where({ slug: 'hot-guide' })
+      .update({ publications: JSON.stringify([SETTINGS]) });
+    expect(await indexIds(key.auth)).toEqual(['cms:hot-guide/settings']);
+    expect((await get('/api/v2/cms/hot-guide/pages', key.auth)).status).toBe(404);
+
+    // ... and deletes the website.
+    await db('public_api_websites').where({ slug: 'hot-guide' }).delete();
+    expect(await indexIds(key.auth)).toEqual([]);
+    expect((await get('/api/v2/cms/hot-guide/settings', key.auth)).status).toBe(404);
+  });
+});
+
+describe('keys', () => {
+  test('revoked, changed or regenerated in the database: the next request sees it', async () => {
+    const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } });
+    const other = await createKey(app.strapi, { resources: { 'native:jobs': { actions: ['read'], read: ['title'] } } });
+    expect((await get('/api/v2/events', key.auth)).status).toBe(200);
+
+    await db('public_api_keys').where({ key_id: key.keyId }).update({ revoked: true });
+    expect((await get('/api/v2/events', key.auth)).status).toBe(401);
+    await db('public_api_keys').where({ key_id: key.keyId }).update({ revoked: false });
+    expect((await get('/api/v2/events', key.auth)).status).toBe(200);
+
+    // Grants changed: the next request is judged by the new ones.
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: JSON.stringify({ 'native:jobs': { actions: ['read'], read: ['title'], write: [] } }) });
+    expect((await get('/api/v2/events', key.auth)).status).toBe(403);
+    expect((await get('/api/v2/jobs', key.auth)).status).toBe(200);
+
+    // Expired.
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    expect((await get('/api/v2/jobs', key.auth)).status).toBe(401);
+
+    // Another key's secret in place of this one's (a regenerated key): the old plaintext stops working.
+    const otherHash = (await db('public_api_keys').where({ key_id: other.keyId }).first('secret_hash')).secret_hash as string;
+    await db('public_api_keys').where({ key_id: key.keyId }).update({ expires_at: null, secret_hash: otherHash });
+    expect((await get('/api/v2/jobs', key.auth)).status).toBe(401);
+    expect((await get('/api/v2/jobs', other.auth)).status).toBe(200);
+  });
+
+  test('the key id has a unique index', async () => {
+    const name = 'public_api_keys_pda_key_id';
+    const found =
+      app.strapi.db.dialect.client === 'postgres'
+        ? await db('pg_indexes').where({ indexname: name }).select('indexdef')
+        : await db('sqlite_master').where({ type: 'index', name }).select({ indexdef: 'sql' });
+    expect(found).toHaveLength(1);
+    expect(String(found[0]!.indexdef)).toMatch(/UNIQUE INDEX/i);
+  });
+});
+
+describe('richtext', () => {
+  test('a changed body is read as it now is', async () => {
+    const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title', 'body'] } } });
+    const event = await publish(app.strapi, 'api::event.event', {
+      title: 'Hot body',
+      startsAt: '2027-01-01T10:00:00.000Z',
+      category: 'talk',
+      body: BLOCKS,
+    });
+    const text = async () => JSON.stringify((await get(`/api/v2/events/${event.documentId}`, key.auth)).body.data.attributes.body);
+    expect(await text()).toContain('Hello ');
+    expect(await text()).toContain('Hello '); // from the cache
+
+    // Through Strapi (a new updatedAt).
+    await app.strapi.documents('api::event.event').update({
+      documentId: event.documentId,
+      status: 'published',
+      data: { body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Changed through Strapi' }] }] },
+    } as never);
+    expect(await text()).toContain('Changed through Strapi');
+
+    // By SQL, keeping updatedAt: another length is still seen.
+    await db('events')
+      .where({ document_id: event.documentId })
+      .whereNotNull('published_at')
+      .update({ body: JSON.stringify([{ type: 'paragraph', children: [{ type: 'text', text: 'Changed by hand' }] }]) });
+    expect(await text()).toContain('Changed by hand');
+  });
+});
