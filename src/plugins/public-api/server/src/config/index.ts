@@ -20,6 +20,12 @@ export type PluginConfig = {
   uploadsInFlight: number;
   /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
   uploadBytesInFlight: number;
+  /** How long a JSON request body may take to arrive whole, from when it is first read; then 408. */
+  jsonBodyTimeoutMs: number;
+  /** How long a multipart body (a command upload) may take to arrive whole; then 408. */
+  multipartBodyTimeoutMs: number;
+  /** The longest gap between two chunks of a request body (and before its first); then 408. */
+  bodyGapTimeoutMs: number;
   /** Keyed /api/v2 requests one process runs at once (reads, writes, the OpenAPI build); more wait, then get 503. */
   requestsInFlight: number;
   /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
@@ -28,6 +34,11 @@ export type PluginConfig = {
   requestWaitMs: number;
   /** Image transforms one process runs at once (decoding is memory-hungry); the rest wait their turn. */
   transformsInFlight: number;
+  /**
+   * Turns only cheap transforms take (small outputs, assets/transform-cost.ts), besides
+   * `transformsInFlight`, so that a first thumbnail never waits behind large encodings (0: no such lane).
+   */
+  cheapTransformsInFlight: number;
   /** Transforms that may wait for a turn in all; more get 503 with Retry-After at once. */
   transformsWaiting: number;
   /** Transforms one client address may have running and waiting together; more get 503 with Retry-After. */
@@ -62,8 +73,15 @@ export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
  */
 export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
 export const DEFAULT_REQUESTS_WAITING = 64;
+/** A 1 MiB JSON body over a slow mobile link (1 Mbit/s) takes about 8 s. */
+export const DEFAULT_JSON_BODY_TIMEOUT_MS = 10_000;
+/** The largest upload (10 MiB CV and its document) at about 1 Mbit/s. */
+export const DEFAULT_MULTIPART_BODY_TIMEOUT_MS = 120_000;
+export const DEFAULT_BODY_GAP_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_WAIT_MS = 2_000;
 export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
+/** One: a thumbnail takes tens of milliseconds, so one lane serves many visitors' first thumbnails. */
+export const DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT = 1;
 export const DEFAULT_TRANSFORMS_WAITING = 32;
 export const DEFAULT_TRANSFORMS_PER_CLIENT = 4;
 /** A first thumbnail of a large photo takes well under a second; a 24-megapixel AVIF a few. */
@@ -79,10 +97,14 @@ export default {
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
     uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
     uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
+    jsonBodyTimeoutMs: DEFAULT_JSON_BODY_TIMEOUT_MS,
+    multipartBodyTimeoutMs: DEFAULT_MULTIPART_BODY_TIMEOUT_MS,
+    bodyGapTimeoutMs: DEFAULT_BODY_GAP_TIMEOUT_MS,
     requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
     requestsWaiting: DEFAULT_REQUESTS_WAITING,
     requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
     transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
+    cheapTransformsInFlight: DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT,
     transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
     transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
     transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
@@ -107,6 +129,9 @@ export default {
     for (const name of [
       'uploadsInFlight',
       'uploadBytesInFlight',
+      'jsonBodyTimeoutMs',
+      'multipartBodyTimeoutMs',
+      'bodyGapTimeoutMs',
       'requestsInFlight',
       'transformsInFlight',
       'transformsPerClient',
@@ -117,7 +142,7 @@ export default {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
     }
-    for (const name of ['requestsWaiting', 'requestWaitMs', 'transformsWaiting'] as const) {
+    for (const name of ['requestsWaiting', 'requestWaitMs', 'cheapTransformsInFlight', 'transformsWaiting'] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
         throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);

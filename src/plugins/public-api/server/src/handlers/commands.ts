@@ -122,7 +122,7 @@ const readMultipartCommand = async (
   const limit = multipartBodyLimit(maxFileBytes);
   const reserved = reservedBytes(request.headers['content-length'], limit);
   // Declared too large: 413 from the body reader, busy or not.
-  if (reserved === null) await request.readBody(limit);
+  if (reserved === null) await request.readBody(limit, 'multipart');
   // Room under the bound on uploads in flight (503 without), before a byte of the body is read.
   const workspace = await uploads.open(reserved ?? limit);
   const body = await readMultipartBody(request, { directory: workspace.directory, maxFileBytes });

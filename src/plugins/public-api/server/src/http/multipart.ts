@@ -57,7 +57,7 @@ export const readMultipartBody = async (
   request: ApiRequest,
   options: { directory: string; maxFileBytes: number },
 ): Promise<MultipartBody> => {
-  const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes));
+  const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes), 'multipart');
   const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
   const form = formidable({
     uploadDir: options.directory,

@@ -2,6 +2,7 @@
  * The request as handlers see it: plain data, parsed once at the edge.
  */
 import type { Readable } from 'node:stream';
+import type { BodyKind } from './body';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
 
@@ -25,10 +26,11 @@ export type PublicRequest = {
    */
   client: string;
   /**
-   * The request body, read at most once and never past `limit` bytes (413 beyond it). Strapi's body
-   * parser does not run for /api/v2, so this is the only way to the body.
+   * The request body, read at most once and never past `limit` bytes (413 beyond it), within the time
+   * limits of its kind (408 beyond them, http/body.ts). Strapi's body parser does not run for /api/v2, so
+   * this is the only way to the body.
    */
-  readBody: (limit: number) => Promise<Buffer>;
+  readBody: (limit: number, kind: BodyKind) => Promise<Buffer>;
 };
 
 /** A request that presented a valid API key. */

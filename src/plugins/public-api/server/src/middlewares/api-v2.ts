@@ -17,7 +17,7 @@ import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH, pluginConfig } from '../config';
 import { requestLinks, type RequestTarget } from '../http/base-url';
-import { createBodyReader } from '../http/body';
+import { createBodyReader, type BodyTimeouts } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
@@ -179,7 +179,17 @@ const headersAsSent = (ctx: Context): PublicRequest['headers'] => {
   return repeated.length ? { ...ctx.headers, ...Object.fromEntries(repeated) } : ctx.headers;
 };
 
-const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget }, params: Record<string, string>): PublicRequest => ({
+const bodyTimeouts = (strapi: Core.Strapi): BodyTimeouts => {
+  const config = pluginConfig(strapi);
+  return { jsonMs: config.jsonBodyTimeoutMs, multipartMs: config.multipartBodyTimeoutMs, gapMs: config.bodyGapTimeoutMs };
+};
+
+const requestOf = (
+  ctx: Context,
+  strapi: Core.Strapi,
+  links: { origin: string; target: RequestTarget },
+  params: Record<string, string>,
+): PublicRequest => ({
   method: ctx.method,
   path: ctx.path.slice(API_BASE_PATH.length) || '/',
   params,
@@ -188,7 +198,7 @@ const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget 
   baseUrl: `${links.origin}${API_BASE_PATH}`,
   selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
   client: ctx.ip,
-  readBody: createBodyReader(ctx.req, ctx.headers),
+  readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
 
 const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) => {
@@ -202,7 +212,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
     const allow = match.allow(null);
     // The router answered every method the path lacks, OPTIONS aside.
     const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
-    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, links, match.params)));
+    if (publicHandler) send(ctx, await publicHandler(requestOf(ctx, strapi, links, match.params)));
     else send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
     return;
   }
@@ -231,7 +241,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
   }
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
-  const request: ApiRequest = { ...requestOf(ctx, links, match.params), key, extensions: match.route.extensions, supports };
+  const request: ApiRequest = { ...requestOf(ctx, strapi, links, match.params), key, extensions: match.route.extensions, supports };
   // Only work a key may do takes a turn: refused requests (401, 403, 406, 400) and preflights never wait.
   const release = await gate().enter();
   if (!release) throw overloaded();
