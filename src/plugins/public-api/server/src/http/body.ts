@@ -15,7 +15,9 @@ import type { Readable } from 'node:stream';
 import { apiError } from './errors';
 import { headerValue, type RequestHeaders } from './headers';
 import { assertJsonContentType } from './media-types';
-import type { ApiRequest } from './request';
+import type { ApiRequest, BodyKind } from './request';
+
+export type { BodyKind };
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -28,9 +30,6 @@ export const announcesBody = (headers: RequestHeaders): boolean => {
   if (length !== undefined && length.trim() !== '' && Number(length) > 0) return true;
   return headerValue(headers, 'transfer-encoding') !== undefined;
 };
-
-/** Which time limit a body is read under. */
-export type BodyKind = 'json' | 'multipart';
 
 /** How long a body may take to arrive (milliseconds). */
 export type BodyTimeouts = {

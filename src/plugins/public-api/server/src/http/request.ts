@@ -2,9 +2,11 @@
  * The request as handlers see it: plain data, parsed once at the edge.
  */
 import type { Readable } from 'node:stream';
-import type { BodyKind } from './body';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
+
+/** Which time limit a request body is read under (http/body.ts). */
+export type BodyKind = 'json' | 'multipart';
 
 /** What every handler is told, with or without a key. */
 export type PublicRequest = {
