@@ -16,8 +16,12 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       bodyGapTimeoutMs: env.int('PUBLIC_API_BODY_GAP_TIMEOUT_MS', 10000),
       // Load shedding (docs/api.md, "Limits"): keyed requests run at once, how many wait, and how long.
       requestsInFlight: env.int('PUBLIC_API_REQUESTS_IN_FLIGHT', 16),
+      // Unset: half of the requests in flight.
+      ...(env('PUBLIC_API_REQUESTS_PER_KEY') ? { requestsPerKey: env.int('PUBLIC_API_REQUESTS_PER_KEY') } : {}),
+      expandedRecordsInFlight: env.int('PUBLIC_API_EXPANDED_RECORDS_IN_FLIGHT', 1000),
       requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
       requestWaitMs: env.int('PUBLIC_API_REQUEST_WAIT_MS', 2000),
+      responseSendTimeoutMs: env.int('PUBLIC_API_RESPONSE_SEND_TIMEOUT_MS', 30000),
       // The transform queue (docs/api.md, "Limits"); transforms in flight default to the CPU count.
       ...(env('PUBLIC_API_TRANSFORMS_IN_FLIGHT') ? { transformsInFlight: env.int('PUBLIC_API_TRANSFORMS_IN_FLIGHT') } : {}),
       cheapTransformsInFlight: env.int('PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT', 1),

@@ -28,8 +28,17 @@ export type PluginConfig = {
   bodyGapTimeoutMs: number;
   /** Keyed /api/v2 requests one process runs at once (reads, writes, the OpenAPI build); more wait, then get 503. */
   requestsInFlight: number;
+  /**
+   * Turns one API key may have, running and waiting together; more get 503 with Retry-After at once.
+   * Unset: half of `requestsInFlight` (at least 1), so one key never takes every turn.
+   */
+  requestsPerKey?: number;
+  /** Records expanded through `include` at once, across requests (a larger read runs alone); more wait, then 503. */
+  expandedRecordsInFlight: number;
   /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
   requestsWaiting: number;
+  /** How long a client may take to read a keyed response (its turn is held meanwhile); then the connection is closed. */
+  responseSendTimeoutMs: number;
   /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
   requestWaitMs: number;
   /** Image transforms one process runs at once (decoding is memory-hungry); the rest wait their turn. */
@@ -73,12 +82,21 @@ export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
  */
 export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
 export const DEFAULT_REQUESTS_WAITING = 64;
+/** Half the turns: a key flooding with connections leaves the other half to every other key. */
+export const defaultRequestsPerKey = (requestsInFlight: number) => Math.max(1, Math.floor(requestsInFlight / 2));
+/**
+ * One read of the largest include (MAX_EXPANDED_RECORDS) at a time: on the bench data such a document is
+ * 42 MB and its read holds about 400 MB while it is built and sent (docs/benchmarks.md, bench:abuse).
+ */
+export const DEFAULT_EXPANDED_RECORDS_IN_FLIGHT = 1_000;
 /** A 1 MiB JSON body over a slow mobile link (1 Mbit/s) takes about 8 s. */
 export const DEFAULT_JSON_BODY_TIMEOUT_MS = 10_000;
 /** The largest upload (10 MiB CV and its document) at about 1 Mbit/s. */
 export const DEFAULT_MULTIPART_BODY_TIMEOUT_MS = 120_000;
 export const DEFAULT_BODY_GAP_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_WAIT_MS = 2_000;
+/** A 100-record page (about 300 KB) takes well under a second even on a slow link; the largest include documents, tens of MB, several seconds on a fast one. */
+export const DEFAULT_RESPONSE_SEND_TIMEOUT_MS = 30_000;
 export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
 /** One: a thumbnail takes tens of milliseconds, so one lane serves many visitors' first thumbnails. */
 export const DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT = 1;
@@ -101,8 +119,10 @@ export default {
     multipartBodyTimeoutMs: DEFAULT_MULTIPART_BODY_TIMEOUT_MS,
     bodyGapTimeoutMs: DEFAULT_BODY_GAP_TIMEOUT_MS,
     requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
+    expandedRecordsInFlight: DEFAULT_EXPANDED_RECORDS_IN_FLIGHT,
     requestsWaiting: DEFAULT_REQUESTS_WAITING,
     requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
+    responseSendTimeoutMs: DEFAULT_RESPONSE_SEND_TIMEOUT_MS,
     transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
     cheapTransformsInFlight: DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT,
     transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
@@ -132,6 +152,9 @@ export default {
       'jsonBodyTimeoutMs',
       'multipartBodyTimeoutMs',
       'bodyGapTimeoutMs',
+      'responseSendTimeoutMs',
+      'requestsPerKey',
+      'expandedRecordsInFlight',
       'requestsInFlight',
       'transformsInFlight',
       'transformsPerClient',

@@ -38,6 +38,12 @@ export type PublicRequest = {
 /** A request that presented a valid API key. */
 export type ApiRequest = PublicRequest & {
   key: ApiKey;
+  /**
+   * Reserves room for `records` records expanded through `include` in the process's budget
+   * (http/record-budget.ts), held until the response has been sent; throws 503 `overloaded` when no room
+   * frees up in time. A read calls it once, after counting and before loading.
+   */
+  reserveExpansion: (records: number) => Promise<void>;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

@@ -4,7 +4,8 @@
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
  * not depend on a resource) -> preflight -> Accept (406) -> key (401; 429 per client address once its
  * failed authentications spend their quota) -> the key's rate limit (429) -> origin (403) -> path and query
- * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts) -> handler,
+ * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts; held until the
+ * response has been sent) -> handler,
  * which finds the resource (404) and asks `request.supports`
  * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
  * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never sees
@@ -15,12 +16,13 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { API_BASE_PATH, pluginConfig } from '../config';
+import { API_BASE_PATH, defaultRequestsPerKey, pluginConfig } from '../config';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader, type BodyTimeouts } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
+import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { JSONAPI_MEDIA_TYPE, assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { originAllowed } from '../http/origins';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
@@ -201,7 +203,7 @@ const requestOf = (
   readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
 
-const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) => {
+const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   // A malformed Host is malformed syntax (RFC 9112 3.2): refused before anything else is looked at.
   const links = requestLinks(strapi.config.get('server.url'), ctx);
@@ -241,34 +243,79 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
   }
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
-  const request: ApiRequest = { ...requestOf(ctx, strapi, links, match.params), key, extensions: match.route.extensions, supports };
   // Only work a key may do takes a turn: refused requests (401, 403, 406, 400) and preflights never wait.
-  const release = await gate().enter();
-  if (!release) throw overloaded();
+  const turn = await limits.gate.enter(key.keyId);
+  if (!turn) throw overloaded();
+  let expansion: (() => void) | null = null;
+  const release = () => {
+    expansion?.();
+    turn();
+  };
+  const reserveExpansion = async (records: number) => {
+    if (expansion) return;
+    expansion = await limits.records.reserve(records);
+    if (!expansion) throw overloaded();
+  };
+  const request: ApiRequest = {
+    ...requestOf(ctx, strapi, links, match.params),
+    key,
+    extensions: match.route.extensions,
+    supports,
+    reserveExpansion,
+  };
+  let response: ApiResponse;
   try {
-    // The response is built (and serialized) within the turn: what it holds in memory is bounded too.
-    send(ctx, await handler(request));
-  } finally {
+    response = await handler(request);
+  } catch (error) {
     release();
+    throw error;
   }
+  // The response is built, serialized and sent within the turn: what it holds in memory is bounded too.
+  send(ctx, response);
+  holdUntilSent(ctx, release, pluginConfig(strapi).responseSendTimeoutMs);
 };
 
+/**
+ * Keeps a turn until the response has left (or the connection closed): a serialized document stays in
+ * memory until the client has read it, so a turn given back earlier would let clients that read slowly,
+ * or many at once, pile up documents beyond the bound (issue 15: 100 connections of 42 MB documents
+ * took the process past 6 GB with one turn). A client that takes longer than `sendTimeoutMs` to read
+ * its response loses the connection, so slow readers cannot hold every turn.
+ */
+const holdUntilSent = (ctx: Context, release: () => void, sendTimeoutMs: number) => {
+  const timer = setTimeout(() => ctx.req.socket.destroy(), sendTimeoutMs);
+  timer.unref();
+  const done = () => {
+    clearTimeout(timer);
+    release();
+  };
+  ctx.res.once('finish', done);
+  ctx.res.once('close', done);
+};
+
+/** The process's bounds on keyed work: turns (per key too) and records expanded at once. */
+type Limits = { gate: LoadGate; records: RecordBudget };
+
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
-  let loadGate: LoadGate | null = null;
-  const gate = () => {
-    if (loadGate) return loadGate;
+  let made: Limits | null = null;
+  const limits = (): Limits => {
+    if (made) return made;
     const config = pluginConfig(strapi);
-    loadGate = createLoadGate({
-      maxInFlight: config.requestsInFlight,
-      maxWaiting: config.requestsWaiting,
-      maxWaitMs: config.requestWaitMs,
-    });
-    return loadGate;
+    made = {
+      gate: createLoadGate({
+        maxInFlight: config.requestsInFlight,
+        maxWaiting: config.requestsWaiting,
+        maxWaitMs: config.requestWaitMs,
+        maxPerHolder: config.requestsPerKey ?? defaultRequestsPerKey(config.requestsInFlight),
+      }),
+      records: createRecordBudget({ capacity: config.expandedRecordsInFlight, maxWaitMs: config.requestWaitMs }),
+    };
+    return made;
   };
   return async (ctx: Context, next: Next) => {
     if (!isUnderBase(ctx.path)) return next();
     try {
-      await handle(ctx, strapi, gate);
+      await handle(ctx, strapi, limits());
     } catch (error) {
       if (isApiError(error)) {
         // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.
