@@ -14,11 +14,13 @@
  * failure on the way, and anything a handler throws, leaves as one JSON:API error document; internals are
  * logged, never sent.
  */
+import { Readable } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH, defaultRequestsPerKey, pluginConfig } from '../config';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader, type BodyTimeouts } from '../http/body';
+import { serializeInChunks } from '../http/json-chunks';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
@@ -67,13 +69,17 @@ export const canonicalUrl = (raw: string): string => {
   return url.toString();
 };
 
-const send = (ctx: Context, response: ApiResponse) => {
+const sendHead = (ctx: Context, response: ApiResponse) => {
   ctx.status = response.status;
   // Vary adds to what the CORS layer set (Origin) instead of replacing it.
   for (const [name, value] of Object.entries(response.headers ?? {})) {
     if (name.toLowerCase() === 'vary') ctx.vary(value);
     else ctx.set(name, value);
   }
+};
+
+const send = (ctx: Context, response: ApiResponse) => {
+  sendHead(ctx, response);
   if (response.content !== undefined) {
     // Koa sends the bytes under the handler's headers, sends none for HEAD, and closes a stream either way.
     ctx.body = response.content;
@@ -90,6 +96,23 @@ const send = (ctx: Context, response: ApiResponse) => {
   }
   ctx.type = JSONAPI_MEDIA_TYPE;
   ctx.body = response.rawBody ?? JSON.stringify(response.body);
+};
+
+/**
+ * A handler's answer. A document is serialized in chunks with turns of the event loop between them
+ * (http/json-chunks.ts), so a large include document does not stall every other request while it is
+ * written; the bytes and Content-Length are those of JSON.stringify.
+ */
+const sendAnswer = async (ctx: Context, response: ApiResponse) => {
+  if (response.body === undefined || response.rawBody !== undefined || response.raw || response.content !== undefined) {
+    send(ctx, response);
+    return;
+  }
+  const chunks = await serializeInChunks(response.body);
+  sendHead(ctx, response);
+  ctx.type = JSONAPI_MEDIA_TYPE;
+  ctx.body = chunks.length === 1 ? chunks[0] : Readable.from(chunks);
+  ctx.length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 };
 
 const sendError = (ctx: Context, error: ApiError) => {
@@ -271,7 +294,12 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     throw error;
   }
   // The response is built, serialized and sent within the turn: what it holds in memory is bounded too.
-  send(ctx, response);
+  try {
+    await sendAnswer(ctx, response);
+  } catch (error) {
+    release();
+    throw error;
+  }
   holdUntilSent(ctx, release, pluginConfig(strapi).responseSendTimeoutMs);
 };
 
