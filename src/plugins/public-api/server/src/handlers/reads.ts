@@ -43,6 +43,7 @@ const boundInclude = async (
   paged: boolean,
 ): Promise<void> => {
   if (include.length === 0) return;
+  request.assertExpansionRoom();
   const reaches = await includeReaches(
     context,
     projection,

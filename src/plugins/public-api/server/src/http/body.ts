@@ -84,12 +84,15 @@ export const createBodyReader = (stream: Readable, headers: RequestHeaders, time
         reject(tooLarge(limit));
         return;
       }
-      const chunks: Buffer[] = [];
+      // With a declared length the bytes are copied into one buffer as they arrive, so a 10 MiB upload is
+      // not held twice (its chunks, then their concatenation); without one they are collected.
+      let whole = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+      let chunks: Buffer[] = [];
       let size = 0;
       const timeUp = (cause: 'total' | 'gap') => () => {
         cleanup();
         // What arrived is dropped; the rest is not waited for.
-        chunks.length = 0;
+        chunks = [];
         stream.pause();
         reject(bodyTimedOut(kind, timeouts, cause));
       };
@@ -112,11 +115,21 @@ export const createBodyReader = (stream: Readable, headers: RequestHeaders, time
           reject(tooLarge(limit));
           return;
         }
+        if (whole && size <= whole.length) {
+          chunk.copy(whole, size - chunk.length);
+          return;
+        }
+        if (whole) {
+          // More than declared (not over HTTP, whose parser stops at the length): collect from here on.
+          chunks = [whole.subarray(0, size - chunk.length)];
+          whole = null;
+        }
         chunks.push(chunk);
       };
       const onEnd = () => {
         cleanup();
-        resolve(Buffer.concat(chunks, size));
+        // Node ends a body at its declared length: `whole` is full unless the stream ended early.
+        resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks, size));
       };
       const onError = (error: Error) => {
         cleanup();

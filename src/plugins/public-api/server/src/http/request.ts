@@ -44,6 +44,11 @@ export type ApiRequest = PublicRequest & {
    * frees up in time. A read calls it once, after counting and before loading.
    */
   reserveExpansion: (records: number) => Promise<void>;
+  /**
+   * Throws 503 `overloaded` when this key already holds or awaits room in the budget while the budget is
+   * taken (http/record-budget.ts): called before a read counts its expanded records.
+   */
+  assertExpansionRoom: () => void;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

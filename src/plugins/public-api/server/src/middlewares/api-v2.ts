@@ -276,8 +276,11 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   };
   const reserveExpansion = async (records: number) => {
     if (expansion) return;
-    expansion = await limits.records.reserve(records);
+    expansion = await limits.records.reserve(records, key.keyId);
     if (!expansion) throw overloaded();
+  };
+  const assertExpansionRoom = () => {
+    if (limits.records.crowded(key.keyId)) throw overloaded();
   };
   const request: ApiRequest = {
     ...requestOf(ctx, strapi, links, match.params),
@@ -285,6 +288,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     extensions: match.route.extensions,
     supports,
     reserveExpansion,
+    assertExpansionRoom,
   };
   let response: ApiResponse;
   try {
