@@ -9,7 +9,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       assetCacheDir: env('PUBLIC_API_ASSET_CACHE_DIR', '.tmp/asset-cache'),
       assetCacheMaxBytes: env.int('PUBLIC_API_ASSET_CACHE_MAX_BYTES', 512 * 1024 * 1024),
       uploadsInFlight: env.int('PUBLIC_API_UPLOADS_IN_FLIGHT', 8),
-      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 64 * 1024 * 1024),
+      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 48 * 1024 * 1024),
       // Slow bodies (docs/api.md, "Limits"): how long a body may take to arrive, and the longest gap in it.
       jsonBodyTimeoutMs: env.int('PUBLIC_API_JSON_BODY_TIMEOUT_MS', 10000),
       multipartBodyTimeoutMs: env.int('PUBLIC_API_MULTIPART_BODY_TIMEOUT_MS', 120000),
