@@ -25,7 +25,8 @@ import { JSONAPI } from '../http/jsonapi';
 import { apiError, apiErrors, type ErrorObject } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
 import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
-import { FILE_KINDS, sniffFileKind, type FileKind } from '../uploads/file-kind';
+import { FILE_KINDS, KIND_HEAD_BYTES, kindOfHead, sniffFileKind, type FileKind } from '../uploads/file-kind';
+import { readHead } from '../assets/bytes';
 import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parameterError, echo } from '../query/problems';
@@ -112,6 +113,17 @@ const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   return parseJsonBytes(await fs.readFile(file.path));
 };
 
+/**
+ * A received file's kind, judged by its bytes: a PDF from its first bytes, a DOCX from its ZIP directory
+ * (the file is read whole only then), anything else from its first bytes alone.
+ */
+const kindOfFile = async (path: string): Promise<FileKind | null> => {
+  const head = await readHead(path, KIND_HEAD_BYTES);
+  const byHead = head && kindOfHead(head);
+  if (byHead === 'pdf') return 'pdf';
+  return byHead === 'zip' ? sniffFileKind(await fs.readFile(path)) : null;
+};
+
 const readMultipartCommand = async (
   request: ApiRequest,
   command: CommandDefinition,
@@ -147,7 +159,7 @@ const readMultipartCommand = async (
     if (!part) continue;
     if (part.size > rule.maxBytes)
       throw apiError(413, `The file ${echo(name)} may be at most ${rule.maxBytes} bytes.`, { reason: 'file_too_large' });
-    files[name] = { path: part.path, size: part.size, kind: sniffFileKind(await fs.readFile(part.path)) };
+    files[name] = { path: part.path, size: part.size, kind: await kindOfFile(part.path) };
     digests[name] = { sha256: part.sha256, size: part.size };
   }
   return { document, files, fingerprint: { document, files: digests }, workspace };
