@@ -16,7 +16,14 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-export type RunningServer = { url: string; stop: () => Promise<void> };
+export type RunningServer = {
+  url: string;
+  /** The application's process id (its memory is sampled by bench/memory.ts). */
+  pid: number;
+  /** Whether the process has exited (a crash, an out-of-memory kill). */
+  exited: () => boolean;
+  stop: () => Promise<void>;
+};
 
 export const startServer = async (env: Record<string, string>): Promise<RunningServer> => {
   const port = await freePort();
@@ -55,6 +62,8 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
   }
   return {
     url,
+    pid: child.pid!,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -9,13 +9,22 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       assetCacheDir: env('PUBLIC_API_ASSET_CACHE_DIR', '.tmp/asset-cache'),
       assetCacheMaxBytes: env.int('PUBLIC_API_ASSET_CACHE_MAX_BYTES', 512 * 1024 * 1024),
       uploadsInFlight: env.int('PUBLIC_API_UPLOADS_IN_FLIGHT', 8),
-      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 64 * 1024 * 1024),
+      uploadBytesInFlight: env.int('PUBLIC_API_UPLOAD_BYTES_IN_FLIGHT', 48 * 1024 * 1024),
+      // Slow bodies (docs/api.md, "Limits"): how long a body may take to arrive, and the longest gap in it.
+      jsonBodyTimeoutMs: env.int('PUBLIC_API_JSON_BODY_TIMEOUT_MS', 10000),
+      multipartBodyTimeoutMs: env.int('PUBLIC_API_MULTIPART_BODY_TIMEOUT_MS', 120000),
+      bodyGapTimeoutMs: env.int('PUBLIC_API_BODY_GAP_TIMEOUT_MS', 10000),
       // Load shedding (docs/api.md, "Limits"): keyed requests run at once, how many wait, and how long.
       requestsInFlight: env.int('PUBLIC_API_REQUESTS_IN_FLIGHT', 16),
+      // Unset: half of the requests in flight.
+      ...(env('PUBLIC_API_REQUESTS_PER_KEY') ? { requestsPerKey: env.int('PUBLIC_API_REQUESTS_PER_KEY') } : {}),
+      expandedRecordsInFlight: env.int('PUBLIC_API_EXPANDED_RECORDS_IN_FLIGHT', 1000),
       requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
       requestWaitMs: env.int('PUBLIC_API_REQUEST_WAIT_MS', 2000),
+      responseSendTimeoutMs: env.int('PUBLIC_API_RESPONSE_SEND_TIMEOUT_MS', 30000),
       // The transform queue (docs/api.md, "Limits"); transforms in flight default to the CPU count.
       ...(env('PUBLIC_API_TRANSFORMS_IN_FLIGHT') ? { transformsInFlight: env.int('PUBLIC_API_TRANSFORMS_IN_FLIGHT') } : {}),
+      cheapTransformsInFlight: env.int('PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT', 1),
       transformsWaiting: env.int('PUBLIC_API_TRANSFORMS_WAITING', 32),
       transformsPerClient: env.int('PUBLIC_API_TRANSFORMS_PER_CLIENT', 4),
       transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),

@@ -19,7 +19,7 @@ import { expectValidJsonApi } from '../helpers/jsonapi';
 import { createKey } from '../helpers/keys';
 import { TRANSFORM_RETRY_AFTER_SECONDS } from '../../src/plugins/public-api/server/src/handlers/assets';
 
-type Load = { running: number; waiting: number; clients: number };
+type Load = { running: number; cheap: number; waiting: number; clients: number };
 type Answer = { status: number; headers: Record<string, string>; body: Buffer };
 
 const noise = (side: number) =>
@@ -111,7 +111,7 @@ describe('one transform at a time, three turns per client', () => {
     // The thumbnail waited for at most one more of the flood's transforms (round-robin), not for all of them.
     expect(finished.indexOf('thumbnail')).toBeLessThan(finished.indexOf('flood-3'));
     expect((await sharp(answers[3]!.body).metadata()).width).toBe(16);
-    expect(env.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
   });
 
   test('a cached variant takes no turn: it is served while the queue is full', async () => {
@@ -126,12 +126,44 @@ describe('one transform at a time, three turns per client', () => {
   });
 });
 
+describe('the lane of cheap transforms', () => {
+  let env: Awaited<ReturnType<typeof setUp>>;
+  let heavy: string;
+  let small: string;
+
+  beforeAll(async () => {
+    env = await setUp({ PUBLIC_API_TRANSFORMS_IN_FLIGHT: '1', PUBLIC_API_TRANSFORM_TIMEOUT_MS: '60000' });
+    heavy = await env.image('noise.png', await noise(400));
+    small = await env.image('small.png', await solidImage(64, 64));
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  test('a first small thumbnail is computed while heavy transforms of two clients hold the one turn and wait', async () => {
+    const flood = [env.get(`${heavy}?w=399&format=avif`, '203.0.113.1'), env.get(`${heavy}?w=398&format=avif`, '203.0.113.2')];
+    await until(() => env.load().running === 1 && env.load().waiting === 1);
+    const thumbnail = await env.get(`${small}?w=24&format=webp`, '198.51.100.7');
+    expect(thumbnail.status).toBe(200);
+    expect((await sharp(thumbnail.body).metadata()).width).toBe(24);
+    // It did not wait for the heavy ones: they still hold the turn and the queue.
+    expect(env.load()).toMatchObject({ running: 1, waiting: 1, cheap: 0 });
+    for (const res of await Promise.all(flood)) expect(res.status).toBe(200);
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+});
+
 describe('a time limit of one second', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
   let slow: string;
 
   beforeAll(async () => {
-    env = await setUp({ PUBLIC_API_TRANSFORMS_IN_FLIGHT: '1', PUBLIC_API_TRANSFORM_TIMEOUT_MS: '1000' });
+    // No lane for cheap transforms: the small one below must wait for the one turn.
+    env = await setUp({
+      PUBLIC_API_TRANSFORMS_IN_FLIGHT: '1',
+      PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT: '0',
+      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '1000',
+    });
     slow = await env.image('slow.png', await noise(500));
   });
   afterAll(async () => {
@@ -154,7 +186,7 @@ describe('a time limit of one second', () => {
     // A request that waits past the limit for a turn gets the same answer.
     expectUnavailable(waited, 'transform_timed_out');
     await until(() => env.load().running === 0);
-    expect(env.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
     // The queue serves again once the work has ended.
     expect((await env.get(`${slow}?w=10`, '198.51.100.7')).status).toBe(200);
   });

@@ -37,7 +37,9 @@ const uploads = () => s.plugin('public-api').service('uploads') as UploadsServic
 const uploadsDir = () => path.join(s.dirs.static.public, 'uploads');
 
 beforeAll(async () => {
-  app = await bootApp();
+  // One key stands for many clients here: its share of the load gate's turns (half of them by default,
+  // load-gate.test.ts) would otherwise answer before the bound on uploads does.
+  app = await bootApp({ PUBLIC_API_REQUESTS_PER_KEY: '16' });
   s = app.strapi;
   await listenOnce(app);
   port = (s.server.httpServer.address() as { port: number }).port;

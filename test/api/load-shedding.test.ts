@@ -25,6 +25,8 @@ beforeAll(async () => {
     PUBLIC_API_REQUESTS_IN_FLIGHT: '2',
     PUBLIC_API_REQUESTS_WAITING: '1',
     PUBLIC_API_REQUEST_WAIT_MS: String(WAIT_MS),
+    // One key holds every turn here (the per-key share is load-gate.test.ts's and the abuse bench's).
+    PUBLIC_API_REQUESTS_PER_KEY: '10',
   });
   auth = (await createKey(app.strapi, { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } })).auth;
   port = await portOf(app);

@@ -23,12 +23,15 @@ describeOnPostgres('two instances, one database', () => {
   let auth: string;
 
   beforeAll(async () => {
-    app = await bootApp();
+    // Fifty requests of one key at once: its share of the load gate's turns (half of them by default) is
+    // raised so that they all reach the claim, which is what this suite is about.
+    const share = { PUBLIC_API_REQUESTS_PER_KEY: '64' };
+    app = await bootApp(share);
     s = app.strapi;
     await listenOnce(app);
     const address = s.server.httpServer.address() as { port: number };
     // The second instance gets this process's database settings (set by bootApp).
-    second = await startApp({});
+    second = await startApp(share);
     urls = [`http://127.0.0.1:${address.port}`, second.url];
     auth = (await createKey(s, { resources: { 'native:events': { actions: ['read', 'create'], read: ['title'], write: '*' } } })).auth;
   }, 120_000);

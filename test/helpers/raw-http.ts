@@ -68,3 +68,37 @@ export const parseRawResponse = (raw: string): RawResponse => {
   }
   return { status, headers, text: raw.slice(end + 4) };
 };
+
+/**
+ * A request whose bytes go out slowly: `head` (request line and headers, up to the blank line) at once,
+ * then each of `chunks` after `gapMs`, until they run out (the socket then stays open, silent) or the
+ * server answers and closes. Resolves with everything the server sent, once it closed the connection
+ * (never, when it does not: the test times out).
+ */
+export const sendSlowly = (port: number, head: string, chunks: (string | Buffer)[], gapMs: number): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(head, 'latin1');
+      let next = 0;
+      const timer = setInterval(() => {
+        if (next >= chunks.length || socket.destroyed || !socket.writable) {
+          clearInterval(timer);
+          return;
+        }
+        socket.write(chunks[next]!);
+        next += 1;
+      }, gapMs);
+      socket.on('close', () => clearInterval(timer));
+    });
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('end', () => {
+      socket.destroy();
+      resolve(Buffer.concat(received).toString('utf8'));
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // The server may close while a chunk is on its way: what it sent before counts.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') resolve(Buffer.concat(received).toString('utf8'));
+      else reject(error);
+    });
+  });

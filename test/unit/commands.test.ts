@@ -2,7 +2,7 @@
  * The pure parts of commands: file kinds from bytes, zod issues as pointers, closing dates.
  */
 import { z } from 'zod';
-import { sniffFileKind, zipEntryNames } from '../../src/plugins/public-api/server/src/uploads/file-kind';
+import { KIND_HEAD_BYTES, kindOfHead, sniffFileKind, zipEntryNames } from '../../src/plugins/public-api/server/src/uploads/file-kind';
 import { inputProblems, orderedProblems } from '../../src/plugins/public-api/server/src/commands/input';
 import { isOpen, todayUtc } from '../../src/plugins/public-api/server/src/commands/job-application';
 import { COMMANDS, inputJsonSchema } from '../../src/plugins/public-api/server/src/commands';
@@ -20,6 +20,18 @@ describe('sniffFileKind', () => {
     ['nothing', Buffer.alloc(0), null],
   ])('%s', (_label, bytes, kind) => {
     expect(sniffFileKind(bytes)).toBe(kind);
+  });
+
+  test.each([
+    ['a PDF', minimalPdf(), 'pdf'],
+    ['a DOCX', minimalDocx(), 'zip'],
+    ['an XLSX-like ZIP (judged whole later)', zip({ '[Content_Types].xml': '', 'xl/workbook.xml': '' }), 'zip'],
+    ['text', Buffer.from('%PD not quite'), null],
+    ['nothing', Buffer.alloc(0), null],
+  ])('the first bytes of %s decide: %s', (_label, bytes, kind) => {
+    expect(kindOfHead(bytes.subarray(0, KIND_HEAD_BYTES))).toBe(kind);
+    // A head that says PDF agrees with the whole file's kind.
+    if (kind === 'pdf') expect(sniffFileKind(bytes)).toBe('pdf');
   });
 
   test('ZIP entry names come from the central directory', () => {

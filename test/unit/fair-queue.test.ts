@@ -1,7 +1,9 @@
 /**
  * The transform queue's order and bounds (assets/fair-queue.ts): turns in flight, the client that used
  * least lately first and round-robin on ties, the per-client and total bounds, and the wait limit.
- * Tests of the order stop the clock (every client has used no time) unless they are about usage.
+ * The lane of cheap transforms: turns that only cheap transforms take, so that they never wait behind
+ * heavy ones. Tests of the order stop the clock (every client has used no time) unless they are about
+ * usage.
  */
 import fc from 'fast-check';
 import {
@@ -26,13 +28,13 @@ const tick = async () => {
 };
 
 test('a flooding client cannot starve another: freed turns go round-robin between clients', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
   const order: string[] = [];
-  const first = admitted(await queue.enter('flood'));
+  const first = admitted(await queue.enter('flood', 'heavy'));
   const served: Promise<void>[] = [];
   const enter = (client: string, label: string) =>
     served.push(
-      queue.enter(client).then((admission) => {
+      queue.enter(client, 'heavy').then((admission) => {
         order.push(label);
         admitted(admission)();
       }),
@@ -43,29 +45,29 @@ test('a flooding client cannot starve another: freed turns go round-robin betwee
   await Promise.all(served);
   // The quiet client waited behind one of the flood's requests, not five.
   expect(order).toEqual(['flood-1', 'quiet-1', 'flood-2', 'flood-3', 'flood-4', 'flood-5']);
-  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+  expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
 test('a client holds at most perClient turns, running and waiting together; others still get in', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 2, maxWaitMs: LONG }, stopped);
-  const running = admitted(await queue.enter('a'));
-  const waiting = queue.enter('a');
-  expect(await queue.enter('a')).toEqual({ kind: 'refused' });
-  const other = queue.enter('b');
-  expect(queue.load()).toEqual({ running: 1, waiting: 2, clients: 2 });
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 100, perClient: 2, maxWaitMs: LONG }, stopped);
+  const running = admitted(await queue.enter('a', 'heavy'));
+  const waiting = queue.enter('a', 'heavy');
+  expect(await queue.enter('a', 'heavy')).toEqual({ kind: 'refused' });
+  const other = queue.enter('b', 'heavy');
+  expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 2 });
   running();
   admitted(await waiting)();
   admitted(await other)();
   // Turns given back make room for the client again.
-  admitted(await queue.enter('a'))();
-  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+  admitted(await queue.enter('a', 'heavy'))();
+  expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
 test('past the total of waiting requests, anyone is refused at once', async () => {
-  const queue = createFairQueue({ running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, stopped);
-  const held = admitted(await queue.enter('a'));
-  const waiters = [queue.enter('b'), queue.enter('c')];
-  expect(await queue.enter('d')).toEqual({ kind: 'refused' });
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, stopped);
+  const held = admitted(await queue.enter('a', 'heavy'));
+  const waiters = [queue.enter('b', 'heavy'), queue.enter('c', 'heavy')];
+  expect(await queue.enter('d', 'heavy')).toEqual({ kind: 'refused' });
   held();
   admitted(await waiters[0]!)();
   admitted(await waiters[1]!)();
@@ -73,19 +75,19 @@ test('past the total of waiting requests, anyone is refused at once', async () =
 
 test('a request that waits longer than maxWaitMs times out and gives its place back', async () => {
   jest.useFakeTimers();
-  const queue = createFairQueue({ running: 1, waiting: 10, perClient: 1, maxWaitMs: 1_000 }, stopped);
-  const held = admitted(await queue.enter('a'));
-  const waiting = queue.enter('b');
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 10, perClient: 1, maxWaitMs: 1_000 }, stopped);
+  const held = admitted(await queue.enter('a', 'heavy'));
+  const waiting = queue.enter('b', 'heavy');
   jest.advanceTimersByTime(999);
   expect(queue.load().waiting).toBe(1);
   jest.advanceTimersByTime(1);
   expect(await waiting).toEqual({ kind: 'timed_out' });
-  expect(queue.load()).toEqual({ running: 1, waiting: 0, clients: 1 });
+  expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 0, clients: 1 });
   // b's turn (its one under perClient) was given back.
-  const again = queue.enter('b');
+  const again = queue.enter('b', 'heavy');
   held();
   admitted(await again)();
-  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+  expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
 test('property: the bounds hold at every step, and every turn comes back', async () => {
@@ -101,7 +103,7 @@ test('property: the bounds hold at every step, and every turn comes back', async
       fc.integer({ min: 1, max: 4 }),
       fc.array(step, { maxLength: 80 }),
       async (running, waiting, perClient, steps) => {
-        const queue = createFairQueue({ running, waiting, perClient, maxWaitMs: LONG }, stopped);
+        const queue = createFairQueue({ cheap: 0, running, waiting, perClient, maxWaitMs: LONG }, stopped);
         const held: { client: number; release: Release }[] = [];
         /** Turns each client holds by the model: admitted or still waiting, not yet given back. */
         const holding = new Map<number, number>();
@@ -110,7 +112,7 @@ test('property: the bounds hold at every step, and every turn comes back', async
             const { client } = current;
             const before = holding.get(client) ?? 0;
             let refused = false;
-            void queue.enter(`c${client}`).then((admission) => {
+            void queue.enter(`c${client}`, 'heavy').then((admission) => {
               if (admission.kind === 'admitted') held.push({ client, release: admission.release });
               else refused = true;
             });
@@ -134,7 +136,7 @@ test('property: the bounds hold at every step, and every turn comes back', async
           held.shift()!.release();
           await tick();
         }
-        expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+        expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
       },
     ),
   );
@@ -143,11 +145,11 @@ test('property: the bounds hold at every step, and every turn comes back', async
 test('property: waiting requests are served round-robin between clients, each client first come first served', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 40 }), async (arrivals) => {
-      const queue = createFairQueue({ running: 1, waiting: 1_000, perClient: 1_000, maxWaitMs: LONG }, stopped);
-      const holder = admitted(await queue.enter('holder'));
+      const queue = createFairQueue({ cheap: 0, running: 1, waiting: 1_000, perClient: 1_000, maxWaitMs: LONG }, stopped);
+      const holder = admitted(await queue.enter('holder', 'heavy'));
       const order: string[] = [];
       const served = arrivals.map((client, n) =>
-        queue.enter(`c${client}`).then((admission) => {
+        queue.enter(`c${client}`, 'heavy').then((admission) => {
           order.push(`c${client}#${n}`);
           admitted(admission)();
         }),
@@ -175,15 +177,15 @@ test('property: waiting requests are served round-robin between clients, each cl
 
 test('a freed turn goes to the waiting client that used the least transform time lately', async () => {
   let now = 0;
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 10 * LONG }, () => now);
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 100, perClient: 100, maxWaitMs: 10 * LONG }, () => now);
   // The flood uses 10 s of transforms; the quiet client none.
-  const flood = admitted(await queue.enter('flood'));
+  const flood = admitted(await queue.enter('flood', 'heavy'));
   now += 10_000;
   const order: string[] = [];
   const served: Promise<void>[] = [];
   const enter = (client: string, label: string, runMs: number) =>
     served.push(
-      queue.enter(client).then((admission) => {
+      queue.enter(client, 'heavy').then((admission) => {
         order.push(label);
         const release = admitted(admission);
         now += runMs;
@@ -200,26 +202,26 @@ test('a freed turn goes to the waiting client that used the least transform time
   // over time, still weighs more until its turns come: every waiter is served, none starves.
   expect(order.slice(0, 2)).toEqual(['other-1', 'quiet-1']);
   expect(order.slice(2)).toEqual(['flood-1', 'flood-2']);
-  expect(queue.load()).toEqual({ running: 0, waiting: 0, clients: 0 });
+  expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
 test('usage is forgotten over time: after a few half-lives a past flood weighs nothing', async () => {
   let now = 0;
-  const queue = createFairQueue({ running: 1, waiting: 100, perClient: 100, maxWaitMs: 100 * LONG }, () => now);
-  const flood = admitted(await queue.enter('flood'));
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 100, perClient: 100, maxWaitMs: 100 * LONG }, () => now);
+  const flood = admitted(await queue.enter('flood', 'heavy'));
   now += 10_000;
   flood();
   now += 20 * USAGE_HALF_LIFE_MS;
   // 10 s halved 20 times is under 0.01 ms; another client that just used 1 ms now weighs more.
-  const other = admitted(await queue.enter('other'));
+  const other = admitted(await queue.enter('other', 'heavy'));
   now += 1;
   const order: string[] = [];
   const both = [
-    queue.enter('other').then((admission) => {
+    queue.enter('other', 'heavy').then((admission) => {
       order.push('other');
       admitted(admission)();
     }),
-    queue.enter('flood').then((admission) => {
+    queue.enter('flood', 'heavy').then((admission) => {
       order.push('flood');
       admitted(admission)();
     }),
@@ -227,4 +229,107 @@ test('usage is forgotten over time: after a few half-lives a past flood weighs n
   other();
   await Promise.all(both);
   expect(order).toEqual(['flood', 'other']);
+});
+
+describe('the lane of cheap transforms', () => {
+  test('a cheap transform runs on the lane while heavy ones hold every turn and more wait; heavy ones never take it', async () => {
+    const queue = createFairQueue({ running: 1, cheap: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
+    const heavy = admitted(await queue.enter('flood', 'heavy'));
+    const waitingHeavy = queue.enter('flood', 'heavy');
+    const otherHeavy = queue.enter('other', 'heavy');
+    await tick();
+    expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 2 });
+    const thumbnail = admitted(await queue.enter('visitor', 'cheap'));
+    expect(queue.load()).toEqual({ running: 1, cheap: 1, waiting: 2, clients: 3 });
+    // The lane freed: the heavy ones still wait for the general turn.
+    thumbnail();
+    await tick();
+    expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 2 });
+    heavy();
+    admitted(await waitingHeavy)();
+    admitted(await otherHeavy)();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('a cheap transform takes a free general turn first, and the lane only when none is free', async () => {
+    const queue = createFairQueue({ running: 1, cheap: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
+    const first = admitted(await queue.enter('a', 'cheap'));
+    expect(queue.load()).toMatchObject({ running: 1, cheap: 0 });
+    const second = admitted(await queue.enter('b', 'cheap'));
+    expect(queue.load()).toMatchObject({ running: 1, cheap: 1 });
+    first();
+    second();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('with the lane taken, a cheap transform waits in the fair order for whichever turn frees first', async () => {
+    const queue = createFairQueue({ running: 1, cheap: 1, waiting: 100, perClient: 100, maxWaitMs: LONG }, stopped);
+    const heavy = admitted(await queue.enter('flood', 'heavy'));
+    const lane = admitted(await queue.enter('a', 'cheap'));
+    const order: string[] = [];
+    const served = [
+      queue.enter('flood', 'heavy').then((admission) => order.push(`flood:${admitted(admission) && 'admitted'}`)),
+      queue.enter('b', 'cheap').then((admission) => order.push(`b:${admitted(admission) && 'admitted'}`)),
+    ];
+    await tick();
+    expect(queue.load()).toEqual({ running: 1, cheap: 1, waiting: 2, clients: 3 });
+    // The lane frees: it goes to b, not to the heavy request that came first.
+    lane();
+    await tick();
+    expect(order).toEqual(['b:admitted']);
+    expect(queue.load()).toMatchObject({ running: 1, cheap: 1, waiting: 1 });
+    heavy();
+    await Promise.all(served);
+    expect(order).toEqual(['b:admitted', 'flood:admitted']);
+  });
+
+  test('property: heavy transforms never hold more than the general turns, the lane is never exceeded, and a cheap one never waits while the lane is free', async () => {
+    type Step = { kind: 'enter'; client: number; cheap: boolean } | { kind: 'release'; index: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ client: fc.integer({ min: 0, max: 3 }), cheap: fc.boolean() }).map((entry): Step => ({ kind: 'enter', ...entry })),
+      fc.nat(40).map((index): Step => ({ kind: 'release', index })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.array(step, { maxLength: 80 }),
+        async (running, cheap, steps) => {
+          const queue = createFairQueue({ running, cheap, waiting: 6, perClient: 4, maxWaitMs: LONG }, stopped);
+          const held: { cheap: boolean; release: Release }[] = [];
+          const entered: { cheap: boolean; settled: boolean }[] = [];
+          for (const current of steps) {
+            if (current.kind === 'enter') {
+              const entry = { cheap: current.cheap, settled: false };
+              entered.push(entry);
+              void queue.enter(`c${current.client}`, current.cheap ? 'cheap' : 'heavy').then((admission) => {
+                entry.settled = true;
+                if (admission.kind === 'admitted') held.push({ cheap: current.cheap, release: admission.release });
+              });
+              await tick();
+            } else if (held.length > 0) {
+              const [turn] = held.splice(current.index % held.length, 1);
+              turn!.release();
+              await tick();
+            }
+            const load = queue.load();
+            const waiting = entered.filter((entry) => !entry.settled);
+            expect(load.running).toBeLessThanOrEqual(running);
+            expect(load.cheap).toBeLessThanOrEqual(cheap);
+            expect(load.running + load.cheap).toBe(held.length);
+            expect(load.waiting).toBe(waiting.length);
+            expect(held.filter((turn) => !turn.cheap).length).toBeLessThanOrEqual(running);
+            // Nobody waits while a general turn is free; no cheap transform waits while the lane is free.
+            if (load.running < running) expect(waiting).toEqual([]);
+            if (load.cheap < cheap) expect(waiting.filter((entry) => entry.cheap)).toEqual([]);
+          }
+          while (held.length > 0) {
+            held.shift()!.release();
+            await tick();
+          }
+          expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+        },
+      ),
+    );
+  });
 });

@@ -10,77 +10,107 @@ afterEach(() => {
 });
 
 test('turns up to the bound are given at once; the next waits and gets the first freed turn', async () => {
-  const gate = createLoadGate({ maxInFlight: 2, maxWaiting: 4, maxWaitMs: 10_000 });
-  const first = (await gate.enter())!;
-  const second = (await gate.enter())!;
+  const gate = createLoadGate({ maxPerHolder: 100, maxInFlight: 2, maxWaiting: 4, maxWaitMs: 10_000 });
+  const first = (await gate.enter('k'))!;
+  const second = (await gate.enter('k'))!;
   expect(first).toBeInstanceOf(Function);
   expect(second).toBeInstanceOf(Function);
   let third: Release | null | undefined;
-  const waiting = gate.enter().then((release) => (third = release));
+  const waiting = gate.enter('k').then((release) => (third = release));
   await Promise.resolve();
   expect(third).toBeUndefined();
-  expect(gate.load()).toEqual({ inFlight: 2, waiting: 1 });
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 1, holders: 1 });
   first();
   await waiting;
   expect(third).toBeInstanceOf(Function);
-  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0, holders: 1 });
   // A release given twice frees one turn only.
   first();
-  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0, holders: 1 });
   second();
   third!();
-  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });
 
 test('a request that waits longer than maxWaitMs is shed, and leaves the queue', async () => {
   jest.useFakeTimers();
-  const gate = createLoadGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });
-  const held = (await gate.enter())!;
-  const shed = gate.enter();
+  const gate = createLoadGate({ maxPerHolder: 100, maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });
+  const held = (await gate.enter('k'))!;
+  const shed = gate.enter('k');
   jest.advanceTimersByTime(499);
   expect(gate.load().waiting).toBe(1);
   jest.advanceTimersByTime(1);
   expect(await shed).toBeNull();
-  expect(gate.load()).toEqual({ inFlight: 1, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 1, waiting: 0, holders: 1 });
   held();
-  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });
 
 test('past maxWaiting, or with no wait configured, a request is shed at once', async () => {
-  const full = createLoadGate({ maxInFlight: 1, maxWaiting: 1, maxWaitMs: 10_000 });
-  const held = (await full.enter())!;
-  const queued = full.enter();
-  expect(await full.enter()).toBeNull();
+  const full = createLoadGate({ maxPerHolder: 100, maxInFlight: 1, maxWaiting: 1, maxWaitMs: 10_000 });
+  const held = (await full.enter('k'))!;
+  const queued = full.enter('k');
+  expect(await full.enter('k')).toBeNull();
   held();
   const next = (await queued)!;
   next();
-  expect(full.load()).toEqual({ inFlight: 0, waiting: 0 });
+  expect(full.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 
-  const noWait = createLoadGate({ maxInFlight: 1, maxWaiting: 10, maxWaitMs: 0 });
-  const only = (await noWait.enter())!;
-  expect(await noWait.enter()).toBeNull();
+  const noWait = createLoadGate({ maxPerHolder: 100, maxInFlight: 1, maxWaiting: 10, maxWaitMs: 0 });
+  const only = (await noWait.enter('k'))!;
+  expect(await noWait.enter('k')).toBeNull();
   only();
-  expect(await noWait.enter()).toBeInstanceOf(Function);
+  expect(await noWait.enter('k')).toBeInstanceOf(Function);
+});
+
+test('a holder has at most maxPerHolder turns, running and waiting together; other holders still get in', async () => {
+  const gate = createLoadGate({ maxPerHolder: 2, maxInFlight: 2, maxWaiting: 4, maxWaitMs: 10_000 });
+  const first = (await gate.enter('flood'))!;
+  const second = (await gate.enter('flood'))!;
+  // Its share is taken: shed at once, though the queue has room.
+  expect(await gate.enter('flood')).toBeNull();
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 0, holders: 1 });
+  const other = gate.enter('other');
+  expect(gate.load()).toEqual({ inFlight: 2, waiting: 1, holders: 2 });
+  first();
+  (await other)!();
+  // A turn given back is room for the holder again.
+  const again = (await gate.enter('flood'))!;
+  second();
+  again();
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
+});
+
+test('a waiter shed after maxWaitMs gives its share back', async () => {
+  jest.useFakeTimers();
+  const gate = createLoadGate({ maxPerHolder: 1, maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });
+  const held = (await gate.enter('a'))!;
+  const shed = gate.enter('b');
+  jest.advanceTimersByTime(500);
+  expect(await shed).toBeNull();
+  expect(gate.load()).toEqual({ inFlight: 1, waiting: 0, holders: 1 });
+  held();
+  expect(await gate.enter('b')).toBeInstanceOf(Function);
 });
 
 test('a newcomer never overtakes a waiting request', async () => {
-  const gate = createLoadGate({ maxInFlight: 1, maxWaiting: 4, maxWaitMs: 10_000 });
-  const held = (await gate.enter())!;
+  const gate = createLoadGate({ maxPerHolder: 100, maxInFlight: 1, maxWaiting: 4, maxWaitMs: 10_000 });
+  const held = (await gate.enter('k'))!;
   const order: string[] = [];
-  const a = gate.enter().then((release) => {
+  const a = gate.enter('k').then((release) => {
     order.push('a');
     return release!;
   });
   held();
   // The freed turn went to a, so b waits behind it.
-  const b = gate.enter().then((release) => {
+  const b = gate.enter('k').then((release) => {
     order.push('b');
     return release!;
   });
   (await a)();
   (await b)();
   expect(order).toEqual(['a', 'b']);
-  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });
 
 test('property: in flight never exceeds the bound, waiting never exceeds its bound, and all turns come back', async () => {
@@ -95,7 +125,7 @@ test('property: in flight never exceeds the bound, waiting never exceeds its bou
       fc.integer({ min: 0, max: 5 }),
       fc.array(step, { maxLength: 60 }),
       async (maxInFlight, maxWaiting, steps) => {
-        const gate = createLoadGate({ maxInFlight, maxWaiting, maxWaitMs: 60_000 });
+        const gate = createLoadGate({ maxPerHolder: 100, maxInFlight, maxWaiting, maxWaitMs: 60_000 });
         const held: Release[] = [];
         const pending: Promise<void>[] = [];
         let shed = 0;
@@ -103,7 +133,7 @@ test('property: in flight never exceeds the bound, waiting never exceeds its bou
           if (current.kind === 'enter') {
             const before = gate.load();
             pending.push(
-              gate.enter().then((release) => {
+              gate.enter('k').then((release) => {
                 if (release) held.push(release);
                 else shed += 1;
               }),
@@ -129,7 +159,7 @@ test('property: in flight never exceeds the bound, waiting never exceeds its bou
           await Promise.resolve();
         }
         await Promise.all(pending);
-        expect(gate.load()).toEqual({ inFlight: 0, waiting: 0 });
+        expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
         expect(held.length + shed).toBeLessThanOrEqual(steps.filter((s) => s.kind === 'enter').length);
       },
     ),

@@ -257,7 +257,21 @@ test('writes: request bodies list exactly the writable fields per action, with I
   // Events are localized: writes take `locale` too.
   expect(create.parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }, { $ref: '#/components/parameters/Locale' }]);
   expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
-  expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '406', '409', '413', '415', '422', '500', '503']);
+  expect(Object.keys(create.responses)).toEqual([
+    '201',
+    '400',
+    '401',
+    '403',
+    '404',
+    '406',
+    '408',
+    '409',
+    '413',
+    '415',
+    '422',
+    '500',
+    '503',
+  ]);
   expect((create.responses['201'] as any).headers).toEqual({
     Location: { $ref: '#/components/headers/Location' },
     'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },

@@ -9,7 +9,16 @@ import fc from 'fast-check';
 import { project, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import type { KeyGrants } from '../../src/plugins/public-api/server/src/grants/types';
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
-import { MAX_BODY_BYTES, announcesBody, createBodyReader, parseJsonBytes } from '../../src/plugins/public-api/server/src/http/body';
+import {
+  MAX_BODY_BYTES,
+  announcesBody,
+  createBodyReader,
+  parseJsonBytes,
+  type BodyKind,
+  type BodyTimeouts,
+} from '../../src/plugins/public-api/server/src/http/body';
+
+const TIMEOUTS: BodyTimeouts = { jsonMs: 1_000, multipartMs: 3_000, gapMs: 500 };
 import { parseIdempotencyKey } from '../../src/plugins/public-api/server/src/http/idempotency';
 import {
   canonicalJson,
@@ -367,23 +376,81 @@ describe('request bodies', () => {
 
   test('a declared length over the limit is refused before reading; a longer stream as soon as it passes it', async () => {
     const declared = new PassThrough();
-    await expect(createBodyReader(declared, { 'content-length': String(MAX_BODY_BYTES + 1) })(MAX_BODY_BYTES)).rejects.toMatchObject({
+    await expect(
+      createBodyReader(declared, { 'content-length': String(MAX_BODY_BYTES + 1) }, TIMEOUTS)(MAX_BODY_BYTES, 'json'),
+    ).rejects.toMatchObject({
       status: 413,
     });
 
     const stream = new PassThrough();
-    const read = createBodyReader(stream, { 'transfer-encoding': 'chunked' })(10);
+    const read = createBodyReader(stream, { 'transfer-encoding': 'chunked' }, TIMEOUTS)(10, 'json');
     stream.write(Buffer.alloc(6));
     stream.write(Buffer.alloc(6));
     await expect(read).rejects.toMatchObject({ status: 413, headers: { Connection: 'close' } });
 
     const fits = new PassThrough();
-    const reader = createBodyReader(fits, {});
-    const body = reader(10);
+    const reader = createBodyReader(fits, {}, TIMEOUTS);
+    const body = reader(10, 'json');
     fits.end(Buffer.from('0123456789'));
     expect((await body).toString()).toBe('0123456789');
     // Read once: a second call answers the same.
-    expect((await reader(10)).toString()).toBe('0123456789');
+    expect((await reader(10, 'json')).toString()).toBe('0123456789');
+  });
+
+  describe('time limits', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    /** Writes a byte every `everyMs` until the read settles; what it settled with. */
+    const trickle = async (kind: BodyKind, everyMs: number) => {
+      const stream = new PassThrough();
+      let outcome: unknown = 'pending';
+      createBodyReader(
+        stream,
+        { 'content-length': '100000' },
+        TIMEOUTS,
+      )(100_000, kind).then(
+        () => (outcome = 'read'),
+        (error: unknown) => (outcome = error),
+      );
+      let elapsed = 0;
+      while (outcome === 'pending' && elapsed < 60_000) {
+        stream.write(Buffer.from('x'));
+        await jest.advanceTimersByTimeAsync(everyMs);
+        elapsed += everyMs;
+      }
+      return { outcome, elapsed };
+    };
+
+    test("a body still arriving at its kind's limit is refused 408 body_too_slow, with Connection: close", async () => {
+      const json = await trickle('json', 100);
+      expect(json.outcome).toMatchObject({
+        status: 408,
+        headers: { Connection: 'close' },
+        errors: [{ code: 'request_timeout', meta: { reason: 'body_too_slow' } }],
+      });
+      expect(json.elapsed).toBe(TIMEOUTS.jsonMs);
+      const multipart = await trickle('multipart', 100);
+      expect(multipart.outcome).toMatchObject({ status: 408, errors: [{ meta: { reason: 'body_too_slow' } }] });
+      expect(multipart.elapsed).toBe(TIMEOUTS.multipartMs);
+    });
+
+    test('a gap longer than the gap limit is refused 408 body_stalled; each chunk restarts the gap', async () => {
+      const stalled = await trickle('multipart', TIMEOUTS.gapMs + 100);
+      expect(stalled.outcome).toMatchObject({ status: 408, errors: [{ meta: { reason: 'body_stalled' } }] });
+      expect(stalled.elapsed).toBe(TIMEOUTS.gapMs + 100);
+      // Chunks just within the gap limit keep the body alive until its total limit.
+      expect((await trickle('multipart', TIMEOUTS.gapMs - 100)).outcome).toMatchObject({ errors: [{ meta: { reason: 'body_too_slow' } }] });
+    });
+
+    test('a body that arrives in time is read, and no timer is left behind', async () => {
+      const stream = new PassThrough();
+      const read = createBodyReader(stream, {}, TIMEOUTS)(10, 'json');
+      await jest.advanceTimersByTimeAsync(TIMEOUTS.gapMs - 1);
+      stream.end(Buffer.from('{}'));
+      expect((await read).toString()).toBe('{}');
+      expect(jest.getTimerCount()).toBe(0);
+    });
   });
 });
 

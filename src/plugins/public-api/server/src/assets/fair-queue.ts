@@ -10,13 +10,23 @@
  * - Bounded: a client holds at most `perClient` turns, running and waiting together, and at most
  *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503).
  * - A request waits at most `maxWaitMs`; then it leaves the queue, timed out.
+ * - A lane for cheap transforms (small outputs, assets/transform-cost.ts): `cheap` turns besides the
+ *   `running` ones that only cheap transforms take. A cheap transform takes a free turn of either kind;
+ *   when every turn is taken by heavy work, it still runs on the lane without waiting behind the heavy
+ *   ones, so a visitor's first thumbnail never waits for a large AVIF encoding to end. Heavy transforms
+ *   never take the lane. Waiters for the lane are served in the same fair order, among cheap ones.
  */
 export type FairQueueLimits = {
   running: number;
+  /** Turns only cheap transforms take, besides `running` (0: no lane). */
+  cheap: number;
   waiting: number;
   perClient: number;
   maxWaitMs: number;
 };
+
+/** What a transform costs, as the queue tells them apart. */
+export type TransformWeight = 'cheap' | 'heavy';
 
 /** How fast a client's past transform time is forgotten. */
 export const USAGE_HALF_LIFE_MS = 30_000;
@@ -30,17 +40,25 @@ export type Release = () => void;
 
 export type Admission = { kind: 'admitted'; release: Release } | { kind: 'refused' } | { kind: 'timed_out' };
 
-type Waiter = { admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = { weight: TransformWeight; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+
+type Lane = 'general' | 'cheap';
 
 export type FairQueue = {
-  /** A turn for `client`: admitted once it may run, refused when over a bound, timed out after waiting. */
-  enter: (client: string) => Promise<Admission>;
-  /** What runs and what waits now, in all and per client. */
-  load: () => { running: number; waiting: number; clients: number };
+  /**
+   * A turn for `client`'s transform of `weight`: admitted once it may run, refused when over a bound,
+   * timed out after waiting.
+   */
+  enter: (client: string, weight: TransformWeight) => Promise<Admission>;
+  /** What runs (on the general turns, on the cheap lane) and what waits now, in all and per client. */
+  load: () => { running: number; cheap: number; waiting: number; clients: number };
 };
 
 export const createFairQueue = (limits: FairQueueLimits, clock: () => number = Date.now): FairQueue => {
   let running = 0;
+  let cheapRunning = 0;
+  /** Cheap requests waiting, in all (they may take a turn of the lane). */
+  let cheapWaiting = 0;
   /** Each client's recent transform time; map order is least recently active first. */
   const usage = new Map<string, Usage>();
   const usageOf = (client: string, now: number): number => {
@@ -67,12 +85,18 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     else held.delete(client);
   };
 
-  /** The next waiter: of the client that used least lately, the first in line on a tie; it goes to the back. */
-  const nextWaiter = (): { client: string; waiter: Waiter } | null => {
+  /**
+   * The next waiter a freed turn of `lane` goes to: of the client that used least lately (among clients
+   * with a cheap request waiting, for the lane), that client's first such request, the first client in
+   * line on a tie; the client goes to the back.
+   */
+  const nextWaiter = (lane: Lane): { client: string; waiter: Waiter } | null => {
+    const fits = (waiter: Waiter) => lane === 'general' || waiter.weight === 'cheap';
     const now = clock();
     let chosen: [string, Waiter[]] | null = null;
     let least = Infinity;
     for (const entry of queues) {
+      if (lane === 'cheap' && !entry[1].some(fits)) continue;
       const used = usageOf(entry[0], now);
       if (used < least) {
         least = used;
@@ -81,14 +105,15 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     }
     if (!chosen) return null;
     const [client, waiters] = chosen;
-    const waiter = waiters.shift()!;
+    const waiter = waiters.splice(waiters.findIndex(fits), 1)[0]!;
     queues.delete(client);
     if (waiters.length > 0) queues.set(client, waiters);
     waitingTotal -= 1;
+    if (waiter.weight === 'cheap') cheapWaiting -= 1;
     return { client, waiter };
   };
 
-  const turnOf = (client: string): Release => {
+  const turnOf = (client: string, lane: Lane): Release => {
     let released = false;
     const started = clock();
     return () => {
@@ -96,29 +121,39 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
       released = true;
       charge(client, clock() - started);
       giveBack(client);
-      const next = nextWaiter();
+      const next = lane === 'cheap' && cheapWaiting === 0 ? null : nextWaiter(lane);
       if (next) {
         clearTimeout(next.waiter.timer);
-        next.waiter.admit(turnOf(next.client));
-      } else {
+        next.waiter.admit(turnOf(next.client, lane));
+      } else if (lane === 'general') {
         running -= 1;
+      } else {
+        cheapRunning -= 1;
       }
     };
   };
 
+  const admitNow = (client: string, lane: Lane): Promise<Admission> => {
+    if (lane === 'general') running += 1;
+    else cheapRunning += 1;
+    take(client);
+    return Promise.resolve({ kind: 'admitted', release: turnOf(client, lane) });
+  };
+
   return {
-    enter(client) {
+    enter(client, weight) {
       if ((held.get(client) ?? 0) >= limits.perClient) return Promise.resolve({ kind: 'refused' });
-      if (running < limits.running && waitingTotal === 0) {
-        running += 1;
-        take(client);
-        return Promise.resolve({ kind: 'admitted', release: turnOf(client) });
-      }
+      // Waiters exist only while every general turn is taken: a newcomer never overtakes them there.
+      if (running < limits.running && waitingTotal === 0) return admitNow(client, 'general');
+      // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
+      if (weight === 'cheap' && cheapRunning < limits.cheap && cheapWaiting === 0) return admitNow(client, 'cheap');
       if (waitingTotal >= limits.waiting) return Promise.resolve({ kind: 'refused' });
       take(client);
       waitingTotal += 1;
+      if (weight === 'cheap') cheapWaiting += 1;
       return new Promise<Admission>((resolve) => {
         const waiter: Waiter = {
+          weight,
           admit: (release) => resolve({ kind: 'admitted', release }),
           timer: setTimeout(() => {
             const waiters = queues.get(client);
@@ -127,6 +162,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
             waiters.splice(at, 1);
             if (waiters.length === 0) queues.delete(client);
             waitingTotal -= 1;
+            if (weight === 'cheap') cheapWaiting -= 1;
             giveBack(client);
             resolve({ kind: 'timed_out' });
           }, limits.maxWaitMs),
@@ -136,6 +172,6 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
         else queues.set(client, [waiter]);
       });
     },
-    load: () => ({ running, waiting: waitingTotal, clients: held.size }),
+    load: () => ({ running, cheap: cheapRunning, waiting: waitingTotal, clients: held.size }),
   };
 };

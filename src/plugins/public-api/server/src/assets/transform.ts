@@ -6,16 +6,19 @@
  * limit is refused there (`limitInputPixels`), before any pixel is decoded; only then is the image
  * decoded, oriented by its EXIF tag, resized without enlarging, and encoded without its metadata.
  *
- * What the first bytes announce is remembered per content (the file's content identity, which changes
- * when the file is replaced): a page's `srcset` asks for several variants of one image, and only the
- * first pays for reading them.
+ * What the first bytes and the header say is remembered per content (the file's content identity, which
+ * changes when the file is replaced): a page's `srcset` asks for several variants of one image, and only
+ * the first pays for reading them.
  *
- * How many transforms run at once, in what order they wait and for how long is the transform queue's
- * (assets/fair-queue.ts, services/assets.ts); a transform itself stops when its time is up.
+ * A transform is planned first (`planTransform`: the header, the output, the estimated cost), then waits
+ * for its turn in the transform queue (assets/fair-queue.ts, services/assets.ts: how many run at once, in
+ * what order, for how long, and the lane of cheap transforms), then runs (`runTransform`), and stops when
+ * its time is up.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { readHead } from './bytes';
-import { SNIFF_BYTES, sniffRaster, type RasterFormat } from './sniff';
+import { SNIFF_BYTES, sniffRaster } from './sniff';
+import { transformCost, type SourceGeometry } from './transform-cost';
 import { resolveTransform, type OutputFormat, type Transform, type TransformQuery } from './transform-query';
 
 /** 50 megapixels (contract section 11): more is refused from the header, without decoding. */
@@ -75,65 +78,75 @@ const NO_FILE = /^Input file is missing/;
 
 const missing = (file: string) => new TransformProblem('asset_content_missing', `The file ${file} is missing.`);
 
+const tooLarge = () => new TransformProblem('image_too_large', `The image has more than ${MAX_INPUT_PIXELS} pixels.`);
+
 const problemOf = (error: unknown, file: string): TransformProblem => {
   const message = (error as Error).message ?? String(error);
   if (NO_FILE.test(message)) return missing(file);
   if (TIMED_OUT.test(message)) return new TransformProblem('transform_timed_out', 'The transform took longer than its time limit.');
-  return TOO_LARGE.test(message)
-    ? new TransformProblem('image_too_large', `The image has more than ${MAX_INPUT_PIXELS} pixels.`)
-    : new TransformProblem('image_undecodable', message);
+  return TOO_LARGE.test(message) ? tooLarge() : new TransformProblem('image_undecodable', message);
 };
-
-const HEADER_DECIDES_OUTPUT = new Set<RasterFormat>(['tiff', 'heif']);
 
 /** An image to transform: where its bytes are, and what names their content (assets/token.ts). */
 export type TransformSource = { path: string; identity: string };
 
-// What each content's first bytes announced; a file is sniffed once while it is in here.
-const SNIFFED_MAX_ENTRIES = 10_000;
-const sniffed = new Map<string, RasterFormat>();
+/** What the header of a source says: what the output format and the cost depend on. */
+type SourceHeader = SourceGeometry & { hasAlpha: boolean };
 
-const sniff = async (source: TransformSource): Promise<RasterFormat> => {
-  const known = sniffed.get(source.identity);
+// What each content's header said; a file is read once while it is in here.
+const HEADERS_MAX_ENTRIES = 10_000;
+const headers = new Map<string, SourceHeader>();
+
+/**
+ * The source's format (from its first bytes: nothing that does not announce a raster format reaches
+ * libvips), then its header (dimensions, orientation, alpha; no pixel decoded). Over the pixel limit is
+ * refused here, before the transform queue.
+ */
+const readHeader = async (source: TransformSource): Promise<SourceHeader> => {
+  const known = headers.get(source.identity);
   if (known) return known;
   const head = await readHead(source.path, SNIFF_BYTES);
   if (head === null) throw missing(source.path);
   const format = sniffRaster(head);
   if (format === null) throw new TransformProblem('not_an_image', 'The file is not a raster image.');
-  sniffed.set(source.identity, format);
-  if (sniffed.size > SNIFFED_MAX_ENTRIES) sniffed.delete(sniffed.keys().next().value as string);
-  return format;
-};
-
-/**
- * What the output format depends on: the sniffed format, and for sources we do not write (GIF, TIFF,
- * HEIF) whether they have alpha, which only their header tells.
- */
-const describeSource = async (source: TransformSource, asked: TransformQuery): Promise<{ format: RasterFormat; hasAlpha: boolean }> => {
-  const format = await sniff(source);
-  if (asked.format !== null || !HEADER_DECIDES_OUTPUT.has(format)) return { format, hasAlpha: false };
+  let metadata: Metadata;
   try {
-    return { format, hasAlpha: (await sharp(source.path, inputOptions).metadata()).hasAlpha ?? false };
+    metadata = await sharp(source.path, inputOptions).metadata();
   } catch (error) {
     throw problemOf(error, source.path);
   }
+  const width = metadata.width ?? 0;
+  const height = metadata.height ?? 0;
+  if (width * height > MAX_INPUT_PIXELS) throw tooLarge();
+  const header: SourceHeader = { format, width, height, orientation: metadata.orientation ?? 1, hasAlpha: metadata.hasAlpha ?? false };
+  headers.set(source.identity, header);
+  if (headers.size > HEADERS_MAX_ENTRIES) headers.delete(headers.keys().next().value as string);
+  return header;
+};
+
+/** A transform ready to run: the source, everything the output depends on, and its estimated cost. */
+export type PlannedTransform = { source: TransformSource; transform: Transform; cost: number };
+
+/**
+ * Reads what a transform needs to know before it waits for its turn: the output (format defaults for the
+ * source) and its cost (assets/transform-cost.ts). Throws TransformProblem for what the file cannot give.
+ */
+export const planTransform = async (source: TransformSource, asked: TransformQuery): Promise<PlannedTransform> => {
+  const header = await readHeader(source);
+  const transform = resolveTransform(asked, header);
+  return { source, transform, cost: transformCost(header, transform) };
 };
 
 /**
- * Computes a variant of an image, stopped after `timeoutMs` (rounded up to whole seconds, libvips'
- * unit). Throws TransformProblem for what the file cannot give, and when time is up.
+ * Computes a planned variant, stopped after `timeoutMs` (rounded up to whole seconds, libvips' unit).
+ * Throws TransformProblem for what the file cannot give, and when time is up.
  */
-export const transformImage = async (
-  source: TransformSource,
-  asked: TransformQuery,
-  timeoutMs: number,
-): Promise<{ format: OutputFormat; buffer: Buffer }> => {
-  const transform = resolveTransform(asked, await describeSource(source, asked));
+export const runTransform = async (plan: PlannedTransform, timeoutMs: number): Promise<{ format: OutputFormat; buffer: Buffer }> => {
   try {
     const timeoutSeconds = Math.max(1, Math.ceil(timeoutMs / 1000));
-    return { format: transform.format, buffer: await transformPipeline(source.path, transform, timeoutSeconds).toBuffer() };
+    return { format: plan.transform.format, buffer: await transformPipeline(plan.source.path, plan.transform, timeoutSeconds).toBuffer() };
   } catch (error) {
-    throw problemOf(error, source.path);
+    throw problemOf(error, plan.source.path);
   }
 };
 

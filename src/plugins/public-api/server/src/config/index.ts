@@ -20,14 +20,34 @@ export type PluginConfig = {
   uploadsInFlight: number;
   /** The most bytes of command uploads one process receives at once, counted at their declared or maximal size. */
   uploadBytesInFlight: number;
+  /** How long a JSON request body may take to arrive whole, from when it is first read; then 408. */
+  jsonBodyTimeoutMs: number;
+  /** How long a multipart body (a command upload) may take to arrive whole; then 408. */
+  multipartBodyTimeoutMs: number;
+  /** The longest gap between two chunks of a request body (and before its first); then 408. */
+  bodyGapTimeoutMs: number;
   /** Keyed /api/v2 requests one process runs at once (reads, writes, the OpenAPI build); more wait, then get 503. */
   requestsInFlight: number;
+  /**
+   * Turns one API key may have, running and waiting together; more get 503 with Retry-After at once.
+   * Unset: half of `requestsInFlight` (at least 1), so one key never takes every turn.
+   */
+  requestsPerKey?: number;
+  /** Records expanded through `include` at once, across requests (a larger read runs alone); more wait, then 503. */
+  expandedRecordsInFlight: number;
   /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
   requestsWaiting: number;
+  /** How long a client may take to read a keyed response (its turn is held meanwhile); then the connection is closed. */
+  responseSendTimeoutMs: number;
   /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
   requestWaitMs: number;
   /** Image transforms one process runs at once (decoding is memory-hungry); the rest wait their turn. */
   transformsInFlight: number;
+  /**
+   * Turns only cheap transforms take (small outputs, assets/transform-cost.ts), besides
+   * `transformsInFlight`, so that a first thumbnail never waits behind large encodings (0: no such lane).
+   */
+  cheapTransformsInFlight: number;
   /** Transforms that may wait for a turn in all; more get 503 with Retry-After at once. */
   transformsWaiting: number;
   /** Transforms one client address may have running and waiting together; more get 503 with Retry-After. */
@@ -54,16 +74,36 @@ export type PluginConfig = {
 export const PLUGIN_ID = 'public-api';
 export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
-/** Five CVs of the largest size at once (each body is held in memory while it is received). */
-export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/**
+ * Four CVs of the largest size at once (each body is held in memory while it is received): 20 concurrent
+ * 10 MiB CVs peaked at 592 MiB RSS with 64 MiB (five at once), 548 MiB with 48 MiB; the aim of issue 15 is
+ * under 600 MB (docs/benchmarks.md, bench:abuse part (c)).
+ */
+export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 48 * 1024 * 1024;
 /**
  * Twice the uploads in flight: a turn is held from the handler's start, body reception included, so
  * uploads held by slow senders never take every turn (docs/api.md, "Limits").
  */
 export const DEFAULT_REQUESTS_IN_FLIGHT = 2 * DEFAULT_UPLOADS_IN_FLIGHT;
 export const DEFAULT_REQUESTS_WAITING = 64;
+/** Half the turns: a key flooding with connections leaves the other half to every other key. */
+export const defaultRequestsPerKey = (requestsInFlight: number) => Math.max(1, Math.floor(requestsInFlight / 2));
+/**
+ * One read of the largest include (MAX_EXPANDED_RECORDS) at a time: on the bench data such a document is
+ * 42 MB and its read holds about 400 MB while it is built and sent (docs/benchmarks.md, bench:abuse).
+ */
+export const DEFAULT_EXPANDED_RECORDS_IN_FLIGHT = 1_000;
+/** A 1 MiB JSON body over a slow mobile link (1 Mbit/s) takes about 8 s. */
+export const DEFAULT_JSON_BODY_TIMEOUT_MS = 10_000;
+/** The largest upload (10 MiB CV and its document) at about 1 Mbit/s. */
+export const DEFAULT_MULTIPART_BODY_TIMEOUT_MS = 120_000;
+export const DEFAULT_BODY_GAP_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_WAIT_MS = 2_000;
+/** A 100-record page (about 300 KB) takes well under a second even on a slow link; the largest include documents, tens of MB, several seconds on a fast one. */
+export const DEFAULT_RESPONSE_SEND_TIMEOUT_MS = 30_000;
 export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
+/** One: a thumbnail takes tens of milliseconds, so one lane serves many visitors' first thumbnails. */
+export const DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT = 1;
 export const DEFAULT_TRANSFORMS_WAITING = 32;
 export const DEFAULT_TRANSFORMS_PER_CLIENT = 4;
 /** A first thumbnail of a large photo takes well under a second; a 24-megapixel AVIF a few. */
@@ -79,10 +119,16 @@ export default {
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
     uploadsInFlight: DEFAULT_UPLOADS_IN_FLIGHT,
     uploadBytesInFlight: DEFAULT_UPLOAD_BYTES_IN_FLIGHT,
+    jsonBodyTimeoutMs: DEFAULT_JSON_BODY_TIMEOUT_MS,
+    multipartBodyTimeoutMs: DEFAULT_MULTIPART_BODY_TIMEOUT_MS,
+    bodyGapTimeoutMs: DEFAULT_BODY_GAP_TIMEOUT_MS,
     requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
+    expandedRecordsInFlight: DEFAULT_EXPANDED_RECORDS_IN_FLIGHT,
     requestsWaiting: DEFAULT_REQUESTS_WAITING,
     requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
+    responseSendTimeoutMs: DEFAULT_RESPONSE_SEND_TIMEOUT_MS,
     transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
+    cheapTransformsInFlight: DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT,
     transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
     transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
     transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
@@ -107,6 +153,12 @@ export default {
     for (const name of [
       'uploadsInFlight',
       'uploadBytesInFlight',
+      'jsonBodyTimeoutMs',
+      'multipartBodyTimeoutMs',
+      'bodyGapTimeoutMs',
+      'responseSendTimeoutMs',
+      'requestsPerKey',
+      'expandedRecordsInFlight',
       'requestsInFlight',
       'transformsInFlight',
       'transformsPerClient',
@@ -117,7 +169,7 @@ export default {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
     }
-    for (const name of ['requestsWaiting', 'requestWaitMs', 'transformsWaiting'] as const) {
+    for (const name of ['requestsWaiting', 'requestWaitMs', 'cheapTransformsInFlight', 'transformsWaiting'] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
         throw new Error(`The public-api plugin's ${name} must be a whole number, 0 or more.`);

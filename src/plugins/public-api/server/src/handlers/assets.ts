@@ -10,7 +10,15 @@ import sharp from 'sharp';
 import { openFileBytes, type Bytes } from '../assets/bytes';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
 import { notAPreset, presetOf } from '../assets/presets';
-import { MAX_INPUT_PIXELS, isTransformProblem, transformImage, type TransformProblem, type TransformSource } from '../assets/transform';
+import {
+  MAX_INPUT_PIXELS,
+  isTransformProblem,
+  planTransform,
+  runTransform,
+  type TransformProblem,
+  type TransformSource,
+} from '../assets/transform';
+import { isCheapTransform } from '../assets/transform-cost';
 import {
   MIME_OF_FORMAT,
   firstTransformParameter,
@@ -64,19 +72,24 @@ const transformTimedOut = () =>
   });
 
 /**
- * A transform takes its turn in the transform queue (fair between client addresses, bounded), and the
- * client is answered 503 when the configured time limit, waiting included, is up. libvips stops what it
- * can at the limit (`timeout`), but not an encoder already running (AVIF, WebP): the turn is held until
- * the work has really ended, so what runs stays bounded even when clients were answered already.
+ * A transform is planned (the source's header, the output, its estimated cost), then takes its turn in
+ * the transform queue (fair between client addresses, bounded; cheap transforms have a lane of their
+ * own), and the client is answered 503 when the configured time limit, waiting included, is up. libvips
+ * stops what it can at the limit (`timeout`), but not an encoder already running (AVIF, WebP): the turn
+ * is held until the work has really ended, so what runs stays bounded even when clients were answered
+ * already.
  */
 const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
   const limitMs = pluginConfig(strapi).transformTimeoutMs;
   const started = Date.now();
-  const admission = await getService('assets').transforms().enter(client);
+  const plan = await planTransform(source, asked);
+  const admission = await getService('assets')
+    .transforms()
+    .enter(client, isCheapTransform(plan.cost) ? 'cheap' : 'heavy');
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();
   const remainingMs = limitMs - (Date.now() - started);
-  const work = transformImage(source, asked, remainingMs);
+  const work = runTransform(plan, remainingMs);
   work.then(admission.release, admission.release);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {

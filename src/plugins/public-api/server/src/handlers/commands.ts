@@ -26,7 +26,8 @@ import { JSONAPI } from '../http/jsonapi';
 import { apiError, apiErrors, type ErrorObject } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
 import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
-import { FILE_KINDS, sniffFileKind, type FileKind } from '../uploads/file-kind';
+import { FILE_KINDS, KIND_HEAD_BYTES, kindOfHead, sniffFileKind, type FileKind } from '../uploads/file-kind';
+import { readHead } from '../assets/bytes';
 import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parameterError, echo } from '../query/problems';
@@ -114,6 +115,17 @@ const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   return parseJsonBytes(await fs.readFile(file.path));
 };
 
+/**
+ * A received file's kind, judged by its bytes: a PDF from its first bytes, a DOCX from its ZIP directory
+ * (the file is read whole only then), anything else from its first bytes alone.
+ */
+const kindOfFile = async (path: string): Promise<FileKind | null> => {
+  const head = await readHead(path, KIND_HEAD_BYTES);
+  const byHead = head && kindOfHead(head);
+  if (byHead === 'pdf') return 'pdf';
+  return byHead === 'zip' ? sniffFileKind(await fs.readFile(path)) : null;
+};
+
 const readMultipartCommand = async (
   request: ApiRequest,
   command: CommandDefinition,
@@ -124,7 +136,7 @@ const readMultipartCommand = async (
   const limit = multipartBodyLimit(maxFileBytes);
   const reserved = reservedBytes(request.headers['content-length'], limit);
   // Declared too large: 413 from the body reader, busy or not.
-  if (reserved === null) await request.readBody(limit);
+  if (reserved === null) await request.readBody(limit, 'multipart');
   // Room under the bound on uploads in flight (503 without), before a byte of the body is read.
   const workspace = await uploads.open(reserved ?? limit);
   const body = await readMultipartBody(request, { directory: workspace.directory, maxFileBytes });
@@ -149,7 +161,7 @@ const readMultipartCommand = async (
     if (!part) continue;
     if (part.size > rule.maxBytes)
       throw apiError(413, `The file ${echo(name)} may be at most ${rule.maxBytes} bytes.`, { reason: 'file_too_large' });
-    files[name] = { path: part.path, size: part.size, kind: sniffFileKind(await fs.readFile(part.path)) };
+    files[name] = { path: part.path, size: part.size, kind: await kindOfFile(part.path) };
     digests[name] = { sha256: part.sha256, size: part.size };
   }
   return { document, files, fingerprint: { document, files: digests }, workspace };

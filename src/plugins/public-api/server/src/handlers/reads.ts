@@ -32,9 +32,11 @@ const localesFor = async (projection: Projection) => {
 /**
  * Refuses, before any included record is loaded, a read whose `include` would expand more than
  * MAX_EXPANDED_RECORDS records (counted level by level from ids: read/expansion.ts). A page is told the
- * largest `limit` that fits from its first record on.
+ * largest `limit` that fits from its first record on. A read that fits reserves its expanded records in
+ * the process's budget (503 when none frees up in time).
  */
-const refuseLargeInclude = async (
+const boundInclude = async (
+  request: ApiRequest,
   context: LoadContext,
   projection: Projection,
   rows: readonly RecordRow[],
@@ -42,6 +44,7 @@ const refuseLargeInclude = async (
   paged: boolean,
 ): Promise<void> => {
   if (include.length === 0) return;
+  request.assertExpansionRoom();
   const reaches = await includeReaches(
     context,
     projection,
@@ -49,7 +52,10 @@ const refuseLargeInclude = async (
     include,
   );
   const expanded = expandedFor(reaches, rows.length);
-  if (expanded <= MAX_EXPANDED_RECORDS) return;
+  if (expanded <= MAX_EXPANDED_RECORDS) {
+    await request.reserveExpansion(expanded);
+    return;
+  }
   const fitting = largestFittingLimit(reaches, rows.length);
   const advice =
     paged && fitting > 0
@@ -97,7 +103,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     shown,
   });
   const context = loadContext(request, access, language, parsed.fields);
-  await refuseLargeInclude(context, projection, page.rows, parsed.include, true);
+  await boundInclude(request, context, projection, page.rows, parsed.include, true);
   const data = await loadRecords(context, shown, page.rows, parsed.include);
   const last = page.rows.at(-1);
   const next = page.hasMore && last ? nextCursor(projection, last, binding) : null;
@@ -129,7 +135,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const shown = shownProjection(projection, parsed.fields, parsed.include);
   const row = identifier === null ? await findSingleton(shown, locale) : await findRecord(shown, identifier, locale);
   const context = loadContext(request, access, language, parsed.fields);
-  await refuseLargeInclude(context, projection, [row], parsed.include, false);
+  await boundInclude(request, context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);
   return {
     status: 200,

@@ -9,6 +9,7 @@ export const ERROR_STATUSES = {
   404: { code: 'not_found', title: 'Not Found' },
   405: { code: 'method_not_allowed', title: 'Method Not Allowed' },
   406: { code: 'not_acceptable', title: 'Not Acceptable' },
+  408: { code: 'request_timeout', title: 'Request Timeout' },
   409: { code: 'conflict', title: 'Conflict' },
   412: { code: 'precondition_failed', title: 'Precondition Failed' },
   413: { code: 'payload_too_large', title: 'Payload Too Large' },

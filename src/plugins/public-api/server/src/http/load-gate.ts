@@ -2,7 +2,9 @@
  * Load shedding (contract section 13): at most `maxInFlight` expensive requests run at once. One over the
  * bound waits its turn, first come first served, for at most `maxWaitMs`, and only while fewer than
  * `maxWaiting` wait; past either it is shed (the caller answers 503 with Retry-After), so memory stays
- * bounded by what `maxInFlight` requests hold, however many arrive. Pure: no Strapi, no database.
+ * bounded by what `maxInFlight` requests hold, however many arrive. One holder (an API key) has at most
+ * `maxPerHolder` turns, running and waiting together: a single key sending a hundred connections is shed
+ * past its share and never fills the queue, so other keys still find a turn. Pure: no Strapi, no database.
  */
 export type LoadLimits = {
   /** Requests that run at once. */
@@ -11,34 +13,44 @@ export type LoadLimits = {
   maxWaiting: number;
   /** How long a request waits for a turn before it is shed. */
   maxWaitMs: number;
+  /** Turns one holder may have, running and waiting together; more are shed at once. */
+  maxPerHolder: number;
 };
 
 /** Gives the turn back (once; later calls do nothing). */
 export type Release = () => void;
 
 export type LoadGate = {
-  /** A turn: its release once it may run, or null when it is shed. */
-  enter: () => Promise<Release | null>;
-  /** What runs and what waits now. */
-  load: () => { inFlight: number; waiting: number };
+  /** A turn for `holder`: its release once it may run, or null when it is shed. */
+  enter: (holder: string) => Promise<Release | null>;
+  /** What runs and what waits now, and how many holders have turns. */
+  load: () => { inFlight: number; waiting: number; holders: number };
 };
 
-type Waiter = { admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = { holder: string; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
 
 export const createLoadGate = (limits: LoadLimits): LoadGate => {
   let inFlight = 0;
   const waiting: Waiter[] = [];
+  /** Turns each holder has, running or waiting; a holder with none is not in here. */
+  const held = new Map<string, number>();
+  const giveBack = (holder: string) => {
+    const left = (held.get(holder) ?? 1) - 1;
+    if (left > 0) held.set(holder, left);
+    else held.delete(holder);
+  };
 
-  const releaseOnce = (): Release => {
+  const releaseOnce = (holder: string): Release => {
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      giveBack(holder);
       // The turn passes straight to the first waiter: a newcomer cannot overtake the queue.
       const next = waiting.shift();
       if (next) {
         clearTimeout(next.timer);
-        next.admit(releaseOnce());
+        next.admit(releaseOnce(next.holder));
       } else {
         inFlight -= 1;
       }
@@ -46,24 +58,29 @@ export const createLoadGate = (limits: LoadLimits): LoadGate => {
   };
 
   return {
-    enter() {
+    enter(holder) {
+      if ((held.get(holder) ?? 0) >= limits.maxPerHolder) return Promise.resolve(null);
       if (inFlight < limits.maxInFlight && waiting.length === 0) {
         inFlight += 1;
-        return Promise.resolve(releaseOnce());
+        held.set(holder, (held.get(holder) ?? 0) + 1);
+        return Promise.resolve(releaseOnce(holder));
       }
       if (waiting.length >= limits.maxWaiting || limits.maxWaitMs <= 0) return Promise.resolve(null);
+      held.set(holder, (held.get(holder) ?? 0) + 1);
       return new Promise<Release | null>((resolve) => {
         const waiter: Waiter = {
+          holder,
           admit: resolve,
           timer: setTimeout(() => {
             const at = waiting.indexOf(waiter);
             if (at >= 0) waiting.splice(at, 1);
+            giveBack(holder);
             resolve(null);
           }, limits.maxWaitMs),
         };
         waiting.push(waiter);
       });
     },
-    load: () => ({ inFlight, waiting: waiting.length }),
+    load: () => ({ inFlight, waiting: waiting.length, holders: held.size }),
   };
 };

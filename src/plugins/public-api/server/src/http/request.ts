@@ -5,6 +5,9 @@ import type { Readable } from 'node:stream';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
 
+/** Which time limit a request body is read under (http/body.ts). */
+export type BodyKind = 'json' | 'multipart';
+
 /** What every handler is told, with or without a key. */
 export type PublicRequest = {
   method: string;
@@ -25,15 +28,27 @@ export type PublicRequest = {
    */
   client: string;
   /**
-   * The request body, read at most once and never past `limit` bytes (413 beyond it). Strapi's body
-   * parser does not run for /api/v2, so this is the only way to the body.
+   * The request body, read at most once and never past `limit` bytes (413 beyond it), within the time
+   * limits of its kind (408 beyond them, http/body.ts). Strapi's body parser does not run for /api/v2, so
+   * this is the only way to the body.
    */
-  readBody: (limit: number) => Promise<Buffer>;
+  readBody: (limit: number, kind: BodyKind) => Promise<Buffer>;
 };
 
 /** A request that presented a valid API key. */
 export type ApiRequest = PublicRequest & {
   key: ApiKey;
+  /**
+   * Reserves room for `records` records expanded through `include` in the process's budget
+   * (http/record-budget.ts), held until the response has been sent; throws 503 `overloaded` when no room
+   * frees up in time. A read calls it once, after counting and before loading.
+   */
+  reserveExpansion: (records: number) => Promise<void>;
+  /**
+   * Throws 503 `overloaded` when this key already holds or awaits room in the budget while the budget is
+   * taken (http/record-budget.ts): called before a read counts its expanded records.
+   */
+  assertExpansionRoom: () => void;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

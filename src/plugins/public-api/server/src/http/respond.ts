@@ -1,6 +1,7 @@
 /**
  * How an answer leaves /api/v2 (contract section 14): the handler's response -> status, headers and the
- * bytes to send. Documents are serialized here once, to a Buffer; then, in order:
+ * bytes to send. Documents are serialized here once, to a Buffer (in chunks that give the event loop
+ * turns); then, in order:
  *
  * 1. Cache-Control: a 200 to GET or HEAD with a key is `private, no-cache`, or the key's shared policy
  *    (http/cache-control.ts), with `Vary: Authorization`; anything else a key gets (errors, writes,
@@ -22,6 +23,7 @@ import { NOT_STORED, readCacheControl } from './cache-control';
 import { cacheTagHeaders } from './cache-tags';
 import { COMPRESSION_THRESHOLD_BYTES, compressed } from './compression';
 import { codedTag, entityTagOf, noneMatch } from './entity-tags';
+import { serializeInChunks } from './json-chunks';
 import { JSONAPI_MEDIA_TYPE } from './media-types';
 import type { ApiResponse } from './request';
 
@@ -46,13 +48,18 @@ export type OutgoingResponse = {
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
-/** The document's media type and identity bytes, or null when the response has no body. */
-const serialized = (response: ApiResponse): { type: string; bytes: Buffer } | null => {
+/**
+ * The document's media type and identity bytes, or null when the response has no body. A document is
+ * serialized in chunks with turns of the event loop between them (http/json-chunks.ts), so a large include
+ * document does not stall every other request while it is written; the bytes are JSON.stringify's.
+ */
+const serialized = async (response: ApiResponse): Promise<{ type: string; bytes: Buffer } | null> => {
   if (response.raw)
     return { type: response.raw.type, bytes: Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text) };
   if (response.rawBody !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(response.rawBody) };
-  if (response.body !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(JSON.stringify(response.body)) };
-  return null;
+  if (response.body === undefined) return null;
+  const chunks = await serializeInChunks(response.body);
+  return { type: JSONAPI_MEDIA_TYPE, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
 };
 
 export const prepareResponse = async (response: ApiResponse, context: ResponseContext): Promise<OutgoingResponse> => {
@@ -74,7 +81,7 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
     headers['Cache-Control'] = NOT_STORED;
   }
 
-  const document = serialized(response);
+  const document = await serialized(response);
   if (document === null) return { status: response.status, headers, vary, body: null };
 
   const tagged = response.status >= 200 && response.status < 300;

@@ -4,7 +4,8 @@
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
  * not depend on a resource) -> preflight -> Accept (406) -> key (401; 429 per client address once its
  * failed authentications spend their quota) -> the key's rate limit (429) -> origin (403) -> path and query
- * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts) -> handler,
+ * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts; held until the
+ * response has been sent) -> handler,
  * which finds the resource (404) and asks `request.supports`
  * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
  * (`request.readBody`, see http/body.ts): Strapi's body parser comes after this middleware and never sees
@@ -15,14 +16,15 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { API_BASE_PATH, pluginConfig } from '../config';
+import { API_BASE_PATH, defaultRequestsPerKey, pluginConfig } from '../config';
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
-import { createBodyReader } from '../http/body';
+import { createBodyReader, type BodyTimeouts } from '../http/body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
+import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
@@ -175,7 +177,17 @@ const headersAsSent = (ctx: Context): PublicRequest['headers'] => {
   return repeated.length ? { ...ctx.headers, ...Object.fromEntries(repeated) } : ctx.headers;
 };
 
-const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget }, params: Record<string, string>): PublicRequest => ({
+const bodyTimeouts = (strapi: Core.Strapi): BodyTimeouts => {
+  const config = pluginConfig(strapi);
+  return { jsonMs: config.jsonBodyTimeoutMs, multipartMs: config.multipartBodyTimeoutMs, gapMs: config.bodyGapTimeoutMs };
+};
+
+const requestOf = (
+  ctx: Context,
+  strapi: Core.Strapi,
+  links: { origin: string; target: RequestTarget },
+  params: Record<string, string>,
+): PublicRequest => ({
   method: ctx.method,
   path: ctx.path.slice(API_BASE_PATH.length) || '/',
   params,
@@ -184,10 +196,10 @@ const requestOf = (ctx: Context, links: { origin: string; target: RequestTarget 
   baseUrl: `${links.origin}${API_BASE_PATH}`,
   selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
   client: ctx.ip,
-  readBody: createBodyReader(ctx.req, ctx.headers),
+  readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
 
-const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) => {
+const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   // A malformed Host is malformed syntax (RFC 9112 3.2): refused before anything else is looked at.
   const links = requestLinks(strapi.config.get('server.url'), ctx);
@@ -198,7 +210,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
     const allow = match.allow(null);
     // The router answered every method the path lacks, OPTIONS aside.
     const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
-    if (publicHandler) await send(ctx, await publicHandler(requestOf(ctx, links, match.params)));
+    if (publicHandler) await send(ctx, await publicHandler(requestOf(ctx, strapi, links, match.params)));
     else await send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
     return;
   }
@@ -227,36 +239,90 @@ const handle = async (ctx: Context, strapi: Core.Strapi, gate: () => LoadGate) =
   }
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
-  const request: ApiRequest = { ...requestOf(ctx, links, match.params), key, extensions: match.route.extensions, supports };
   // Only work a key may do takes a turn: refused requests (401, 403, 406, 400) and preflights never wait.
-  const release = await gate().enter();
-  if (!release) throw overloaded();
+  const turn = await limits.gate.enter(key.keyId);
+  if (!turn) throw overloaded();
+  let expansion: (() => void) | null = null;
+  const release = () => {
+    expansion?.();
+    turn();
+  };
+  const reserveExpansion = async (records: number) => {
+    if (expansion) return;
+    expansion = await limits.records.reserve(records, key.keyId);
+    if (!expansion) throw overloaded();
+  };
+  const assertExpansionRoom = () => {
+    if (limits.records.crowded(key.keyId)) throw overloaded();
+  };
+  const request: ApiRequest = {
+    ...requestOf(ctx, strapi, links, match.params),
+    key,
+    extensions: match.route.extensions,
+    supports,
+    reserveExpansion,
+    assertExpansionRoom,
+  };
+  let response: ApiResponse;
   try {
-    // The response is built, serialized and compressed within the turn: what it holds in memory is
-    // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag,
-    // so it takes a turn as well; its 304 costs no compression and no bytes on the wire.
-    await send(ctx, await handler(request), { cachePolicy: key.cache });
-  } finally {
+    response = await handler(request);
+  } catch (error) {
     release();
+    throw error;
   }
+  // The response is built, serialized, compressed and sent within the turn: what it holds in memory is
+  // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag, so it
+  // takes a turn as well; its 304 costs no compression and no bytes on the wire.
+  try {
+    await send(ctx, response, { cachePolicy: key.cache });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  holdUntilSent(ctx, release, pluginConfig(strapi).responseSendTimeoutMs);
 };
 
+/**
+ * Keeps a turn until the response has left (or the connection closed): a serialized document stays in
+ * memory until the client has read it, so a turn given back earlier would let clients that read slowly,
+ * or many at once, pile up documents beyond the bound (issue 15: 100 connections of 42 MB documents
+ * took the process past 6 GB with one turn). A client that takes longer than `sendTimeoutMs` to read
+ * its response loses the connection, so slow readers cannot hold every turn.
+ */
+const holdUntilSent = (ctx: Context, release: () => void, sendTimeoutMs: number) => {
+  const timer = setTimeout(() => ctx.req.socket.destroy(), sendTimeoutMs);
+  timer.unref();
+  const done = () => {
+    clearTimeout(timer);
+    release();
+  };
+  ctx.res.once('finish', done);
+  ctx.res.once('close', done);
+};
+
+/** The process's bounds on keyed work: turns (per key too) and records expanded at once. */
+type Limits = { gate: LoadGate; records: RecordBudget };
+
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
-  let loadGate: LoadGate | null = null;
-  const gate = () => {
-    if (loadGate) return loadGate;
+  let made: Limits | null = null;
+  const limits = (): Limits => {
+    if (made) return made;
     const config = pluginConfig(strapi);
-    loadGate = createLoadGate({
-      maxInFlight: config.requestsInFlight,
-      maxWaiting: config.requestsWaiting,
-      maxWaitMs: config.requestWaitMs,
-    });
-    return loadGate;
+    made = {
+      gate: createLoadGate({
+        maxInFlight: config.requestsInFlight,
+        maxWaiting: config.requestsWaiting,
+        maxWaitMs: config.requestWaitMs,
+        maxPerHolder: config.requestsPerKey ?? defaultRequestsPerKey(config.requestsInFlight),
+      }),
+      records: createRecordBudget({ capacity: config.expandedRecordsInFlight, maxWaitMs: config.requestWaitMs }),
+    };
+    return made;
   };
   return async (ctx: Context, next: Next) => {
     if (!isUnderBase(ctx.path)) return next();
     try {
-      await handle(ctx, strapi, gate);
+      await handle(ctx, strapi, limits());
     } catch (error) {
       if (isApiError(error)) {
         // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.

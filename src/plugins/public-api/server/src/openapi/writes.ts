@@ -24,8 +24,8 @@ import { object } from './schema';
 import type { OperationObject, ParameterObject, Ref, RequestBodyObject, ResponseObject, Schema } from './types';
 
 /** Statuses a write can answer with besides its success (contract sections 4, 7, 8, 12). */
-export const CREATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 413, 415, 422, 500, 503];
-export const UPDATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 413, 415, 422, 500, 503];
+export const CREATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
+export const UPDATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
 /** A DELETE takes no body (400 when it has one) and no Idempotency-Key; the content type's rules may still refuse it. */
 export const DELETE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 422, 500, 503];
 

@@ -221,13 +221,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The transform queue (contract section 13): transforms in flight, fair between client addresses,
-     * bounded in all and per client, each waiting no longer than its time limit.
+     * bounded in all and per client, each waiting no longer than its time limit, with a lane of turns
+     * that only cheap transforms take.
      */
     transforms(): FairQueue {
       if (queue) return queue;
       const config = pluginConfig(strapi);
       queue = createFairQueue({
         running: config.transformsInFlight,
+        cheap: config.cheapTransformsInFlight,
         waiting: config.transformsWaiting,
         perClient: config.transformsPerClient,
         maxWaitMs: config.transformTimeoutMs,

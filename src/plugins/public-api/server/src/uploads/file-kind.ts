@@ -47,6 +47,18 @@ export const zipEntryNames = (bytes: Buffer): string[] | null => {
   return names;
 };
 
+/** How many first bytes tell whether a file may be one of the kinds: a PDF, or a ZIP archive to read whole. */
+export const KIND_HEAD_BYTES = 8;
+
+/**
+ * What the first KIND_HEAD_BYTES bytes decide: a PDF, a ZIP archive whose directory must be read (a
+ * DOCX candidate), or neither. Lets a 10 MiB PDF be judged without reading it into memory.
+ */
+export const kindOfHead = (head: Buffer): 'pdf' | 'zip' | null => {
+  if (head.length >= PDF_MAGIC.length && head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) return 'pdf';
+  return head.length >= 4 && head.readUInt32LE(0) === ZIP_LOCAL_HEADER ? 'zip' : null;
+};
+
 export const sniffFileKind = (bytes: Buffer): FileKind | null => {
   if (bytes.length >= PDF_MAGIC.length && bytes.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) return 'pdf';
   const names = zipEntryNames(bytes);

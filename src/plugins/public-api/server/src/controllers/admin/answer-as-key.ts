@@ -34,6 +34,9 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       client: 'admin',
       // A GET has no body.
       readBody: async () => Buffer.alloc(0),
+      // A signed-in editor's preview, one at a time from the admin: not counted against the API's budget.
+      reserveExpansion: async () => undefined,
+      assertExpansionRoom: () => undefined,
     });
     // The OpenAPI document comes serialized already (it is cached as bytes).
     const body = response.raw ? (JSON.parse(response.raw.text.toString()) as unknown) : response.body;

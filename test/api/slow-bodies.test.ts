@@ -1,0 +1,159 @@
+/**
+ * Slow bodies (contract section 13; issue 15): a body must arrive within its kind's time (JSON, multipart
+ * upload) and never stall longer than the gap limit; else 408 `request_timeout` with `Connection: close`,
+ * the connection closed, nothing of a partial upload on disk, and the turn of the load gate and the
+ * upload's room given back. Node's own header limit (config/server.ts) ends a request whose headers never
+ * finish. Limits are small here; the tests assert what happens, never how long it took.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { bootApp, type TestApp } from '../helpers/app';
+import { publish } from '../helpers/fixtures';
+import { minimalPdf } from '../helpers/files';
+import { expectValidJsonApi } from '../helpers/jsonapi';
+import { createKey } from '../helpers/keys';
+import { parseRawResponse, portOf, sendSlowly } from '../helpers/raw-http';
+
+type UploadsService = { directory: () => string; inFlight: () => { uploads: number; bytes: number } };
+
+let app: TestApp;
+let s: Core.Strapi;
+let auth: string;
+let port: number;
+
+const uploads = () => s.plugin('public-api').service('uploads') as UploadsService;
+const uploadsDir = () => path.join(s.dirs.static.public, 'uploads');
+
+beforeAll(async () => {
+  app = await bootApp({
+    PUBLIC_API_JSON_BODY_TIMEOUT_MS: '2000',
+    PUBLIC_API_MULTIPART_BODY_TIMEOUT_MS: '2500',
+    PUBLIC_API_BODY_GAP_TIMEOUT_MS: '1000',
+    // One turn and one upload at a time, no waiting: a request after a timed-out one is served only if
+    // the timed-out one gave its turn and its room back.
+    PUBLIC_API_REQUESTS_IN_FLIGHT: '1',
+    PUBLIC_API_REQUEST_WAIT_MS: '0',
+    PUBLIC_API_UPLOADS_IN_FLIGHT: '1',
+    SERVER_HEADERS_TIMEOUT_MS: '1000',
+    SERVER_CONNECTIONS_CHECKING_INTERVAL_MS: '200',
+  });
+  s = app.strapi;
+  port = await portOf(app);
+  await publish(s, 'api::job.job', { title: 'Open', slug: 'open', department: 'engineering', employmentType: 'full-time' });
+  auth = (await createKey(s, { commands: ['job-application', 'newsletter-signup'] })).auth;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const head = (target: string, headers: Record<string, string>) =>
+  `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${auth}\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
+
+const jsonHead = (length: number) =>
+  head('/api/v2/commands/newsletter-signup', { 'Content-Type': 'application/json', 'Content-Length': String(length) });
+
+const BOUNDARY = 'slow-body-boundary';
+const multipartBody = (name: string) =>
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"\r\n\r\n${JSON.stringify({
+        data: { type: 'job-application', attributes: { job: 'open', name, email: 'slow@example.com', consent: true } },
+      })}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    minimalPdf(),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+const multipartHead = (length: number) =>
+  head('/api/v2/commands/job-application', {
+    'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+    'Content-Length': String(length),
+  });
+
+/** `bytes` cut into pieces of `size`. */
+const pieces = (bytes: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+
+const expectTimedOut = (raw: string, reason: string) => {
+  const res = parseRawResponse(raw);
+  expect(res.status).toBe(408);
+  expect(res.headers.connection).toBe('close');
+  expect(res.headers['content-type']).toBe('application/vnd.api+json');
+  const body = JSON.parse(res.text);
+  expectValidJsonApi(body);
+  expect(body.errors).toEqual([expect.objectContaining({ status: '408', code: 'request_timeout', meta: { reason } })]);
+};
+
+/** The key's one turn is free again: a keyed request is served, not shed. */
+const expectTurnFree = async () => {
+  const res = await app.http().get('/api/v2/commands/schema').set('Authorization', auth);
+  expect(res.status).toBe(200);
+};
+
+const expectNoUploadLeft = (name: string) => {
+  expect(uploads().inFlight()).toEqual({ uploads: 0, bytes: 0 });
+  expect(fs.readdirSync(uploads().directory())).toEqual([]);
+  expect(fs.readdirSync(uploadsDir()).filter((file) => file.includes(name.replace(/ /g, '_')))).toEqual([]);
+};
+
+describe('a JSON body', () => {
+  test('that trickles in (a byte well within the gap limit, but never whole in time) is 408 body_too_slow, and the connection is closed', async () => {
+    const body = Buffer.from(JSON.stringify({ data: { type: 'newsletter-signup', attributes: { email: 'slow@example.com' } } }));
+    // A byte every 100 ms of a body declared 1,000 bytes long: it would take 100 s.
+    const raw = await sendSlowly(port, jsonHead(1000), pieces(Buffer.concat([body, Buffer.alloc(1000 - body.length, 0x20)]), 1), 100);
+    expectTimedOut(raw, 'body_too_slow');
+    await expectTurnFree();
+  });
+
+  test('that stalls past the gap limit is 408 body_stalled', async () => {
+    const raw = await sendSlowly(port, jsonHead(100), [Buffer.from('{"data":')], 10);
+    expectTimedOut(raw, 'body_stalled');
+    await expectTurnFree();
+  });
+
+  test('whose headers arrive but no byte of it is 408 body_stalled', async () => {
+    expectTimedOut(await sendSlowly(port, jsonHead(100), [], 10), 'body_stalled');
+    await expectTurnFree();
+  });
+});
+
+describe('a multipart upload', () => {
+  test('that trickles in is 408 body_too_slow: nothing of it on disk, its room and turn given back, the next upload accepted', async () => {
+    const name = 'Slow Trickler';
+    const body = multipartBody(name);
+    const raw = await sendSlowly(port, multipartHead(body.length), pieces(body, 8), 100);
+    expectTimedOut(raw, 'body_too_slow');
+    expectNoUploadLeft(name);
+    await expectTurnFree();
+
+    const accepted = await app
+      .http()
+      .post('/api/v2/commands/job-application')
+      .set('Authorization', auth)
+      .field(
+        'data',
+        JSON.stringify({
+          data: { type: 'job-application', attributes: { job: 'open', name: 'Fast Sender', email: 'f@example.com', consent: true } },
+        }),
+      )
+      .attach('cv', minimalPdf(), 'cv.pdf');
+    expect(accepted.status).toBe(201);
+  });
+
+  test('that stalls halfway is 408 body_stalled, with nothing of it left', async () => {
+    const name = 'Half Sender';
+    const body = multipartBody(name);
+    const raw = await sendSlowly(port, multipartHead(body.length), [body.subarray(0, body.length >> 1)], 10);
+    expectTimedOut(raw, 'body_stalled');
+    expectNoUploadLeft(name);
+    await expectTurnFree();
+  });
+});
+
+test("headers that never end are cut by Node's header limit (SERVER_HEADERS_TIMEOUT_MS): 408, connection closed", async () => {
+  const raw = await sendSlowly(port, `GET /api/v2/commands/schema HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, ['X-Slow: a\r\n'], 100);
+  expect(raw).toMatch(/^HTTP\/1\.1 408 /);
+  await expectTurnFree();
+});
