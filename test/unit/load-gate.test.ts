@@ -81,6 +81,24 @@ test('a holder has at most maxPerHolder turns, running and waiting together; oth
   expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });
 
+test('work-conserving: a holder past its share still runs while turns are free and nobody waits', async () => {
+  const gate = createLoadGate({ maxPerHolder: 2, maxInFlight: 4, maxWaiting: 4, maxWaitMs: 10_000 });
+  const turns = [(await gate.enter('site'))!, (await gate.enter('site'))!, (await gate.enter('site'))!];
+  expect(turns.every((turn) => typeof turn === 'function')).toBe(true);
+  expect(gate.load()).toEqual({ inFlight: 3, waiting: 0, holders: 1 });
+  const fourth = (await gate.enter('site'))!;
+  // No turn is free: now the share counts, and this holder already has four.
+  expect(await gate.enter('site')).toBeNull();
+  // Another holder waits for the next free turn, and gets it before the first holder's newcomers.
+  const other = gate.enter('other');
+  expect(gate.load()).toEqual({ inFlight: 4, waiting: 1, holders: 2 });
+  turns[0]!();
+  expect(await gate.enter('site')).toBeNull();
+  (await other)!();
+  for (const turn of [...turns.slice(1), fourth]) turn();
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
+});
+
 test('a waiter shed after maxWaitMs gives its share back', async () => {
   jest.useFakeTimers();
   const gate = createLoadGate({ maxPerHolder: 1, maxInFlight: 1, maxWaiting: 4, maxWaitMs: 500 });

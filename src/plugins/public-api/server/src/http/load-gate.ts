@@ -2,9 +2,12 @@
  * Load shedding (contract section 13): at most `maxInFlight` expensive requests run at once. One over the
  * bound waits its turn, first come first served, for at most `maxWaitMs`, and only while fewer than
  * `maxWaiting` wait; past either it is shed (the caller answers 503 with Retry-After), so memory stays
- * bounded by what `maxInFlight` requests hold, however many arrive. One holder (an API key) has at most
- * `maxPerHolder` turns, running and waiting together: a single key sending a hundred connections is shed
- * past its share and never fills the queue, so other keys still find a turn. Pure: no Strapi, no database.
+ * bounded by what `maxInFlight` requests hold, however many arrive. The gate never sheds while it has a
+ * free turn and nobody waits (work-conserving: one key's ten parallel requests on a quiet server all run).
+ * Once a request would have to wait, its holder (an API key) may have at most `maxPerHolder` turns,
+ * running and waiting together: a single key sending a hundred connections is shed past its share and
+ * never fills the queue, so other keys still find a place in it and the next free turn. Pure: no Strapi,
+ * no database.
  */
 export type LoadLimits = {
   /** Requests that run at once. */
@@ -13,7 +16,7 @@ export type LoadLimits = {
   maxWaiting: number;
   /** How long a request waits for a turn before it is shed. */
   maxWaitMs: number;
-  /** Turns one holder may have, running and waiting together; more are shed at once. */
+  /** Turns one holder may have, running and waiting together, once a request must wait; more are shed at once. */
   maxPerHolder: number;
 };
 
@@ -59,12 +62,12 @@ export const createLoadGate = (limits: LoadLimits): LoadGate => {
 
   return {
     enter(holder) {
-      if ((held.get(holder) ?? 0) >= limits.maxPerHolder) return Promise.resolve(null);
       if (inFlight < limits.maxInFlight && waiting.length === 0) {
         inFlight += 1;
         held.set(holder, (held.get(holder) ?? 0) + 1);
         return Promise.resolve(releaseOnce(holder));
       }
+      if ((held.get(holder) ?? 0) >= limits.maxPerHolder) return Promise.resolve(null);
       if (waiting.length >= limits.maxWaiting || limits.maxWaitMs <= 0) return Promise.resolve(null);
       held.set(holder, (held.get(holder) ?? 0) + 1);
       return new Promise<Release | null>((resolve) => {
