@@ -1,11 +1,13 @@
 // `plugin::public-api.api-v2` serves everything under /api/v2 and answers it completely: it sits
 // before Strapi's cors, query and body middlewares because the Public Data API has its own rules for
-// each (per-key origins, bracketed filter parameters, 1 MiB bodies with JSON:API errors).
+// each (per-key origins, bracketed filter parameters, 1 MiB bodies with JSON:API errors), and before
+// `strapi::security`, which builds a new helmet instance on every request: /api/v2 sets the same
+// headers, taken once from that middleware with its configuration here (http/security-headers.ts).
 export default [
   'strapi::logger',
   'strapi::errors',
-  'strapi::security',
   'plugin::public-api.api-v2',
+  'strapi::security',
   'strapi::cors',
   'strapi::poweredBy',
   'strapi::query',

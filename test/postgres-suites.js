@@ -75,6 +75,7 @@ const notOnPostgres = {
   'origins.test.ts': 'origin rules and CORS headers: the HTTP layer',
   'request-target.test.ts': 'links from PUBLIC_URL, the Host header and the request target: the HTTP layer',
   'resource-index.test.ts': 'the resource index is the registry filtered by the grants',
+  'security-headers.test.ts': "Strapi's security headers on /api/v2 answers: the HTTP layer",
 };
 
 module.exports = { onPostgres, notOnPostgres };
