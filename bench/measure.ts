@@ -9,6 +9,8 @@ export type Measurement = {
   p50: number;
   p99: number;
   non2xx: number;
+  /** The answers that are not 2xx (nor the expected 3xx), by status: `{ "503": 12 }`. */
+  failedStatuses: Record<string, number>;
   errors: number;
 };
 
@@ -58,13 +60,20 @@ const run = (target: Target, connections: number, seconds: number): Promise<auto
 export const measure = async (target: Target, options: MeasureOptions): Promise<Measurement> => {
   if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
   const result = await run(target, options.connections, options.seconds);
+  const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats?.count ?? 0)] as const);
+  const succeeded = (code: string) => code.startsWith('2') || (target.redirectStatus !== undefined && code === String(target.redirectStatus));
+  const answered = statuses.reduce((sum, [, count]) => sum + count, 0);
+  const good = statuses.filter(([code]) => succeeded(code)).reduce((sum, [, count]) => sum + count, 0);
   return {
     label: target.label,
-    requestsPerSecond: result.requests.average,
+    // Answers that are refusals (503 shed, 429) are cheap and would flatter the rate: only successful
+    // answers count, as a share of autocannon's average rate.
+    requestsPerSecond: answered > 0 ? (result.requests.average * good) / answered : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     // A revalidation row expects 304s: only what is neither 2xx nor 3xx counts against it.
     non2xx: target.redirectStatus ? result.non2xx - result['3xx'] : result.non2xx,
+    failedStatuses: Object.fromEntries(statuses.filter(([code, count]) => !succeeded(code) && count > 0)),
     errors: result.errors,
   };
 };

@@ -55,6 +55,7 @@ const inProcess = async (sourceFile: string, target: TransformTarget, options: M
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     non2xx: 0,
+    failedStatuses: {},
     errors: 0,
   };
 };
