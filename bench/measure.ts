@@ -61,7 +61,8 @@ export const measure = async (target: Target, options: MeasureOptions): Promise<
   if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
   const result = await run(target, options.connections, options.seconds);
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats?.count ?? 0)] as const);
-  const succeeded = (code: string) => code.startsWith('2') || (target.redirectStatus !== undefined && code === String(target.redirectStatus));
+  const succeeded = (code: string) =>
+    code.startsWith('2') || (target.redirectStatus !== undefined && code === String(target.redirectStatus));
   const answered = statuses.reduce((sum, [, count]) => sum + count, 0);
   const good = statuses.filter(([code]) => succeeded(code)).reduce((sum, [, count]) => sum + count, 0);
   return {

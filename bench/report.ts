@@ -28,10 +28,11 @@ export const comparisonTable = (comparisons: Comparison[]): string =>
   ].join('\n');
 
 export const failures = (measurements: Measurement[]): string[] =>
-  measurements.filter((m) => m.non2xx > 0 || m.errors > 0).map(
-    (m) =>
-      `${m.label}: ${m.non2xx} non-2xx answers ${JSON.stringify(m.failedStatuses ?? {})} (not counted in req/s), ${m.errors} errors`,
-  );
+  measurements
+    .filter((m) => m.non2xx > 0 || m.errors > 0)
+    .map(
+      (m) => `${m.label}: ${m.non2xx} non-2xx answers ${JSON.stringify(m.failedStatuses ?? {})} (not counted in req/s), ${m.errors} errors`,
+    );
 
 export const machine = () => {
   const cpus = os.cpus();
