@@ -27,9 +27,12 @@ export type RunningServer = {
 
 export const startServer = async (env: Record<string, string>): Promise<RunningServer> => {
   const port = await freePort();
+  // BENCH_SERVER_NODE_ARGS: node options for the application alone, e.g. `--cpu-prof --cpu-prof-dir=.tmp/prof`
+  // to profile the server under a bench's load (NODE_OPTIONS refuses --cpu-prof, and would profile the bench).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(APP_ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'],
+    [...nodeArgs, path.join(APP_ROOT, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'],
     {
       cwd: APP_ROOT,
       env: {

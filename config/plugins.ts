@@ -22,6 +22,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       requestsWaiting: env.int('PUBLIC_API_REQUESTS_WAITING', 64),
       requestWaitMs: env.int('PUBLIC_API_REQUEST_WAIT_MS', 2000),
       responseSendTimeoutMs: env.int('PUBLIC_API_RESPONSE_SEND_TIMEOUT_MS', 30000),
+      keyShedDelayMs: env.int('PUBLIC_API_KEY_SHED_DELAY_MS', 1000),
       // The transform queue (docs/api.md, "Limits"); transforms in flight default to the CPU count.
       ...(env('PUBLIC_API_TRANSFORMS_IN_FLIGHT') ? { transformsInFlight: env.int('PUBLIC_API_TRANSFORMS_IN_FLIGHT') } : {}),
       cheapTransformsInFlight: env.int('PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT', 1),

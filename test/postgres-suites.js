@@ -68,6 +68,7 @@ const notOnPostgres = {
   'slow-bodies.test.ts': "time limits on receiving a body: the HTTP layer and Node's server, refused before any SQL",
   'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
   'load-shedding.test.ts': 'the bound on requests in flight is held in the process, at the edge, before any handler',
+  'load-shedding-share.test.ts': "one key's share of the turns and its shed delay: held in the process, at the edge",
   'http-conformance.test.ts': 'methods, Allow, CORS and negotiation per path: the HTTP layer and the registry',
   'openapi.test.ts': 'the OpenAPI document is built from the registry and the grants',
   'openapi-coverage.test.ts': "which operations a key's document lists against which the router refuses (403, 404, 405)",

@@ -12,7 +12,7 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { createKey } from '../helpers/keys';
 import { portOf } from '../helpers/raw-http';
-import { OVERLOADED_RETRY_AFTER_SECONDS } from '../../src/plugins/public-api/server/src/middlewares/api-v2';
+import { OVERLOADED_RETRY_AFTER_SECONDS } from '../../src/plugins/public-api/server/src/config';
 
 const WAIT_MS = 1_000;
 

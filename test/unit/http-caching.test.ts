@@ -4,6 +4,7 @@
  * building and its bound, Cache-Control, the cache policy of a key, the compressed-bytes cache, and
  * the edge's response preparation.
  */
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { acceptedCodings, chooseCoding, OFFERED_CODINGS } from '../../src/plugins/public-api/server/src/http/accept-encoding';
@@ -265,6 +266,25 @@ describe('preparing a response', () => {
     expect(out.status).toBe(304);
     expect(out.body).toBeNull();
     expect(out.headers.ETag).toBe(codedTag(tag, 'br'));
+  });
+
+  test('a document of many chunks: streamed uncompressed with its length, tagged as its whole bytes, compressed whole', async () => {
+    // Over 256 KiB of JSON in values of more than 2,000 nodes: json-chunks writes it in several chunks.
+    const huge = {
+      data: Array.from({ length: 6_000 }, (_, i) => ({ type: 'events', id: `e${i}`, attributes: { n: i, text: 'x'.repeat(40) } })),
+    };
+    const identity = Buffer.from(JSON.stringify(huge));
+    const plain = await prepareResponse({ status: 200, body: huge }, { ...context, acceptEncoding: undefined });
+    expect(plain.body).toBeInstanceOf(Readable);
+    const streamed: Buffer[] = [];
+    for await (const chunk of plain.body as Readable) streamed.push(chunk as Buffer);
+    expect(streamed.length).toBeGreaterThan(1);
+    expect(Buffer.concat(streamed).equals(identity)).toBe(true);
+    expect(plain.headers['Content-Length']).toBe(String(identity.length));
+    expect(plain.headers.ETag).toBe(entityTagOf(identity));
+    const coded = await prepareResponse({ status: 200, body: huge }, context);
+    expect(zlib.brotliDecompressSync(coded.body as Buffer).equals(identity)).toBe(true);
+    expect(coded.headers.ETag).toBe(codedTag(entityTagOf(identity), 'br'));
   });
 
   test('a write answers with an ETag and no-store; an error with no-store and no ETag; a file is left alone', async () => {

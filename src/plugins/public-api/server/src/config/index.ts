@@ -37,6 +37,12 @@ export type PluginConfig = {
   expandedRecordsInFlight: number;
   /** Requests that may wait for a turn; more get 503 with Retry-After at once. */
   requestsWaiting: number;
+  /**
+   * How long the 503 of a key refused for taking more than its share (of turns, of the record budget) is
+   * held before it is sent (0: at once). A flooding key's refusals then come at most one per connection per
+   * this time, instead of as fast as the process can refuse them, which took the CPU from other keys.
+   */
+  keyShedDelayMs: number;
   /** How long a client may take to read a keyed response (its turn is held meanwhile); then the connection is closed. */
   responseSendTimeoutMs: number;
   /** How long a request waits for a turn before it gets 503 with Retry-After (0: never waits). */
@@ -101,6 +107,9 @@ export const DEFAULT_BODY_GAP_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_WAIT_MS = 2_000;
 /** A 100-record page (about 300 KB) takes well under a second even on a slow link; the largest include documents, tens of MB, several seconds on a fast one. */
 export const DEFAULT_RESPONSE_SEND_TIMEOUT_MS = 30_000;
+export const DEFAULT_KEY_SHED_DELAY_MS = 1_000;
+/** How long a shed client is asked to wait: a turn frees up within a request's time, usually far less. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 2;
 export const DEFAULT_TRANSFORMS_IN_FLIGHT = Math.max(1, availableParallelism());
 /** One: a thumbnail takes tens of milliseconds, so one lane serves many visitors' first thumbnails. */
 export const DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT = 1;
@@ -127,6 +136,7 @@ export default {
     requestsWaiting: DEFAULT_REQUESTS_WAITING,
     requestWaitMs: DEFAULT_REQUEST_WAIT_MS,
     responseSendTimeoutMs: DEFAULT_RESPONSE_SEND_TIMEOUT_MS,
+    keyShedDelayMs: DEFAULT_KEY_SHED_DELAY_MS,
     transformsInFlight: DEFAULT_TRANSFORMS_IN_FLIGHT,
     cheapTransformsInFlight: DEFAULT_CHEAP_TRANSFORMS_IN_FLIGHT,
     transformsWaiting: DEFAULT_TRANSFORMS_WAITING,
@@ -168,6 +178,18 @@ export default {
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {
         throw new Error(`The public-api plugin's ${name} must be a positive whole number.`);
       }
+    }
+    const shedDelay = config.keyShedDelayMs;
+    if (
+      shedDelay !== undefined &&
+      (typeof shedDelay !== 'number' ||
+        !Number.isSafeInteger(shedDelay) ||
+        shedDelay < 0 ||
+        shedDelay >= OVERLOADED_RETRY_AFTER_SECONDS * 1000)
+    ) {
+      throw new Error(
+        `The public-api plugin's keyShedDelayMs must be a whole number of milliseconds from 0 to ${OVERLOADED_RETRY_AFTER_SECONDS * 1000 - 1} (below the Retry-After of its 503).`,
+      );
     }
     for (const name of ['requestsWaiting', 'requestWaitMs', 'cheapTransformsInFlight', 'transformsWaiting'] as const) {
       const value = config[name];

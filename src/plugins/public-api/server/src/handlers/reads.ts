@@ -44,7 +44,7 @@ const boundInclude = async (
   paged: boolean,
 ): Promise<void> => {
   if (include.length === 0) return;
-  request.assertExpansionRoom();
+  await request.assertExpansionRoom();
   const reaches = await includeReaches(
     context,
     projection,

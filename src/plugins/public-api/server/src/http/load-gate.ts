@@ -26,6 +26,8 @@ export type Release = () => void;
 export type LoadGate = {
   /** A turn for `holder`: its release once it may run, or null when it is shed. */
   enter: (holder: string) => Promise<Release | null>;
+  /** Whether `holder` has its whole share of turns (running and waiting): its next wait would be refused. */
+  overShare: (holder: string) => boolean;
   /** What runs and what waits now, and how many holders have turns. */
   load: () => { inFlight: number; waiting: number; holders: number };
 };
@@ -84,6 +86,7 @@ export const createLoadGate = (limits: LoadLimits): LoadGate => {
         waiting.push(waiter);
       });
     },
+    overShare: (holder) => (held.get(holder) ?? 0) >= limits.maxPerHolder,
     load: () => ({ inFlight, waiting: waiting.length, holders: held.size }),
   };
 };

@@ -46,9 +46,10 @@ export type ApiRequest = PublicRequest & {
   reserveExpansion: (records: number) => Promise<void>;
   /**
    * Throws 503 `overloaded` when this key already holds or awaits room in the budget while the budget is
-   * taken (http/record-budget.ts): called before a read counts its expanded records.
+   * taken (http/record-budget.ts), after the key's shed delay: called before a read counts its expanded
+   * records.
    */
-  assertExpansionRoom: () => void;
+  assertExpansionRoom: () => Promise<void>;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

@@ -16,13 +16,13 @@
  *
  * Files (`content`: assets) are sent as their handler prepared them.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { CachePolicy } from '../config/cache-policy';
 import { chooseCoding } from './accept-encoding';
 import { NOT_STORED, readCacheControl } from './cache-control';
 import { cacheTagHeaders } from './cache-tags';
 import { COMPRESSION_THRESHOLD_BYTES, compressed } from './compression';
-import { codedTag, entityTagOf, noneMatch } from './entity-tags';
+import { codedTag, entityTagOfChunks, noneMatch } from './entity-tags';
 import { serializeInChunks } from './json-chunks';
 import { JSONAPI_MEDIA_TYPE } from './media-types';
 import type { ApiResponse } from './request';
@@ -49,18 +49,23 @@ export type OutgoingResponse = {
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
- * The document's media type and identity bytes, or null when the response has no body. A document is
- * serialized in chunks with turns of the event loop between them (http/json-chunks.ts), so a large include
- * document does not stall every other request while it is written; the bytes are JSON.stringify's.
+ * The document's media type and identity bytes, as chunks, or null when the response has no body. A
+ * document is serialized in chunks with turns of the event loop between them (http/json-chunks.ts), so a
+ * large include document does not stall every other request while it is written; the bytes are
+ * JSON.stringify's. A small document is one chunk.
  */
-const serialized = async (response: ApiResponse): Promise<{ type: string; bytes: Buffer } | null> => {
+const serialized = async (response: ApiResponse): Promise<{ type: string; chunks: Buffer[]; length: number } | null> => {
+  const whole = (type: string, bytes: Buffer) => ({ type, chunks: [bytes], length: bytes.length });
   if (response.raw)
-    return { type: response.raw.type, bytes: Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text) };
-  if (response.rawBody !== undefined) return { type: JSONAPI_MEDIA_TYPE, bytes: Buffer.from(response.rawBody) };
+    return whole(response.raw.type, Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text));
+  if (response.rawBody !== undefined) return whole(JSONAPI_MEDIA_TYPE, Buffer.from(response.rawBody));
   if (response.body === undefined) return null;
   const chunks = await serializeInChunks(response.body);
-  return { type: JSONAPI_MEDIA_TYPE, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
+  return { type: JSONAPI_MEDIA_TYPE, chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
 };
+
+/** The bytes of chunks as koa sends them: one Buffer, or a stream of the chunks (not copied into one). */
+const bodyOf = (chunks: Buffer[]): Buffer | Readable => (chunks.length === 1 ? chunks[0]! : Readable.from(chunks));
 
 export const prepareResponse = async (response: ApiResponse, context: ResponseContext): Promise<OutgoingResponse> => {
   const headers: Record<string, string> = {};
@@ -85,8 +90,8 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
   if (document === null) return { status: response.status, headers, vary, body: null };
 
   const tagged = response.status >= 200 && response.status < 300;
-  const tag = tagged ? (response.etag ?? entityTagOf(document.bytes)) : null;
-  const compressible = document.bytes.length >= COMPRESSION_THRESHOLD_BYTES;
+  const tag = tagged ? (response.etag ?? (await entityTagOfChunks(document.chunks))) : null;
+  const compressible = document.length >= COMPRESSION_THRESHOLD_BYTES;
   if (compressible) vary.push('Accept-Encoding');
   const coding = compressible ? chooseCoding(context.acceptEncoding) : null;
   if (tag !== null) headers.ETag = codedTag(tag, coding);
@@ -94,9 +99,14 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
   if (cachedRead && tag !== null && noneMatch(context.ifNoneMatch, tag)) {
     return { status: 304, headers, vary, body: null };
   }
-  if (coding === null) return { status: response.status, headers, vary, type: document.type, body: document.bytes };
+  if (coding === null) {
+    // A stream has no length of its own: Content-Length is the document's.
+    if (document.chunks.length > 1) headers['Content-Length'] = String(document.length);
+    return { status: response.status, headers, vary, type: document.type, body: bodyOf(document.chunks) };
+  }
   headers['Content-Encoding'] = coding;
   // Untagged bodies (errors) are not kept: their tag would have to be computed for nothing.
-  const body = await compressed(document.bytes, coding, tag === null ? null : headers.ETag!);
+  const bytes = document.chunks.length === 1 ? document.chunks[0]! : Buffer.concat(document.chunks, document.length);
+  const body = await compressed(bytes, coding, tag === null ? null : headers.ETag!);
   return { status: response.status, headers, vary, type: document.type, body };
 };
