@@ -96,3 +96,22 @@ test("past its share while others wait, a key is refused after the shed delay; t
     for (const req of held) req.destroy();
   }
 });
+
+test('a client that goes away while its request waits for a turn leaves no turn held', async () => {
+  // Three times: every turn is held, a read waits in the queue, its client goes away, then the turns come
+  // back and the read runs with nobody to answer. Were its turn kept, after three rounds none would be left.
+  for (let round = 0; round < 3; round += 1) {
+    const held = [hold(flood), hold(flood), hold(flood)];
+    await settle();
+    const gone = http.get({ host: '127.0.0.1', port, path: '/api/v2/events', headers: { Authorization: other } });
+    const closed = new Promise((resolve) => gone.on('close', resolve));
+    gone.on('error', () => undefined);
+    await settle();
+    gone.destroy();
+    await closed;
+    for (const req of held) req.destroy();
+    await settle();
+  }
+  const answers = await Promise.all([get(other), get(other), get(other)]);
+  expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+});

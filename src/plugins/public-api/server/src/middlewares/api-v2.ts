@@ -307,12 +307,20 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
  * its response loses the connection, so slow readers cannot hold every turn.
  */
 const holdUntilSent = (ctx: Context, release: () => void, sendTimeoutMs: number) => {
-  const timer = setTimeout(() => ctx.req.socket.destroy(), sendTimeoutMs);
-  timer.unref();
   const done = () => {
     clearTimeout(timer);
     release();
   };
+  const timer = setTimeout(() => {
+    ctx.req.socket?.destroy();
+    done();
+  }, sendTimeoutMs);
+  timer.unref();
+  // A client gone while its request was at work: 'close' has been emitted already and will not be again.
+  if (ctx.res.destroyed || ctx.res.writableFinished || !ctx.req.socket || ctx.req.socket.destroyed) {
+    done();
+    return;
+  }
   ctx.res.once('finish', done);
   ctx.res.once('close', done);
 };
