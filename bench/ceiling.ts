@@ -154,8 +154,8 @@ export const benchCeiling = async (input: {
     // The floor: the cheapest answer of each (non-2xx by design, so not counted as failures).
     const floor: CeilingRow = {
       name: 'floor (raw and v2 401 / Strapi /_health)',
-      raw: await measure({ label: 'raw 401', url: `${raw.url}/api/v2/` }, options),
-      v2: await measure({ label: 'GET /api/v2/ without a key (401)', url: `${serverUrl}/api/v2/` }, options),
+      raw: await measure({ label: 'raw 401', url: `${raw.url}/api/v2/`, expectedStatus: 401 }, options),
+      v2: await measure({ label: 'GET /api/v2/ without a key (401)', url: `${serverUrl}/api/v2/`, expectedStatus: 401 }, options),
       strapi: await run({ label: 'GET /_health', url: `${serverUrl}/_health` }),
       aim: '',
       met: () => null,

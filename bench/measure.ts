@@ -27,6 +27,8 @@ export type Target = {
   path?: () => string;
   /** A 3xx status every answer is meant to have (a revalidation: 304); such answers are not failures. */
   redirectStatus?: 304;
+  /** A non-2xx status every answer is meant to have (the floor's 401): counted as answers, not failures. */
+  expectedStatus?: 401;
 };
 
 const run = (target: Target, connections: number, seconds: number): Promise<autocannon.Result> =>
@@ -62,7 +64,9 @@ export const measure = async (target: Target, options: MeasureOptions): Promise<
   const result = await run(target, options.connections, options.seconds);
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats?.count ?? 0)] as const);
   const succeeded = (code: string) =>
-    code.startsWith('2') || (target.redirectStatus !== undefined && code === String(target.redirectStatus));
+    code.startsWith('2') ||
+    (target.redirectStatus !== undefined && code === String(target.redirectStatus)) ||
+    (target.expectedStatus !== undefined && code === String(target.expectedStatus));
   const answered = statuses.reduce((sum, [, count]) => sum + count, 0);
   const good = statuses.filter(([code]) => succeeded(code)).reduce((sum, [, count]) => sum + count, 0);
   return {
@@ -72,8 +76,8 @@ export const measure = async (target: Target, options: MeasureOptions): Promise<
     requestsPerSecond: answered > 0 ? (result.requests.average * good) / answered : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    // A revalidation row expects 304s: only what is neither 2xx nor 3xx counts against it.
-    non2xx: target.redirectStatus ? result.non2xx - result['3xx'] : result.non2xx,
+    // Answers neither 2xx nor the row's expected status (a revalidation's 304, the floor's 401).
+    non2xx: statuses.length > 0 ? answered - good : target.redirectStatus ? result.non2xx - result['3xx'] : result.non2xx,
     failedStatuses: Object.fromEntries(statuses.filter(([code, count]) => !succeeded(code) && count > 0)),
     errors: result.errors,
   };
