@@ -2,7 +2,7 @@
 // before Strapi's cors, query and body middlewares because the Public Data API has its own rules for
 // each (per-key origins, bracketed filter parameters, 1 MiB bodies with JSON:API errors), and before
 // `strapi::security`, which builds a new helmet instance on every request: /api/v2 sets the same
-// headers, taken once from that middleware with its configuration here (http/security-headers.ts).
+// headers, taken once from that middleware with its configuration here (middlewares/security-headers.ts).
 export default [
   'strapi::logger',
   'strapi::errors',

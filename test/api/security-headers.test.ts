@@ -1,6 +1,6 @@
 /**
  * /api/v2 sits before Strapi's `strapi::security` middleware (config/middlewares.ts) and sets the headers
- * that middleware would have set, taken once from it (http/security-headers.ts). Every answer, a
+ * that middleware would have set, taken once from it (middlewares/security-headers.ts). Every answer, a
  * document, an error or an asset, carries exactly the security headers Strapi gives its own routes.
  */
 import { bootApp, type TestApp } from '../helpers/app';

@@ -26,7 +26,7 @@ import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
-import { captureSecurityHeaders } from '../http/security-headers';
+import { captureSecurityHeaders } from './security-headers';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse } from '../http/respond';
@@ -344,7 +344,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     };
     return made;
   };
-  // Strapi's security headers, taken once from its own middleware (http/security-headers.ts).
+  // Strapi's security headers, taken once from its own middleware (middlewares/security-headers.ts).
   let security: Promise<Record<string, string>> | null = null;
   const securityHeaders = () => (security ??= captureSecurityHeaders(strapi, API_BASE_PATH));
   return async (ctx: Context, next: Next) => {
