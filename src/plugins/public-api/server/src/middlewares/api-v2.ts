@@ -346,7 +346,12 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
   };
   // Strapi's security headers, taken once from its own middleware (middlewares/security-headers.ts).
   let security: Promise<Record<string, string>> | null = null;
-  const securityHeaders = () => (security ??= captureSecurityHeaders(strapi, API_BASE_PATH));
+  const securityHeaders = () =>
+    (security ??= captureSecurityHeaders(strapi, API_BASE_PATH).catch((error: Error) => {
+      // Never a reason to refuse every request: logged once, and /api/v2 answers without them.
+      strapi.log.error(`[public-api] could not take the security headers from strapi::security: ${error.message}`);
+      return {};
+    }));
   return async (ctx: Context, next: Next) => {
     if (!isUnderBase(ctx.path)) return next();
     try {
