@@ -69,6 +69,8 @@ const notOnPostgres = {
   'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
   'load-shedding.test.ts': 'the bound on requests in flight is held in the process, at the edge, before any handler',
   'load-shedding-share.test.ts': "one key's share of the turns and its shed delay: held in the process, at the edge",
+  'load-shedding-budget.test.ts':
+    "the record budget's refusal gives its turn back before its delay: held in the process, whatever the database counts",
   'http-conformance.test.ts': 'methods, Allow, CORS and negotiation per path: the HTTP layer and the registry',
   'openapi.test.ts': 'the OpenAPI document is built from the registry and the grants',
   'openapi-coverage.test.ts': "which operations a key's document lists against which the router refuses (403, 404, 405)",

@@ -1,24 +1,65 @@
 /**
  * Chunked JSON serialization (http/json-chunks.ts): the bytes are exactly JSON.stringify's, whatever the
- * chunk size and the size of the parts handed to JSON.stringify whole.
+ * chunk size, the size of the parts handed to JSON.stringify whole and how far one count goes; and a
+ * document's values are counted once, not again at every level.
  */
 import fc from 'fast-check';
 import { serializeInChunks } from '../../src/plugins/public-api/server/src/http/json-chunks';
 
-const joined = async (value: unknown, chunkBytes: number, nativeNodes: number) =>
-  Buffer.concat(await serializeInChunks(value, { chunkBytes, nativeNodes })).toString('utf8');
+const joined = async (value: unknown, chunkBytes: number, nativeNodes: number, sizingNodes = 64) =>
+  Buffer.concat(await serializeInChunks(value, { chunkBytes, nativeNodes, sizingNodes })).toString('utf8');
 
-test('property: the same text as JSON.stringify, for any chunk size and native part size', async () => {
+test('property: the same text as JSON.stringify, for any chunk size, native part size and count size', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.jsonValue({ maxDepth: 6 }),
       fc.integer({ min: 1, max: 200 }),
       fc.integer({ min: 0, max: 20 }),
-      async (value, chunkBytes, nativeNodes) => {
-        expect(await joined(value, chunkBytes, nativeNodes)).toBe(JSON.stringify(value));
+      fc.integer({ min: 0, max: 200 }),
+      async (value, chunkBytes, nativeNodes, sizingNodes) => {
+        expect(await joined(value, chunkBytes, nativeNodes, sizingNodes)).toBe(JSON.stringify(value));
       },
     ),
   );
+});
+
+test('property: a value shared by several parents is written wherever it appears', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 0, max: 10 }), async (shared, nativeNodes) => {
+      const value = { a: [shared, { b: shared }], c: shared };
+      expect(await joined(value, 16, nativeNodes, 30)).toBe(JSON.stringify(value));
+    }),
+  );
+});
+
+test('each value is read once to count it and once to write it, however deep (a count covers a whole part)', async () => {
+  let reads = 0;
+  let leaves = 0;
+  /** Four levels of ten children; each leaf counts how often it is read. */
+  const tree = (depth: number): unknown => {
+    if (depth === 0) {
+      leaves += 1;
+      const leaf = {};
+      Object.defineProperty(leaf, 'value', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return 'x';
+        },
+      });
+      return leaf;
+    }
+    return Array.from({ length: 10 }, () => tree(depth - 1));
+  };
+  const value = tree(4);
+  const text = Buffer.concat(await serializeInChunks(value, { chunkBytes: 1024, nativeNodes: 50, sizingNodes: 1_000_000 })).toString(
+    'utf8',
+  );
+  const written = reads;
+  expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+  expect(leaves).toBe(10_000);
+  // Counting up to `nativeNodes` at every level read each leaf once per level above it that was too large.
+  expect(written).toBe(2 * leaves);
 });
 
 test('values without a JSON form, toJSON and non-finite numbers are written as JSON.stringify writes them', async () => {
@@ -30,6 +71,7 @@ test('values without a JSON form, toJSON and non-finite numbers are written as J
     nested: { toJSON: (key: string) => ({ key }) },
   };
   expect(await joined(value, 4, 0)).toBe(JSON.stringify(value));
+  expect(await joined(value, 4, 0, 0)).toBe(JSON.stringify(value));
 });
 
 test('a large document comes in several chunks, each a turn of the event loop apart', async () => {
@@ -38,7 +80,7 @@ test('a large document comes in several chunks, each a turn of the event loop ap
   };
   let turns = 0;
   const ticking = setInterval(() => (turns += 1), 0);
-  const chunks = await serializeInChunks(value, { chunkBytes: 16 * 1024, nativeNodes: 50 });
+  const chunks = await serializeInChunks(value, { chunkBytes: 16 * 1024, nativeNodes: 50, sizingNodes: 1_000 });
   clearInterval(ticking);
   expect(chunks.length).toBeGreaterThan(10);
   expect(Buffer.concat(chunks).toString('utf8')).toBe(JSON.stringify(value));

@@ -269,6 +269,9 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   };
   const assertExpansionRoom = async () => {
     if (!limits.records.crowded(key.keyId)) return;
+    // Only the refusal is held back, not the turn: a flood's refusals sleeping on their turns kept every
+    // turn taken, and another key's request waited up to the whole delay for one (bench:abuse (a)).
+    release();
     await shedDelay(strapi);
     throw overloaded();
   };

@@ -1,0 +1,2 @@
+/** `npm run bench:json-chunks`: see bench/json-chunks.ts. */
+export { main } from '../bench/json-chunks';
