@@ -124,7 +124,9 @@ describe('keys', () => {
     expect((first.body.meta.fields as { key: string }[]).map((field) => field.key)).toEqual(['title', 'summary']);
     expect((await get(path, key.auth).set('If-None-Match', etag)).status).toBe(304);
 
-    await db('public_api_keys').where({ key_id: key.keyId }).update({ grants: grants(['title']) });
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['title']) });
     const narrowed = await get(path, key.auth).set('If-None-Match', etag);
     expect(narrowed.status).toBe(200);
     expect(narrowed.headers.etag).not.toBe(etag);
@@ -133,7 +135,9 @@ describe('keys', () => {
     expect(JSON.stringify(narrowed.body)).not.toMatch(/summary|Withdrawn later/);
 
     // The first grants again: the first document and tag again.
-    await db('public_api_keys').where({ key_id: key.keyId }).update({ grants: grants(['title', 'summary']) });
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['title', 'summary']) });
     expect((await get(path, key.auth).set('If-None-Match', etag)).status).toBe(304);
     // Its rate limit, read with the same row, applies on the next request too.
     await db('public_api_keys')

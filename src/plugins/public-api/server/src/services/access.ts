@@ -35,7 +35,13 @@ const ACTION_WORDS: Record<Action, string> = {
 const NO_SIBLINGS: readonly Resource[] = [];
 
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
-  const accessTo = (key: ApiKey, resource: Resource, siblings: readonly Resource[], action: Action, options: AccessOptions): ResourceAccess => {
+  const accessTo = (
+    key: ApiKey,
+    resource: Resource,
+    siblings: readonly Resource[],
+    action: Action,
+    options: AccessOptions,
+  ): ResourceAccess => {
     // What a resource can never do is said before what this key may not do (405 before 403).
     options.supports?.(resource);
     if (!allows(key.grants, resource.id, action)) {

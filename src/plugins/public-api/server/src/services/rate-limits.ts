@@ -19,13 +19,7 @@
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { pluginConfig } from '../config';
 import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
 import { databaseClient } from '../database/connection';
