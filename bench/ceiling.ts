@@ -3,8 +3,8 @@
  * server (bench/raw-server.ts: node:http + better-sqlite3 prepared statements, documents written by hand),
  * on /api/v2 and on Strapi's own REST API, with the floor beside them (the cheapest answer of each: a
  * 401 of the raw server and of /api/v2, Strapi's /_health), and a 304 revalidation of the single record
- * (/api/v2 alone). Before a row is measured, the raw server's
- * body must equal /api/v2's byte for byte; a row whose bodies differ is reported and not measured.
+ * (/api/v2 alone). Before a row is measured, the raw server's body must equal /api/v2's byte for byte; a
+ * row whose bodies differ is reported and not measured.
  *
  * The pages read the benchmark events alone (`filter[slug][startsWith]=bench-`): the demo events sort
  * first and carry rich bodies and images, which a hand-written server would have to convert as the
