@@ -2,8 +2,9 @@
  * The raw ceiling rows of `npm run bench` (issue 16): each read measured three ways in one run, on a raw
  * server (bench/raw-server.ts: node:http + better-sqlite3 prepared statements, documents written by hand),
  * on /api/v2 and on Strapi's own REST API, with the floor beside them (the cheapest answer of each: a
- * 401 of the raw server and of /api/v2, Strapi's /_health). Before a row is measured, the raw server's
- * body must equal /api/v2's byte for byte; a row whose bodies differ is reported and not measured.
+ * 401 of the raw server and of /api/v2, Strapi's /_health), and a 304 revalidation of the single record
+ * (/api/v2 alone). Before a row is measured, the raw server's body must equal /api/v2's byte for byte; a
+ * row whose bodies differ is reported and not measured.
  *
  * The pages read the benchmark events alone (`filter[slug][startsWith]=bench-`): the demo events sort
  * first and carry rich bodies and images, which a hand-written server would have to convert as the
@@ -151,6 +152,25 @@ export const benchCeiling = async (input: {
         met: read.met,
       });
     }
+    // A revalidation of the single record (issue 16: a 304 at >= 0.6x the floor). /api/v2 alone: the raw
+    // server and Strapi's REST API answer no If-None-Match.
+    const singlePath = `/api/v2/events/${input.singleSlug}`;
+    const etag = (await fetch(`${serverUrl}${singlePath}`, { headers: { ...v2, 'Accept-Encoding': 'identity' } })).headers.get('etag');
+    rows.push({
+      name: 'single record, 304 revalidation',
+      raw: null,
+      v2: etag
+        ? await run({
+            label: `GET ${singlePath} with If-None-Match (304)`,
+            url: `${serverUrl}${singlePath}`,
+            headers: { ...v2, 'If-None-Match': etag },
+            redirectStatus: 304,
+          })
+        : null,
+      strapi: null,
+      aim: 'v2 >= 0.6x v2 floor',
+      met: (row, floor) => ratio(row.v2, floor.v2) >= 0.6,
+    });
     // The floor: the cheapest answer of each (non-2xx by design, so not counted as failures).
     const floor: CeilingRow = {
       name: 'floor (raw and v2 401 / Strapi /_health)',

@@ -104,6 +104,48 @@ describe('keys', () => {
     expect((await get('/api/v2/jobs', other.auth)).status).toBe(200);
   });
 
+  test('grants changed in the database: a revalidation is answered by the new grants (200, a new ETag, the field gone)', async () => {
+    // The parsed grants and the projections made from them are kept between requests by the text read:
+    // this checks that what is kept never outlives that text, in either direction.
+    const grants = (read: string[]) => JSON.stringify({ 'native:events': { actions: ['read'], read, write: [] } });
+    const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'] } } });
+    const event = await publish(app.strapi, 'api::event.event', {
+      title: 'Granted',
+      summary: 'Withdrawn later',
+      startsAt: '2027-01-01T10:00:00.000Z',
+      category: 'talk',
+    });
+    const path = `/api/v2/events/${event.documentId}`;
+    // One Host for every request: the self link (and so the tag) would otherwise carry each request's port.
+    const get = (target: string, auth: string) => app.http().get(target).set('Authorization', auth).set('Host', 'hot.test');
+    const first = await get(path, key.auth);
+    expect(first.status).toBe(200);
+    const etag = String(first.headers.etag);
+    expect((first.body.meta.fields as { key: string }[]).map((field) => field.key)).toEqual(['title', 'summary']);
+    expect((await get(path, key.auth).set('If-None-Match', etag)).status).toBe(304);
+
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['title']) });
+    const narrowed = await get(path, key.auth).set('If-None-Match', etag);
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.headers.etag).not.toBe(etag);
+    expect((narrowed.body.meta.fields as { key: string }[]).map((field) => field.key)).toEqual(['title']);
+    expect(Object.keys(narrowed.body.data.attributes as object)).toEqual(['title']);
+    expect(JSON.stringify(narrowed.body)).not.toMatch(/summary|Withdrawn later/);
+
+    // The first grants again: the first document and tag again.
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['title', 'summary']) });
+    expect((await get(path, key.auth).set('If-None-Match', etag)).status).toBe(304);
+    // Its rate limit, read with the same row, applies on the next request too.
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ limits: JSON.stringify({ requests: 1000, window: 3600 }) });
+    expect((await get(path, key.auth)).headers['ratelimit-policy']).toBe('"key";q=1000;w=3600');
+  });
+
   test('the key id has a unique index', async () => {
     const name = 'public_api_keys_pda_key_id';
     const found =

@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { allows, type Projection } from '../grants/projection';
-import { projector, type Projector } from '../grants/projector';
+import { sharedProjector, type Projector } from '../grants/projector';
 import type { Action } from '../grants/types';
 import { apiError } from '../http/errors';
 import type { ApiKey } from '../keys/types';
@@ -15,7 +15,7 @@ import { getService } from '../utils/get-service';
 export type ResourceAccess = {
   resource: Resource;
   projection: Projection;
-  /** The key's projection of any resource (memoized per request). */
+  /** The key's projection of any resource (memoized while the grants and resources are the same: grants/projector.ts). */
   projectionOf: Projector;
 };
 
@@ -31,14 +31,24 @@ const ACTION_WORDS: Record<Action, string> = {
   delete: 'delete records of',
 };
 
+/** A native resource's siblings: none, one array for every request (the projector is kept by it). */
+const NO_SIBLINGS: readonly Resource[] = [];
+
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
-  const accessTo = (key: ApiKey, resource: Resource, siblings: Resource[], action: Action, options: AccessOptions): ResourceAccess => {
+  const accessTo = (
+    key: ApiKey,
+    resource: Resource,
+    siblings: readonly Resource[],
+    action: Action,
+    options: AccessOptions,
+  ): ResourceAccess => {
     // What a resource can never do is said before what this key may not do (405 before 403).
     options.supports?.(resource);
     if (!allows(key.grants, resource.id, action)) {
       throw apiError(403, `This key may not ${ACTION_WORDS[action]} ${resource.id}.`, { reason: 'action_not_granted' });
     }
-    const projectionOf = projector(key.grants, [...getService('resources').native(), ...siblings]);
+    // Kept while the key's grants, the native resources and the website's resources are the same objects.
+    const projectionOf = sharedProjector(key.grants, getService('resources').native(), siblings);
     return { resource, projection: projectionOf(resource), projectionOf };
   };
 
@@ -46,7 +56,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
     native(key: ApiKey, slug: string, action: Action, options: AccessOptions = {}): ResourceAccess {
       const resource = getService('resources').findNative(slug);
       if (!resource) throw apiError(404, 'No resource exists at this path.', { reason: 'resource_not_found' });
-      return accessTo(key, resource, [], action, options);
+      return accessTo(key, resource, NO_SIBLINGS, action, options);
     },
 
     async cms(key: ApiKey, websiteSlug: string, collection: string, action: Action, options: AccessOptions = {}): Promise<ResourceAccess> {

@@ -14,6 +14,7 @@ import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
 import { parseCachePolicy } from '../config/cache-policy';
 import { parseRateLimit } from '../config/rate-limits';
+import { createLru } from '../database/lru';
 import { statementRunner } from '../database/runner';
 import { createReadModels } from '../read/model';
 
@@ -36,14 +37,10 @@ const cacheOf = (value: unknown) => {
   return parsed.ok ? parsed.policy : null;
 };
 
-export const toApiKey = (row: ApiKeyRow): ApiKey => ({
-  id: row.id,
-  documentId: row.documentId,
-  keyId: row.keyId,
-  name: row.name,
-  description: row.description ?? null,
-  prefix: displayPrefix(row.keyId),
-  lastFour: row.lastFour,
+/** What a key row's JSON members say: its grants, rate limit and cache policy. */
+type KeyDerived = Pick<ApiKey, 'grants' | 'limits' | 'cache'>;
+
+const derivedOf = (row: Pick<ApiKeyRow, 'grants' | 'commands' | 'origins' | 'limits' | 'cache'>): KeyDerived => ({
   grants: {
     resources: (row.grants && typeof row.grants === 'object' ? row.grants : {}) as KeyGrants['resources'],
     commands: asArray(row.commands),
@@ -51,6 +48,20 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   },
   limits: limitsOf(row.limits),
   cache: cacheOf(row.cache),
+});
+
+/** `derived`: what the row's JSON members say, when it was taken from them already (`authenticate`). */
+export const toApiKey = (row: ApiKeyRow, derived: KeyDerived = derivedOf(row)): ApiKey => ({
+  id: row.id,
+  documentId: row.documentId,
+  keyId: row.keyId,
+  name: row.name,
+  description: row.description ?? null,
+  prefix: displayPrefix(row.keyId),
+  lastFour: row.lastFour,
+  grants: derived.grants,
+  limits: derived.limits,
+  cache: derived.cache,
   expiresAt: toIso(row.expiresAt),
   revoked: Boolean(row.revoked),
   lastUsedAt: toIso(row.lastUsedAt),
@@ -94,6 +105,19 @@ const keyRowOf = (raw: Record<string, unknown>): ApiKeyRow => {
   }
   return row as ApiKeyRow;
 };
+
+/**
+ * The JSON members of a row as read, as one string: what `derivedOf` depends on, and all it depends on.
+ * SQLite returns them as text (compared as is); PostgreSQL parsed (written back as text).
+ */
+const jsonTextOf = (raw: Record<string, unknown>): string =>
+  JSON_MEMBERS.map((member) => {
+    const value = raw[member];
+    return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+  }).join('\u0000');
+
+/** How many keys' derived members are kept (keys in use at once; an evicted one is parsed again). */
+export const DERIVED_KEYS_KEPT = 1000;
 
 export type KeyInput = {
   name: string;
@@ -153,9 +177,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * The row of a key id through one prepared statement (database/statements.ts), on every request: a
-   * revoked, regenerated, expired or changed key is seen on the very next one, on every instance.
+   * revoked, regenerated, expired or changed key is seen on the very next one, on every instance. As SQL
+   * returns it: JSON members unparsed.
    */
-  const rowByKeyId = async (keyId: string): Promise<ApiKeyRow | null> => {
+  const rawByKeyId = async (keyId: string): Promise<Record<string, unknown> | null> => {
     const model = models(API_KEY_UID);
     const [raw] = await statementRunner(strapi).rows('api-key-by-key-id', [keyId], (param) =>
       (strapi.db.connection as unknown as Knex)(model.table)
@@ -163,7 +188,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .where(model.columns.keyId!, param(0))
         .limit(1),
     );
-    return raw ? keyRowOf(raw) : null;
+    return raw ?? null;
+  };
+
+  /**
+   * What a key's JSON members say, parsed once per text read (issue 16: parsing them was 1% of a
+   * single-record read, and a new grants object each request made the key's projections new each
+   * request). Kept per key id by the very text read on this request, so a change written by anyone is
+   * parsed on the next request; nothing is kept that the row read now does not say.
+   */
+  const derived = createLru<string, { text: string; derived: KeyDerived }>(DERIVED_KEYS_KEPT);
+  const derivedFor = (keyId: string, raw: Record<string, unknown>): KeyDerived => {
+    const text = jsonTextOf(raw);
+    const kept = derived.get(keyId);
+    if (kept && kept.text === text) return kept.derived;
+    const made = derivedOf(keyRowOf(raw));
+    derived.set(keyId, { text, derived: made });
+    return made;
   };
   // Spend the same HMAC work on unknown key ids as on known ones.
   const decoyHash = () => hashKey(secret(), 'pdk_000000000000_decoy');
@@ -216,7 +257,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async list(): Promise<ApiKey[]> {
       const rows = (await query().findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })) as ApiKeyRow[];
-      return rows.map(toApiKey);
+      return rows.map((row) => toApiKey(row));
     },
 
     async findOne(idOrKeyId: string | number): Promise<ApiKey | null> {
@@ -281,12 +322,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async authenticate(token: string): Promise<ApiKey | null> {
       const parsed = parseKey(token);
       if (!parsed) return null;
-      const row = await rowByKeyId(parsed.keyId);
+      const raw = await rawByKeyId(parsed.keyId);
+      // The members read here are not JSON; those `toApiKey` would parse come from `derivedFor`.
+      const row = raw as ApiKeyRow | null;
       const presented = hashKey(secret(), token);
       const matches = hashesEqual(presented, row ? row.secretHash : decoyHash());
       if (!row || !matches || row.revoked) return null;
       if (row.expiresAt && new Date(row.expiresAt).getTime() <= Date.now()) return null;
-      const key = toApiKey(row);
+      const key = toApiKey(row, derivedFor(row.keyId, raw!));
       getService('last-used').touch(key);
       return key;
     },

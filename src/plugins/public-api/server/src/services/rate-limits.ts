@@ -5,8 +5,9 @@
  *   not answer, each instance counts in its own memory (the insurance limiter) until it answers again:
  *   limits then hold per instance instead of across them, and requests are never refused because the
  *   counter is unreachable;
- * - else in the database, in the plugin's table `public_api_rate_limits` (RateLimiterPostgres or
- *   RateLimiterSQLite on Strapi's knex connection);
+ * - else in the database, in the plugin's table `public_api_rate_limits` (RateLimiterPostgres, or on
+ *   SQLite RateLimiterSQLite with its two statements prepared once per connection, on Strapi's knex
+ *   connection; every count is still one committed statement);
  * - in this process's memory only when `rateLimitStore` is `memory` (one process, e.g. a demo).
  *
  * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts every
@@ -18,17 +19,11 @@
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { pluginConfig } from '../config';
 import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
 import { databaseClient } from '../database/connection';
+import { PreparedRateLimiterSQLite } from '../database/sqlite-rate-limiter';
 
 export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
 
@@ -114,7 +109,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       points: MAX_REQUESTS,
       duration: window,
     };
-    const Limiter = databaseClient(strapi) === 'postgres' ? RateLimiterPostgres : RateLimiterSQLite;
+    // On SQLite, the library's limiter with its statements prepared once (database/sqlite-rate-limiter.ts).
+    const Limiter = databaseClient(strapi) === 'postgres' ? RateLimiterPostgres : PreparedRateLimiterSQLite;
     // The callback says when the table exists (with `tableCreated`, before the constructor returns).
     const create = async (tableCreated: boolean): Promise<RateLimiterAbstract> => {
       let limiter: RateLimiterAbstract | undefined;
