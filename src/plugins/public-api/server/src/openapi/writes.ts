@@ -41,7 +41,7 @@ export const idempotencyKey = (components: Components): Ref =>
     schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
   }));
 
-const replayedHeader = (components: Components): Ref =>
+export const replayedHeader = (components: Components): Ref =>
   components.header('Idempotent-Replayed', () => ({
     description: 'Present, `true`, when the response is a replay of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -64,7 +64,7 @@ export const writeFieldSchema = (context: DocumentContext, resource: Resource, f
 const requiredOnCreate = (resource: Resource, field: Field): boolean =>
   field.required && field.attribute.default === undefined && field.key !== resource.slugAttribute;
 
-const writableAttributes = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): Ref =>
+export const writableAttributes = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): Ref =>
   context.components.schema(`${context.nameOf(resource)}${action}WritableAttributes`, () => {
     const writable = context.projectionOf(resource).writable;
     const properties = Object.fromEntries(
