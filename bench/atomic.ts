@@ -122,7 +122,9 @@ export const benchAtomic = async (
   const order: Side[] = ['atomic', 'sequential', 'concurrent'];
   const times: Record<Side, number[]> = { atomic: [], sequential: [], concurrent: [] };
   const failed: Record<Side, number> = { atomic: 0, sequential: 0, concurrent: 0 };
-  log(`  ${rounds} rounds of ${ATOMIC_BATCH} creates: one atomic request, ${ATOMIC_BATCH} POSTs one at a time, ${ATOMIC_BATCH} POSTs ten at a time ...`);
+  log(
+    `  ${rounds} rounds of ${ATOMIC_BATCH} creates: one atomic request, ${ATOMIC_BATCH} POSTs one at a time, ${ATOMIC_BATCH} POSTs ten at a time ...`,
+  );
   for (let round = 0; round <= rounds; round += 1) {
     // Rotated each round, so that no side always runs right after another.
     const sequence = order.map((_, i) => order[(i + round) % order.length]!);

@@ -73,7 +73,9 @@ beforeAll(async () => {
   ids.aboutB = (await publish(s, PAGE, { title: 'About B', slug: 'about', website: b.documentId })).documentId;
   ids.settingsA = (await publish(s, SETTING, { siteName: 'Site A', website: a.documentId })).documentId;
   ids.jazz = (await publish(s, EVENT, event('Jazz', { slug: 'jazz' }))).documentId;
-  ids.job = (await publish(s, JOB, { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time' })).documentId;
+  ids.job = (
+    await publish(s, JOB, { title: 'Engineer', slug: 'engineer', department: 'engineering', employmentType: 'full-time' })
+  ).documentId;
   editor = await createKey(s, {
     resources: {
       'native:events': ALL,
@@ -225,13 +227,22 @@ describe('nothing of it: a refused operation rolls every other back', () => {
       }),
     );
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ source: { pointer: '/atomic:operations/1/data/attributes/event/lid' }, meta: { reason: 'lid_unknown' } });
+    expect(res.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/1/data/attributes/event/lid' },
+      meta: { reason: 'lid_unknown' },
+    });
     const missing = await post(
       editor.auth,
-      operations(addEvent('Kept Not'), { op: 'add', data: { type: 'products', attributes: product('Orphan', 'ORPH-2', { event: 'no-such-event' }) } }),
+      operations(addEvent('Kept Not'), {
+        op: 'add',
+        data: { type: 'products', attributes: product('Orphan', 'ORPH-2', { event: 'no-such-event' }) },
+      }),
     );
     expect(missing.status).toBe(422);
-    expect(missing.body.errors[0]).toMatchObject({ source: { pointer: '/atomic:operations/1/data/attributes/event' }, meta: { reason: 'target_not_found' } });
+    expect(missing.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/1/data/attributes/event' },
+      meta: { reason: 'target_not_found' },
+    });
     await assertUnchanged(before);
   });
 
@@ -250,7 +261,10 @@ describe('nothing of it: a refused operation rolls every other back', () => {
 
   test('an absent record (404) and a type that is not the resource (409) point at what named them', async () => {
     const before = await tableSnapshot(s, UIDS);
-    const absent = await post(editor.auth, operations(addEvent('Not Either'), { op: 'remove', ref: { type: 'events', id: 'no-such-record' } }));
+    const absent = await post(
+      editor.auth,
+      operations(addEvent('Not Either'), { op: 'remove', ref: { type: 'events', id: 'no-such-record' } }),
+    );
     expect(absent.status).toBe(404);
     expect(absent.body.errors[0].source).toEqual({ pointer: '/atomic:operations/1/ref/id' });
     const mismatch = await post(
@@ -258,7 +272,10 @@ describe('nothing of it: a refused operation rolls every other back', () => {
       operations({ op: 'update', ref: { type: 'events', id: ids.jazz }, data: { type: 'products', attributes: { capacity: 1 } } }),
     );
     expect(mismatch.status).toBe(409);
-    expect(mismatch.body.errors[0]).toMatchObject({ source: { pointer: '/atomic:operations/0/data/type' }, meta: { reason: 'type_mismatch' } });
+    expect(mismatch.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/0/data/type' },
+      meta: { reason: 'type_mismatch' },
+    });
     const clientId = await post(editor.auth, operations({ op: 'add', data: { type: 'events', id: 'mine', attributes: event('Mine') } }));
     expect(clientId.status).toBe(403);
     expect(clientId.body.errors[0].source).toEqual({ pointer: '/atomic:operations/0/data/id' });
@@ -281,7 +298,10 @@ describe('grants and resources, checked before anything is written', () => {
   test('a CMS collection named by its type alone is no resource: 404 at the type', async () => {
     const res = await post(editor.auth, operations({ op: 'add', data: { type: 'pages', attributes: { title: 'Where?' } } }));
     expect(res.status).toBe(404);
-    expect(res.body.errors[0]).toMatchObject({ source: { pointer: '/atomic:operations/0/data/type' }, meta: { reason: 'resource_not_found' } });
+    expect(res.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/0/data/type' },
+      meta: { reason: 'resource_not_found' },
+    });
   });
 
   test("a website's records are reached only through it: another website's record is 404", async () => {
@@ -294,9 +314,15 @@ describe('grants and resources, checked before anything is written', () => {
   });
 
   test('modes: no add to a singleton, no record of a collection unnamed', async () => {
-    const singleton = await post(editor.auth, operations({ op: 'add', href: '/cms/site-a/settings', data: { type: 'settings', attributes: {} } }));
+    const singleton = await post(
+      editor.auth,
+      operations({ op: 'add', href: '/cms/site-a/settings', data: { type: 'settings', attributes: {} } }),
+    );
     expect(singleton.status).toBe(400);
-    expect(singleton.body.errors[0]).toMatchObject({ source: { pointer: '/atomic:operations/0/op' }, meta: { reason: 'operation_not_supported' } });
+    expect(singleton.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/0/op' },
+      meta: { reason: 'operation_not_supported' },
+    });
     const unnamed = await post(editor.auth, operations({ op: 'update', data: { type: 'events', attributes: { capacity: 1 } } }));
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.errors[0].meta.reason).toBe('record_not_named');
@@ -334,12 +360,28 @@ describe('the document and its bounds', () => {
     ['no operations', { 'atomic:operations': [] }, '/atomic:operations'],
     ['a stray top-level member', { 'atomic:operations': [addEvent('A')], data: {} }, '/data'],
     ['an unknown op', operations({ op: 'upsert', data: {} }), '/atomic:operations/0/op'],
-    ['a ref on add', operations({ op: 'add', ref: { type: 'events', id: 'x' }, data: { type: 'events', attributes: {} } }), '/atomic:operations/0/ref'],
-    ['a relationship ref', operations({ op: 'update', ref: { type: 'events', id: 'x', relationship: 'venue' }, data: {} }), '/atomic:operations/0/ref/relationship'],
-    ['a lid named before it is added', operations({ op: 'remove', ref: { type: 'events', lid: 'later' } }, addEvent('Later', 'later')), '/atomic:operations/0/ref/lid'],
+    [
+      'a ref on add',
+      operations({ op: 'add', ref: { type: 'events', id: 'x' }, data: { type: 'events', attributes: {} } }),
+      '/atomic:operations/0/ref',
+    ],
+    [
+      'a relationship ref',
+      operations({ op: 'update', ref: { type: 'events', id: 'x', relationship: 'venue' }, data: {} }),
+      '/atomic:operations/0/ref/relationship',
+    ],
+    [
+      'a lid named before it is added',
+      operations({ op: 'remove', ref: { type: 'events', lid: 'later' } }, addEvent('Later', 'later')),
+      '/atomic:operations/0/ref/lid',
+    ],
     ['a lid given twice', operations(addEvent('One', 'twice'), addEvent('Two', 'twice')), '/atomic:operations/1/data/lid'],
     ['an href outside the API', operations({ op: 'remove', href: 'https://elsewhere.example/events/x' }), '/atomic:operations/0/href'],
-    ['relationships in data', operations({ op: 'add', data: { type: 'events', attributes: {}, relationships: {} } }), '/atomic:operations/0/data/relationships'],
+    [
+      'relationships in data',
+      operations({ op: 'add', data: { type: 'events', attributes: {}, relationships: {} } }),
+      '/atomic:operations/0/data/relationships',
+    ],
   ])('%s: 400 with a pointer', async (_name, body, pointer) => {
     const before = await tableSnapshot(s, UIDS);
     const res = await post(editor.auth, body);
@@ -349,7 +391,10 @@ describe('the document and its bounds', () => {
   });
 
   test('an unknown locale in an href is 400 at the href', async () => {
-    const res = await post(editor.auth, operations({ op: 'update', href: '/events/jazz?locale=xx', data: { type: 'events', attributes: { capacity: 1 } } }));
+    const res = await post(
+      editor.auth,
+      operations({ op: 'update', href: '/events/jazz?locale=xx', data: { type: 'events', attributes: { capacity: 1 } } }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors[0].source).toEqual({ pointer: '/atomic:operations/0/href' });
   });
@@ -382,11 +427,17 @@ describe('media types', () => {
   });
 
   test('Accept naming the atomic extension is served; one naming only another extension is 406', async () => {
-    const ok = await post(editor.auth, operations({ op: 'update', ref: { type: 'events', id: ids.jazz }, data: { type: 'events', attributes: { sort: 1 } } }), {
-      Accept: ATOMIC,
-    });
+    const ok = await post(
+      editor.auth,
+      operations({ op: 'update', ref: { type: 'events', id: ids.jazz }, data: { type: 'events', attributes: { sort: 1 } } }),
+      {
+        Accept: ATOMIC,
+      },
+    );
     expect(ok.status).toBe(200);
-    const other = await post(editor.auth, operations(addEvent('No')), { Accept: 'application/vnd.api+json; ext="https://example.com/other"' });
+    const other = await post(editor.auth, operations(addEvent('No')), {
+      Accept: 'application/vnd.api+json; ext="https://example.com/other"',
+    });
     expect(other.status).toBe(406);
   });
 
@@ -425,7 +476,10 @@ describe('Idempotency-Key covers the whole request', () => {
 
   test('a refused request is stored as refused: its retry replays the refusal, nothing is written', async () => {
     const before = await tableSnapshot(s, UIDS);
-    const body = operations(addEvent('Refused Once'), { op: 'add', data: { type: 'events', attributes: { title: 'No Start', category: 'talk' } } });
+    const body = operations(addEvent('Refused Once'), {
+      op: 'add',
+      data: { type: 'events', attributes: { title: 'No Start', category: 'talk' } },
+    });
     const first = await post(editor.auth, body, { 'Idempotency-Key': 'atomic-2' });
     expect(first.status).toBe(422);
     const again = await post(editor.auth, body, { 'Idempotency-Key': 'atomic-2' });

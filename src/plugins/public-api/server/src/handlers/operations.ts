@@ -85,7 +85,8 @@ const supportsOperation =
     };
     if (resource.mode === 'singleton') {
       if (resource.sourceType === 'native') refuse(`${resource.slug} is a singleton written by editors only.`, 'operation_not_supported');
-      if (operation.op !== 'update') refuse(`${resource.slug} is a singleton: its one record is updated, never added or removed.`, 'operation_not_supported');
+      if (operation.op !== 'update')
+        refuse(`${resource.slug} is a singleton: its one record is updated, never added or removed.`, 'operation_not_supported');
       if (operation.record?.by !== 'singleton') {
         throw apiError(404, 'A singleton has no records below it: name only the resource.', {
           source: { pointer: operation.record && 'at' in operation.record ? operation.record.at : '' },
@@ -133,7 +134,12 @@ const resourceNotFound = (error: unknown, operation: AtomicOperation): unknown =
     : error;
 
 /** The operation's locale (its href's `locale`, else the default), as the single write's `writeTarget`. */
-const targetOf = (request: ApiRequest, access: ResourceAccess, query: URLSearchParams, locales: { codes: string[]; defaultLocale: string }) => {
+const targetOf = (
+  request: ApiRequest,
+  access: ResourceAccess,
+  query: URLSearchParams,
+  locales: { codes: string[]; defaultLocale: string },
+) => {
   const { locale } = parseWriteQuery(query, { locales: takesLocale(access.projection) ? locales.codes : null });
   const language = locale ?? locales.defaultLocale;
   return { key: request.key, projection: access.projection, locale: access.resource.localized ? language : null, language };
@@ -193,10 +199,14 @@ const documentIdOf = async (step: Step, record: RecordName, lids: ReadonlyMap<st
   if (record.by === 'lid') {
     const local = lids.get(record.value)!;
     if (local.resourceId !== step.access.resource.id) {
-      throw apiError(409, `The lid ${echo(record.value)} names a ${local.resourceSlug} record, but this operation writes '${step.access.resource.slug}' records.`, {
-        source: { pointer: record.at },
-        reason: 'lid_type_mismatch',
-      });
+      throw apiError(
+        409,
+        `The lid ${echo(record.value)} names a ${local.resourceSlug} record, but this operation writes '${step.access.resource.slug}' records.`,
+        {
+          source: { pointer: record.at },
+          reason: 'lid_type_mismatch',
+        },
+      );
     }
     return local.documentId;
   }

@@ -44,12 +44,19 @@ const hrefSchema = (resource: Resource, record: boolean): Schema => {
 };
 
 const typeSchema = (resource: Resource): Schema => ({ type: 'string', const: resource.slug, description: 'The resource slug.' });
-const LID: Schema = { type: 'string', minLength: 1, description: 'A local id: later operations of this request name the record by it (`ref.lid`, `{ "lid" }` in references).' };
+const LID: Schema = {
+  type: 'string',
+  minLength: 1,
+  description: 'A local id: later operations of this request name the record by it (`ref.lid`, `{ "lid" }` in references).',
+};
 const ID: Schema = { type: 'string', minLength: 1, description: "The record's id (or slug)." };
 
 /** `ref` of update and remove: the record by id or lid; a CMS resource is named by `href` instead of a type. */
 const refSchema = (resource: Resource): Schema => ({
-  oneOf: [object({ type: typeSchema(resource), id: ID }, resource.sourceType === 'cms' ? ['id'] : ['type', 'id']), object({ type: typeSchema(resource), lid: LID }, ['lid'])],
+  oneOf: [
+    object({ type: typeSchema(resource), id: ID }, resource.sourceType === 'cms' ? ['id'] : ['type', 'id']),
+    object({ type: typeSchema(resource), lid: LID }, ['lid']),
+  ],
 });
 
 /** The operations the key may send for one resource. */
@@ -63,7 +70,10 @@ const operationSchemas = (context: DocumentContext, resource: Resource, actions:
         {
           op: { type: 'string', const: 'add' },
           ...target(false),
-          data: object({ type: typeSchema(resource), lid: LID, attributes: writableAttributes(context, resource, 'Create') }, ['type', 'attributes']),
+          data: object({ type: typeSchema(resource), lid: LID, attributes: writableAttributes(context, resource, 'Create') }, [
+            'type',
+            'attributes',
+          ]),
         },
         cms ? ['op', 'href', 'data'] : ['op', 'data'],
         { description: `Add a record to ${resource.id}.` },
@@ -79,12 +89,18 @@ const operationSchemas = (context: DocumentContext, resource: Resource, actions:
           ...(singleton ? {} : { ref: refSchema(resource) }),
           ...target(!singleton),
           data: object(
-            { type: typeSchema(resource), ...(singleton ? {} : { id: ID, lid: LID }), attributes: writableAttributes(context, resource, 'Update') },
+            {
+              type: typeSchema(resource),
+              ...(singleton ? {} : { id: ID, lid: LID }),
+              attributes: writableAttributes(context, resource, 'Update'),
+            },
             ['type', 'attributes'],
           ),
         },
         ['op', 'data'],
-        { description: `Change a record of ${resource.id}: only the fields sent. Name the record in \`ref\`, \`data.id\` or \`href\`${cms ? ' (a CMS resource: `href`, or `ref.lid`)' : ''}.` },
+        {
+          description: `Change a record of ${resource.id}: only the fields sent. Name the record in \`ref\`, \`data.id\` or \`href\`${cms ? ' (a CMS resource: `href`, or `ref.lid`)' : ''}.`,
+        },
       ),
     );
   }
@@ -138,7 +154,10 @@ export const operationsPath = (context: DocumentContext, exposed: readonly Resou
   );
   const response = components.schema('AtomicOperationsResults', () =>
     object({
-      jsonapi: object({ version: { type: 'string', const: '1.1' }, ext: { type: 'array', items: { type: 'string', const: ATOMIC_EXTENSION } } }),
+      jsonapi: object({
+        version: { type: 'string', const: '1.1' },
+        ext: { type: 'array', items: { type: 'string', const: ATOMIC_EXTENSION } },
+      }),
       [RESULTS_MEMBER]: {
         type: 'array',
         maxItems: MAX_OPERATIONS,

@@ -112,7 +112,8 @@ type Href = { resource: ResourceName; record: string | null; query: URLSearchPar
  */
 export const parseHref = (href: unknown, baseUrl: string, problems: ErrorObject[]): Href | null => {
   const at = '/href';
-  const shape = 'An `href` names a resource or record as its path below the API base: `/{slug}[/{record}]` or `/cms/{website}/{collection}[/{record}]`.';
+  const shape =
+    'An `href` names a resource or record as its path below the API base: `/{slug}[/{record}]` or `/cms/{website}/{collection}[/{record}]`.';
   if (typeof href !== 'string' || href === '') {
     problems.push(invalid(shape, at, 'href_invalid'));
     return null;
@@ -159,7 +160,8 @@ const parseRef = (raw: unknown, problems: ErrorObject[]): Ref | null => {
   const type = raw.type === undefined ? null : nonEmptyString(raw.type, '/ref/type', '`ref.type`', problems);
   const id = raw.id === undefined ? null : nonEmptyString(raw.id, '/ref/id', '`ref.id`', problems);
   const lid = raw.lid === undefined ? null : nonEmptyString(raw.lid, '/ref/lid', '`ref.lid`', problems);
-  if (raw.id !== undefined && raw.lid !== undefined) problems.push(invalid('A `ref` names its record by `id` or by `lid`, not both.', '/ref'));
+  if (raw.id !== undefined && raw.lid !== undefined)
+    problems.push(invalid('A `ref` names its record by `id` or by `lid`, not both.', '/ref'));
   return { type, id, lid };
 };
 
@@ -227,10 +229,18 @@ const parseOperation = (raw: unknown, index: number, baseUrl: string, known: Kno
   }
   const named = names[0] ?? null;
   if (named?.by === 'lid' && !known.has(named.value)) {
-    problems.push(invalid(`No earlier operation of this request adds a record with the lid ${echo(named.value)}.`, named.at, 'lid_unknown'));
+    problems.push(
+      invalid(`No earlier operation of this request adds a record with the lid ${echo(named.value)}.`, named.at, 'lid_unknown'),
+    );
   }
   if (kind === 'add' && data?.lid && known.has(data.lid)) {
-    problems.push(invalid(`The lid ${echo(data.lid)} is already given to a record by operation ${known.get(data.lid)!.index}.`, '/data/lid', 'lid_repeated'));
+    problems.push(
+      invalid(
+        `The lid ${echo(data.lid)} is already given to a record by operation ${known.get(data.lid)!.index}.`,
+        '/data/lid',
+        'lid_repeated',
+      ),
+    );
   }
 
   // The resource: the href's, the one the lid's record belongs to, or the native resource of the type.
@@ -254,7 +264,9 @@ const parseOperation = (raw: unknown, index: number, baseUrl: string, known: Kno
     problems.push(invalid('`ref.type` names the resource: the slug of a native resource (CMS resources are named by `href`).', '/ref'));
   }
   if (lidResource && href && JSON.stringify(lidResource.resource) !== JSON.stringify(href.resource)) {
-    problems.push(invalid(`The lid ${echo(named!.value)} names a record of another resource than the \`href\`.`, named!.at, 'lid_type_mismatch'));
+    problems.push(
+      invalid(`The lid ${echo(named!.value)} names a record of another resource than the \`href\`.`, named!.at, 'lid_type_mismatch'),
+    );
   }
   if (resource === null || (kind !== 'remove' && data === null)) return null;
 
@@ -287,19 +299,31 @@ export const parseAtomicDocument = (body: unknown, baseUrl: string): AtomicOpera
   const problems: ErrorObject[] = [];
   for (const member of Object.keys(body)) {
     if (!TOP_LEVEL.has(member)) {
-      problems.push(invalid(`The top-level member ${echo(member)} is not accepted here; send \`${OPERATIONS_MEMBER}\`.`, pointer(member), 'document_invalid'));
+      problems.push(
+        invalid(
+          `The top-level member ${echo(member)} is not accepted here; send \`${OPERATIONS_MEMBER}\`.`,
+          pointer(member),
+          'document_invalid',
+        ),
+      );
     }
   }
   const operations = body[OPERATIONS_MEMBER];
   if (!Array.isArray(operations) || operations.length === 0) {
-    problems.push(invalid(`\`${OPERATIONS_MEMBER}\` must be a non-empty array of operations.`, pointer(OPERATIONS_MEMBER), 'document_invalid'));
+    problems.push(
+      invalid(`\`${OPERATIONS_MEMBER}\` must be a non-empty array of operations.`, pointer(OPERATIONS_MEMBER), 'document_invalid'),
+    );
     throw apiErrors(400, problems);
   }
   if (operations.length > MAX_OPERATIONS) {
-    throw apiError(413, `One request carries at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the rest in further requests.`, {
-      source: { pointer: pointer(OPERATIONS_MEMBER) },
-      reason: 'too_many_operations',
-    });
+    throw apiError(
+      413,
+      `One request carries at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the rest in further requests.`,
+      {
+        source: { pointer: pointer(OPERATIONS_MEMBER) },
+        reason: 'too_many_operations',
+      },
+    );
   }
   const known: Known = new Map();
   const parsed: AtomicOperation[] = [];

@@ -38,7 +38,12 @@ export const resolveLocalIds = (
       return raw;
     }
     if (rest.id !== undefined) {
-      problems.push(errorObject(422, 'A reference names its record by `id` or by `lid`, not both.', { source: { pointer: at }, reason: 'value_invalid' }));
+      problems.push(
+        errorObject(422, 'A reference names its record by `id` or by `lid`, not both.', {
+          source: { pointer: at },
+          reason: 'value_invalid',
+        }),
+      );
       return raw;
     }
     const record = lids.get(lid);
