@@ -14,7 +14,7 @@
  *   parse (400, 413) -> per operation: resource, mode, grant, locale (404, 400, 403)
  *     -> [Idempotency-Key] -> transaction(operation 0 .. n-1 -> atomic:results) -> send
  */
-import { takesLocale } from '../grants/projection';
+import { mayWrite, takesLocale } from '../grants/projection';
 import { ApiError, apiError, apiErrors } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
@@ -273,6 +273,11 @@ const runSteps = async (request: ApiRequest, steps: Step[]) => {
 };
 
 const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
+  // As its OpenAPI document says: a key that may write no resource has no /operations (403 before anything is read).
+  const resources = await getService('resources').all();
+  if (!resources.some((resource) => mayWrite(request.key.grants, resource.id))) {
+    throw apiError(403, 'This key may not write records of any resource.', { reason: 'action_not_granted' });
+  }
   assertNoParameters(request.query);
   assertNoIfMatch(request);
   assertAtomicContentType(headerValue(request.headers, 'content-type'));

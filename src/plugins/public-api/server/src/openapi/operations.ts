@@ -133,7 +133,7 @@ const resultSchemas = (context: DocumentContext, resource: Resource, actions: re
   return results;
 };
 
-/** The path item of POST /operations, or null for a key that may write nothing. */
+/** The path item of POST /operations, or none for a key that may write nothing. */
 export const operationsPath = (context: DocumentContext, exposed: readonly Resource[]): Record<string, PathItemObject> => {
   const entries = writable(context, exposed);
   if (entries.length === 0) return {};
