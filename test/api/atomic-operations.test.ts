@@ -8,7 +8,7 @@ import type { Core } from '@strapi/strapi';
 import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
-import { publish, website } from '../helpers/fixtures';
+import { ensureLocale, publish, website } from '../helpers/fixtures';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { listenOnce, tableSnapshot } from '../helpers/writes';
 
@@ -62,6 +62,7 @@ beforeAll(async () => {
   app = await checkResponses(await bootApp());
   s = app.strapi;
   await listenOnce(app);
+  await ensureLocale(s, 'de', 'German');
   const publications = [
     { collection: 'pages', contentType: PAGE, mode: 'collection' },
     { collection: 'settings', contentType: SETTING, mode: 'singleton' },
@@ -164,6 +165,40 @@ describe('all of it', () => {
     expect(settings.data.attributes.siteName).toBe('Site A!');
     const rows = await rowsOf(PAGE, { documentId: page.data.id });
     expect(new Set(rows.map((row) => row.website?.documentId))).toEqual(new Set([ids.siteA]));
+  });
+
+  test("an href's locale is the operation's, as a single write's ?locale=; references are in that language", async () => {
+    const res = await post(
+      editor.auth,
+      operations(
+        { op: 'add', href: '/events?locale=de', data: { type: 'events', lid: 'de', attributes: event('Abend der Musik') } },
+        {
+          op: 'add',
+          href: '/products?locale=de',
+          data: { type: 'products', attributes: product('Karte', 'DE-1', { event: { lid: 'de' } }) },
+        },
+      ),
+    );
+    expect(res.status).toBe(200);
+    const [german, ticket] = res.body['atomic:results'];
+    const rows = await rowsOf(EVENT, { documentId: german.data.id });
+    expect(new Set(rows.map((row) => row.locale))).toEqual(new Set(['de']));
+    expect(ticket.data.attributes.event).toMatchObject({ id: german.data.id });
+    // The default language's product cannot reach an event that exists only in German: nothing is kept.
+    const before = await tableSnapshot(s, UIDS);
+    const mixed = await post(
+      editor.auth,
+      operations(
+        { op: 'add', href: '/events?locale=de', data: { type: 'events', lid: 'nur-de', attributes: event('Nur Deutsch') } },
+        { op: 'add', data: { type: 'products', attributes: product('Ticket', 'EN-1', { event: { lid: 'nur-de' } }) } },
+      ),
+    );
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/1/data/attributes/event' },
+      meta: { reason: 'target_not_found' },
+    });
+    expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });
 
   test('an absolute href under the API base is the same as its path', async () => {
