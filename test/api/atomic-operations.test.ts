@@ -5,6 +5,8 @@
  * after every refused request (on SQLite and PostgreSQL).
  */
 import type { Core } from '@strapi/strapi';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
@@ -368,6 +370,33 @@ describe('grants and resources, checked before anything is written', () => {
     expect(doc.body.paths['/operations']).toBeUndefined();
     const res = await post(reader.auth, operations(addEvent('No')));
     expect(res.status).toBe(403);
+  });
+
+  test("the document's request schema takes what the server takes (lids included) and refuses what it refuses", async () => {
+    const doc = await app.http().get('/api/v2/openapi.json').set('Authorization', editor.auth);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const schema = doc.body.paths['/operations'].post.requestBody.content[ATOMIC].schema;
+    const validate = ajv.compile({ components: doc.body.components, allOf: [schema] });
+    const taken = operations(
+      addEvent('Schema Gala', 'sg'),
+      { op: 'add', data: { type: 'products', attributes: product('Schema Ticket', 'SCH-1', { event: { lid: 'sg' } }) } },
+      { op: 'update', ref: { type: 'events', lid: 'sg' }, data: { type: 'events', attributes: { capacity: 3 } } },
+      { op: 'add', href: '/cms/site-a/pages', data: { type: 'pages', attributes: { title: 'Schema Page' } } },
+      { op: 'update', href: '/cms/site-a/settings', data: { type: 'settings', attributes: { siteName: 'Site A' } } },
+      { op: 'remove', ref: { type: 'events', lid: 'sg' } },
+    );
+    expect({ valid: validate(taken), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+    expect((await post(editor.auth, taken)).status).toBe(200);
+    for (const refused of [
+      operations({ op: 'upsert', data: { type: 'events', attributes: {} } }),
+      operations({ op: 'add', data: { type: 'events', attributes: { nope: 1 } } }),
+      operations({ op: 'add', href: '/cms/site-a/settings', data: { type: 'settings', attributes: {} } }),
+      operations(...Array.from({ length: 101 }, () => addEvent('Too many'))),
+    ]) {
+      expect(validate(refused)).toBe(false);
+      expect((await post(editor.auth, refused)).status).toBeGreaterThanOrEqual(400);
+    }
   });
 
   test("a writing key's document describes /operations with the atomic media type", async () => {

@@ -71,6 +71,8 @@ const RESERVED_NAMES = new Set([
   'Commands',
   'AtomicOperationsRequest',
   'AtomicOperationsResults',
+  'AtomicRelationInput',
+  'AtomicRelationListChange',
 ]);
 
 const indexOperation = (components: Components, exposed: readonly Resource[]): OperationObject => ({

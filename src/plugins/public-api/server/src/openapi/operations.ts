@@ -3,6 +3,7 @@
  * only for a key that may create, update or delete records of some resource, with one operation schema
  * per resource and action the key holds, and the results it answers with. Pure.
  */
+import type { SchemaKit } from '../fields/codec';
 import { allows } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
 import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE } from '../http/media-types';
@@ -12,7 +13,8 @@ import { MAX_OPERATIONS, OPERATIONS_MEMBER, RESULTS_MEMBER } from '../write/atom
 import type { DocumentContext } from './context';
 import { errorResponses } from './errors';
 import { archivedRecordMeta } from './meta';
-import { attributesSchema, recordSchema } from './records';
+import { atomicRelationChanges, atomicRelationInput } from './inputs';
+import { attributesSchema, recordSchema, schemaKit } from './records';
 import { object } from './schema';
 import type { OperationObject, PathItemObject, Ref, Schema } from './types';
 import { idempotencyKey, replayedHeader, writableAttributes } from './writes';
@@ -59,6 +61,15 @@ const refSchema = (resource: Resource): Schema => ({
   ],
 });
 
+/** The schemas a field refers to, with relations that also take lid references. */
+const atomicKit = (context: DocumentContext, resource: Resource): { kit: SchemaKit } => ({
+  kit: {
+    ...schemaKit(context, resource),
+    relationInput: () => atomicRelationInput(context.components),
+    relationChanges: () => atomicRelationChanges(context.components),
+  },
+});
+
 /** The operations the key may send for one resource. */
 const operationSchemas = (context: DocumentContext, resource: Resource, actions: readonly Action[]): Schema[] => {
   const cms = resource.sourceType === 'cms';
@@ -70,10 +81,14 @@ const operationSchemas = (context: DocumentContext, resource: Resource, actions:
         {
           op: { type: 'string', const: 'add' },
           ...target(false),
-          data: object({ type: typeSchema(resource), lid: LID, attributes: writableAttributes(context, resource, 'Create') }, [
-            'type',
-            'attributes',
-          ]),
+          data: object(
+            {
+              type: typeSchema(resource),
+              lid: LID,
+              attributes: writableAttributes(context, resource, 'Create', atomicKit(context, resource)),
+            },
+            ['type', 'attributes'],
+          ),
         },
         cms ? ['op', 'href', 'data'] : ['op', 'data'],
         { description: `Add a record to ${resource.id}.` },
@@ -92,7 +107,7 @@ const operationSchemas = (context: DocumentContext, resource: Resource, actions:
             {
               type: typeSchema(resource),
               ...(singleton ? {} : { id: ID, lid: LID }),
-              attributes: writableAttributes(context, resource, 'Update'),
+              attributes: writableAttributes(context, resource, 'Update', atomicKit(context, resource)),
             },
             ['type', 'attributes'],
           ),
