@@ -356,20 +356,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           // One query; a second only for owners a repeated link left short (never on consistent data).
           const cap = REFERENCE_LIST_CAP + 1;
           const tables = {
-            owners: { table: model.table, ids: rowIds },
             join: { table: join.table, targetColumn: join.targetColumn },
             target: { table: targetModel.table },
           };
-          const rows = (await (whole
-            ? allLinks(visible(rowIds), columns)
-            : cutLinks(
-                knex(),
-                databaseClient(strapi),
-                tables,
-                () => visibleLinks(join, target, language).builder,
-                columns,
-                cap,
-              ))) as RawRow[];
+          // The cut read is a prepared shape (its SQL depends on the relation, the target's visibility,
+          // the language and the number of owners; the owners' ids are its parameters), built once.
+          const rows = whole
+            ? ((await allLinks(visible(rowIds), columns)) as RawRow[])
+            : await run(
+                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? language : ''}|${cap}|${rowIds.length}`,
+                rowIds,
+                (param) =>
+                  cutLinks(
+                    knex(),
+                    databaseClient(strapi),
+                    { ...tables, owners: { table: model.table, ids: rowIds.map((_, index) => param(index) as number) } },
+                    () => visibleLinks(join, target, language).builder,
+                    columns,
+                    cap,
+                  ),
+              );
           const lists = firstPerDocument(rows);
           const short = whole ? [] : shortOwners(rows, lists, cap);
           if (short.length) {
