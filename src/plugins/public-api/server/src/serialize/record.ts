@@ -5,6 +5,7 @@
  */
 import type { Projection } from '../grants/projection';
 import { META_ENTRIES, type MetaKeyName } from '../fields/system-keys';
+import type { LinkCodec } from '../fields/codec';
 import { codecOf } from '../fields/table';
 import { isCut, shownReferences } from '../fields/types/relation';
 import type { Field } from '../registry/types';
@@ -36,34 +37,65 @@ export type RecordParts = {
   expanded?: Map<string, Map<number, RecordObject>>;
 };
 
-export const recordMeta = (row: RecordRow): SystemMeta =>
-  Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, entry.serialize(row[key])])) as SystemMeta;
+/** The meta keys with their serializers, in the order `meta` lists them. */
+const META_KEYS = META_ENTRIES.map(([key, entry]) => ({ key, serialize: entry.serialize }));
 
-/** The linked items of a link field, in order: references (or the records `include` expanded), or assets. */
-const linkedItems = (projection: Projection, field: Field, row: RecordRow, parts: RecordParts, one: boolean): unknown[] => {
+export const recordMeta = (row: RecordRow): SystemMeta => {
+  const meta: Record<string, string | number | null> = {};
+  for (const { key, serialize } of META_KEYS) meta[key] = serialize(row[key]);
+  return meta as SystemMeta;
+};
+
+/** How one field of a record is written, given the row (the read's related items already looked up). */
+type FieldStep = (row: RecordRow, attributes: Record<string, unknown>, truncated: string[]) => void;
+
+/** The linked items of a link field: references (or the records `include` expanded), or assets. */
+const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts: RecordParts): FieldStep => {
+  const { key } = field;
+  const one = codec.cardinality === 'one';
   const take = <T>(items: T[] | undefined): T[] => (one ? (items ?? []).slice(0, 1) : shownReferences(items ?? []));
-  if (codecOf(field).storage === 'media') return take(parts.files.get(field.key)?.get(row.rowId)).map(parts.asset);
-  const collection = projection.targets.get(field.key)!.slug;
-  const expanded = parts.expanded?.get(field.key);
-  return take(parts.references.get(field.key)?.get(row.rowId)).map(
-    (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference),
-  );
+  if (codec.storage === 'media') {
+    const files = parts.files.get(key);
+    return (row, attributes) => {
+      attributes[key] = codec.serialize(take(files?.get(row.rowId)).map(parts.asset));
+    };
+  }
+  const collection = projection.targets.get(key)!.slug;
+  const expanded = parts.expanded?.get(key);
+  const references = parts.references.get(key);
+  return (row, attributes, truncated) => {
+    const items = references?.get(row.rowId);
+    if (!one && isCut(items)) truncated.push(key);
+    attributes[key] = codec.serialize(
+      take(items).map((ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference)),
+    );
+  };
 };
 
-export const serializeRecord = (projection: Projection, row: RecordRow, parts: RecordParts): RecordObject => {
-  const attributes: Record<string, unknown> = {};
-  const truncated: string[] = [];
-  for (const field of projection.readable) {
+/**
+ * The serializer of a projection's records for one read (issue 16): what each field is (its codec, its
+ * target, its related items of this read) is looked up once for all the rows, not once per field of every
+ * record; each record is then its fields' steps in the projection's order.
+ */
+export const recordSerializer = (projection: Projection, parts: RecordParts): ((row: RecordRow) => RecordObject) => {
+  const steps: FieldStep[] = projection.readable.map((field) => {
     const codec = codecOf(field);
-    if (codec.storage === 'relation' && codec.cardinality === 'many' && isCut(parts.references.get(field.key)?.get(row.rowId))) {
-      truncated.push(field.key);
-    }
-    attributes[field.key] =
-      codec.storage === 'column'
-        ? codec.serialize(row.values[field.key], parts)
-        : codec.serialize(linkedItems(projection, field, row, parts, codec.cardinality === 'one'));
-  }
-  const meta: RecordObject['meta'] = recordMeta(row);
-  if (truncated.length) meta.truncated = truncated;
-  return { type: projection.resource.slug, id: row.documentId, attributes, meta };
+    if (codec.storage !== 'column') return linkStep(projection, field, codec, parts);
+    const { key } = field;
+    return (row, attributes) => {
+      attributes[key] = codec.serialize(row.values[key], parts);
+    };
+  });
+  const type = projection.resource.slug;
+  return (row) => {
+    const attributes: Record<string, unknown> = {};
+    const truncated: string[] = [];
+    for (const step of steps) step(row, attributes, truncated);
+    const meta: RecordObject['meta'] = recordMeta(row);
+    if (truncated.length) meta.truncated = truncated;
+    return { type, id: row.documentId, attributes, meta };
+  };
 };
+
+export const serializeRecord = (projection: Projection, row: RecordRow, parts: RecordParts): RecordObject =>
+  recordSerializer(projection, parts)(row);
