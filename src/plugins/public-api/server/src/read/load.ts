@@ -95,18 +95,18 @@ export const loadRecords = async (
   // Richtext is converted here, each value looked up by its record's identity and version (not by its
   // text); its images' files are read with the other files.
   const richtextFields = projection.readable.filter((field) => field.type === 'richtext').map((field) => field.key);
-  // By stored value: the serializer hands over the value itself, the very one converted here (a value
-  // converts to the same document whichever row holds it).
-  const converted = new Map<unknown, RichtextDoc | null>();
+  const docs = new Map<RecordRow, Map<string, RichtextDoc | null>>();
   const imageIds = new Set<string>();
   for (const row of richtextFields.length ? rows : []) {
+    const converted = new Map<string, RichtextDoc | null>();
     for (const key of richtextFields) {
       const raw = row.values[key];
-      if (raw === null || raw === undefined || converted.has(raw)) continue;
+      if (raw === null || raw === undefined) continue;
       const doc = context.richtext(raw, richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt));
-      converted.set(raw, doc);
+      converted.set(key, doc);
       for (const id of imageIdsOf(doc)) imageIds.add(id);
     }
+    docs.set(row, converted);
   }
   const [references, files, imageFiles] = (await readAll<unknown>([
     () =>
@@ -119,7 +119,12 @@ export const loadRecords = async (
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
   ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
-  const richtext = (raw: unknown) => context.currentImages(converted.has(raw) ? converted.get(raw)! : context.richtext(raw), imageFiles);
+  /** The document of a row's value: the serializer hands over the value itself, the very one converted above. */
+  const richtext = (raw: unknown, row: RecordRow) => {
+    const converted = docs.get(row);
+    const key = richtextFields.find((candidate) => row.values[candidate] === raw);
+    return context.currentImages(key !== undefined && converted?.has(key) ? converted.get(key)! : context.richtext(raw), imageFiles);
+  };
 
   const expanded = new Map<string, Map<number, RecordObject>>();
   await readAll(

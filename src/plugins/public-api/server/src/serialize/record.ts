@@ -5,9 +5,9 @@
  */
 import type { Projection } from '../grants/projection';
 import { META_ENTRIES, type MetaKeyName } from '../fields/system-keys';
-import type { LinkCodec } from '../fields/codec';
+import type { ColumnReadContext, LinkCodec } from '../fields/codec';
 import { codecOf } from '../fields/table';
-import { isCut, shownReferences } from '../fields/types/relation';
+import { isCut, REFERENCE_LIST_CAP } from '../fields/types/relation';
 import type { Field } from '../registry/types';
 import type { Asset } from './assets';
 import type { FileRow, RecordRow, Related, TargetRef } from './rows';
@@ -31,8 +31,8 @@ export type RecordParts = {
   references: Related<TargetRef>;
   files: Related<FileRow>;
   asset: (file: FileRow) => Asset;
-  /** The stored blocks value (JSON text or parsed) -> the richtext document, or null. */
-  richtext: (raw: unknown) => unknown;
+  /** The stored blocks value (JSON text or parsed) of a row -> the richtext document, or null. */
+  richtext: (raw: unknown, row: RecordRow) => unknown;
   /** Expanded records by relation field and target row id (include); references stay where absent. */
   expanded?: Map<string, Map<number, RecordObject>>;
 };
@@ -46,29 +46,42 @@ export const recordMeta = (row: RecordRow): SystemMeta => {
   return meta as SystemMeta;
 };
 
-/** How one field of a record is written, given the row (the read's related items already looked up). */
-type FieldStep = (row: RecordRow, attributes: Record<string, unknown>, truncated: string[]) => void;
+/** How one field of a record is written; returns the field's key when the record shows its list cut. */
+type FieldStep = (row: RecordRow, attributes: Record<string, unknown>) => string | undefined;
 
-/** The linked items of a link field: references (or the records `include` expanded), or assets. */
+/** No linked items: one shared list (codecs only read it, and a to-many value is the list itself). */
+const NONE: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The linked items of a link field: references (or the records `include` expanded), or assets. A to-one
+ * field takes the first item alone, without copying the list; a to-many one its first REFERENCE_LIST_CAP.
+ */
 const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts: RecordParts): FieldStep => {
   const { key } = field;
   const one = codec.cardinality === 'one';
-  const take = <T>(items: T[] | undefined): T[] => (one ? (items ?? []).slice(0, 1) : shownReferences(items ?? []));
+  const cap = one ? 1 : REFERENCE_LIST_CAP;
+  const take = <T, U>(items: T[] | undefined, to: (item: T) => U): readonly U[] => {
+    if (!items || items.length === 0) return NONE as readonly U[];
+    const shown = new Array<U>(Math.min(items.length, cap));
+    for (let index = 0; index < shown.length; index += 1) shown[index] = to(items[index]!);
+    return shown;
+  };
   if (codec.storage === 'media') {
     const files = parts.files.get(key);
     return (row, attributes) => {
-      attributes[key] = codec.serialize(take(files?.get(row.rowId)).map(parts.asset));
+      attributes[key] = codec.serialize(take(files?.get(row.rowId), parts.asset));
+      return undefined;
     };
   }
   const collection = projection.targets.get(key)!.slug;
   const expanded = parts.expanded?.get(key);
   const references = parts.references.get(key);
-  return (row, attributes, truncated) => {
+  const reference = (ref: TargetRef) =>
+    expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference);
+  return (row, attributes) => {
     const items = references?.get(row.rowId);
-    if (!one && isCut(items)) truncated.push(key);
-    attributes[key] = codec.serialize(
-      take(items).map((ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference)),
-    );
+    attributes[key] = codec.serialize(take(items, reference));
+    return !one && isCut(items) ? key : undefined;
   };
 };
 
@@ -78,21 +91,30 @@ const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts:
  * record; each record is then its fields' steps in the projection's order.
  */
 export const recordSerializer = (projection: Projection, parts: RecordParts): ((row: RecordRow) => RecordObject) => {
+  // What column codecs are handed: the richtext documents of the row being written (one context for
+  // every row, not a closure per row).
+  let current: RecordRow;
+  const columns: ColumnReadContext = { richtext: (raw) => parts.richtext(raw, current) };
   const steps: FieldStep[] = projection.readable.map((field) => {
     const codec = codecOf(field);
     if (codec.storage !== 'column') return linkStep(projection, field, codec, parts);
     const { key } = field;
     return (row, attributes) => {
-      attributes[key] = codec.serialize(row.values[key], parts);
+      attributes[key] = codec.serialize(row.values[key], columns);
+      return undefined;
     };
   });
   const type = projection.resource.slug;
   return (row) => {
+    current = row;
     const attributes: Record<string, unknown> = {};
-    const truncated: string[] = [];
-    for (const step of steps) step(row, attributes, truncated);
+    let truncated: string[] | undefined;
+    for (const step of steps) {
+      const cut = step(row, attributes);
+      if (cut !== undefined) (truncated ??= []).push(cut);
+    }
     const meta: RecordObject['meta'] = recordMeta(row);
-    if (truncated.length) meta.truncated = truncated;
+    if (truncated) meta.truncated = truncated;
     return { type, id: row.documentId, attributes, meta };
   };
 };
