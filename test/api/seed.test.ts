@@ -10,6 +10,7 @@ import { main } from '../../scripts/seed';
 import { benchSlug, buildDemoPlan, contentFingerprint, isUnchanged, seedBulkEvents, seedDemo, takeCensus } from '../../src/seed';
 import { COMPONENT } from '../../src/seed/plan/sections';
 import { UID, type SeedData } from '../../src/seed/plan/types';
+import { superAdmin } from '../helpers/admin';
 import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
 
 /**
@@ -342,6 +343,44 @@ describe('components: the sections and SEO of pages, the SEO of events', () => {
     }
     // Planned on purpose: one event with SEO also has an unpublished title change.
     expect(plannedEvents.some((document) => document.draftChanges.length > 0)).toBe(true);
+  });
+});
+
+describe("the admin's content manager", () => {
+  test('knows the components and shows sections and SEO in the edit views of pages and events, with the seeded values', async () => {
+    const admin = await superAdmin(app);
+    const get = async (url: string) => {
+      const res = await app.http().get(url).set('Authorization', admin.auth);
+      expect([url, res.status]).toEqual([url, 200]);
+      return res.body.data;
+    };
+    const components = (await get('/content-manager/components')) as Array<{ uid: string; attributes: Record<string, Row> }>;
+    expect(components.map((component) => component.uid).sort()).toEqual(Object.values(COMPONENT).sort());
+    expect(components.find((component) => component.uid === COMPONENT.hero)!.attributes.cta).toMatchObject({
+      type: 'component',
+      component: COMPONENT.link,
+    });
+
+    for (const uid of [UID.page, UID.event]) {
+      const { contentType, components: used } = await get(`/content-manager/content-types/${uid}/configuration`);
+      const editFields = (contentType.layouts.edit as Array<Array<{ name: string }>>).flat().map((field) => field.name);
+      const expected = uid === UID.page ? ['sections', 'seo'] : ['seo'];
+      expect([uid, editFields]).toEqual([uid, expect.arrayContaining(expected)]);
+      // The edit view of each component the type uses is configured too (nested links included).
+      const expectedComponents = uid === UID.page ? Object.values(COMPONENT) : [COMPONENT.seo];
+      expect([uid, Object.keys(used).sort()]).toEqual([uid, [...expectedComponents].sort()]);
+    }
+
+    const about = await strapi.documents(UID.page).findFirst({ filters: { slug: 'about-us' }, status: 'published' });
+    const edited = await get(`/content-manager/collection-types/${UID.page}/${about!.documentId}`);
+    expect((edited.sections as Row[]).map((section) => section.__component)).toEqual([
+      COMPONENT.hero,
+      COMPONENT.richText,
+      COMPONENT.imageGallery,
+      COMPONENT.callToAction,
+    ]);
+    expect(edited.sections[0].cta).toMatchObject({ label: 'Write to us', url: '/contact' });
+    expect(edited.seo).toMatchObject({ metaTitle: expect.stringMatching(/^About us \| /), noIndex: false });
   });
 });
 
