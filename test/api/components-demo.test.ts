@@ -55,14 +55,12 @@ const content = (value: unknown): unknown => {
 };
 
 const componentsOf = async (uid: string, documentId: string, locale: string | undefined, status: 'draft' | 'published') => {
-  const document = (await strapi
-    .documents(uid as never)
-    .findOne({
-      documentId,
-      status,
-      ...(locale ? { locale } : {}),
-      populate: uid === UID.page ? POPULATE : { seo: POPULATE.seo },
-    } as never)) as Row;
+  const document = (await strapi.documents(uid as never).findOne({
+    documentId,
+    status,
+    ...(locale ? { locale } : {}),
+    populate: uid === UID.page ? POPULATE : { seo: POPULATE.seo },
+  } as never)) as Row;
   return content(uid === UID.page ? { sections: document.sections, seo: document.seo } : { seo: document.seo });
 };
 

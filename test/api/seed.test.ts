@@ -17,7 +17,7 @@ import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
  * The content fingerprint of the demo plan. Equal on SQLite and PostgreSQL and on every run; it
  * changes only when the plan itself is edited, and then this constant is updated with it.
  */
-const DEMO_FINGERPRINT = '995d8f44ba80f319fb21aa9650c373fdf1992c41b57f60d5ed21e429f1fb1298';
+const DEMO_FINGERPRINT = '23fed518490d3e532c8afd991d79fbb95c4a87c099b26182804ecd49302a2b4c';
 
 let app: TestApp;
 let strapi: Core.Strapi;

@@ -113,7 +113,11 @@ test('every page has sections of the kinds a real page has, and every value fits
     problems.push(...problemsOf(COMPONENT.seo, first(page).seo as SeedData, `${page.key}.seo`));
   }
   expect(problems).toEqual([]);
-  expect([...kinds].sort()).toEqual(Object.values(COMPONENT).filter((uid) => uid.startsWith('sections.')).sort());
+  expect([...kinds].sort()).toEqual(
+    Object.values(COMPONENT)
+      .filter((uid) => uid.startsWith('sections.'))
+      .sort(),
+  );
   // Most pages mix kinds; a hero comes first wherever there is one.
   const mixed = of(UID.page).filter((page) => new Set((first(page).sections as SeedData[]).map((s) => s.__component)).size >= 3);
   expect(mixed.length).toBeGreaterThanOrEqual(8);
@@ -124,7 +128,11 @@ test('every page has sections of the kinds a real page has, and every value fits
 });
 
 test('related events are published events of the plan; pages out of the menu are out of search results', () => {
-  const published = new Set(of(UID.event).filter((event) => event.publish).map((event) => event.key));
+  const published = new Set(
+    of(UID.event)
+      .filter((event) => event.publish)
+      .map((event) => event.key),
+  );
   const related = of(UID.page).flatMap((page) =>
     (first(page).sections as SeedData[])
       .filter((section) => section.__component === COMPONENT.relatedEvents)
