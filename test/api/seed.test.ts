@@ -9,7 +9,7 @@ import type { Core } from '@strapi/strapi';
 import { main } from '../../scripts/seed';
 import { benchSlug, buildDemoPlan, contentFingerprint, isUnchanged, seedBulkEvents, seedDemo, takeCensus } from '../../src/seed';
 import { COMPONENT } from '../../src/seed/plan/sections';
-import { UID, type SeedData } from '../../src/seed/plan/types';
+import { UID } from '../../src/seed/plan/types';
 import { superAdmin } from '../helpers/admin';
 import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
 
