@@ -12,7 +12,7 @@ import { BENCH_SLUG_PREFIX } from '../bench/events';
 import { buildDemoPlan, UID } from '../plan';
 import { SEEDED_CONTENT_TYPES } from './census';
 
-type Attribute = { type: string; target?: string; component?: string; components?: string[]; repeatable?: boolean };
+type Attribute = { type: string; target?: string; component?: string; components?: string[] };
 type Attributes = Record<string, Attribute>;
 type Row = Record<string, unknown>;
 
