@@ -7,15 +7,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Core } from '@strapi/strapi';
 import { main } from '../../scripts/seed';
-import { benchSlug, contentFingerprint, isUnchanged, seedBulkEvents, seedDemo, takeCensus } from '../../src/seed';
+import { benchSlug, buildDemoPlan, contentFingerprint, isUnchanged, seedBulkEvents, seedDemo, takeCensus } from '../../src/seed';
+import { COMPONENT } from '../../src/seed/plan/sections';
 import { UID } from '../../src/seed/plan/types';
+import { superAdmin } from '../helpers/admin';
 import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
 
 /**
  * The content fingerprint of the demo plan. Equal on SQLite and PostgreSQL and on every run; it
  * changes only when the plan itself is edited, and then this constant is updated with it.
  */
-const DEMO_FINGERPRINT = '995d8f44ba80f319fb21aa9650c373fdf1992c41b57f60d5ed21e429f1fb1298';
+const DEMO_FINGERPRINT = '23fed518490d3e532c8afd991d79fbb95c4a87c099b26182804ecd49302a2b4c';
 
 let app: TestApp;
 let strapi: Core.Strapi;
@@ -57,6 +59,19 @@ const snapshot = async () => {
     'settings_website_lnk',
     'homepages_featured_events_lnk',
     'files_related_mph',
+    // Components: their rows, and the tables linking them to pages, events and each other.
+    'pages_cmps',
+    'events_cmps',
+    'components_sections_heroes_cmps',
+    'components_sections_calls_to_action_cmps',
+    'components_shared_seos',
+    'components_shared_links',
+    'components_sections_heroes',
+    'components_sections_rich_texts',
+    'components_sections_image_galleries',
+    'components_sections_calls_to_action',
+    'components_sections_related_events',
+    'components_sections_related_events_events_lnk',
   ]) {
     links[table] = (await knex(table).count({ count: '*' }))[0].count;
   }
@@ -221,6 +236,152 @@ describe('website pages', () => {
     expect(await snapshot()).toEqual(before);
     expect(isUnchanged(await seedDemo(strapi, { log }))).toBe(true);
   }, 120_000);
+});
+
+describe('components: the sections and SEO of pages, the SEO of events', () => {
+  const plan = buildDemoPlan();
+  const fileNames = new Map(plan.files.map((file) => [file.key, file.fileName]));
+
+  /** Plan data as the database should give it back: files by name, documents by plan key (an event's English slug). */
+  const planned = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(planned);
+    if (!value || typeof value !== 'object') return value;
+    const ref = value as { kind?: string; key?: string };
+    if (ref.kind === 'file-ref') return fileNames.get(ref.key!);
+    if (ref.kind === 'document-ref') return ref.key;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, planned(inner)]));
+  };
+
+  /** A populated component as stored, in the same terms: row ids dropped, files by name, events by slug. */
+  const stored = (value: unknown, attributes: Record<string, { type: string; component?: string }>): unknown => {
+    if (value === null || value === undefined) return null;
+    const row = value as Row;
+    return Object.fromEntries(
+      Object.entries(row)
+        .filter(([key]) => key !== 'id')
+        .map(([key, inner]) => {
+          const attribute = attributes[key];
+          if (attribute?.type === 'media')
+            return [key, Array.isArray(inner) ? inner.map((file: Row) => file.name) : ((inner as Row | null)?.name ?? null)];
+          if (attribute?.type === 'relation') return [key, (inner as Row[]).map((target) => target.slug)];
+          if (attribute?.type === 'component')
+            return [key, inner === null ? null : stored(inner, strapi.components[attribute.component as never].attributes)];
+          return [key, inner];
+        }),
+    );
+  };
+  const storedEntry = (entry: Row) => stored(entry, strapi.components[entry.__component as never].attributes);
+
+  const POPULATE_SEO = { populate: { ogImage: { fields: ['name'] } } };
+  const POPULATE_SECTIONS = {
+    on: {
+      [COMPONENT.hero]: { populate: { image: { fields: ['name'] }, cta: true } },
+      [COMPONENT.richText]: true,
+      [COMPONENT.imageGallery]: { populate: { images: { fields: ['name'] } } },
+      [COMPONENT.callToAction]: { populate: { link: true } },
+      [COMPONENT.relatedEvents]: { populate: { events: { fields: ['slug', 'locale', 'publishedAt'] } } },
+    },
+  };
+
+  test('every page, draft and published, carries its planned sections in order and its SEO', async () => {
+    const plannedPages = new Map(plan.documents.filter((document) => document.contentType === UID.page).map((page) => [page.key, page]));
+    for (const status of ['draft', 'published'] as const) {
+      const pages = await strapi.documents(UID.page).findMany({
+        status,
+        populate: { website: { fields: ['slug'] }, sections: POPULATE_SECTIONS, seo: POPULATE_SEO } as never,
+        limit: 100,
+      });
+      expect(pages).toHaveLength(status === 'draft' ? 16 : 14);
+      for (const page of pages) {
+        const key = `${(page.website as Row).slug}/${page.slug}`;
+        const data = plannedPages.get(key)!.versions[0].data;
+        expect([key, (page.sections as Row[]).map(storedEntry)]).toEqual([key, planned(data.sections)]);
+        expect([key, stored(page.seo, strapi.components[COMPONENT.seo].attributes)]).toEqual([key, planned(data.seo)]);
+      }
+    }
+  });
+
+  test("a related-events section links the events' published versions from the published page, their drafts from the draft", async () => {
+    for (const status of ['draft', 'published'] as const) {
+      const page = await strapi
+        .documents(UID.page)
+        .findFirst({ filters: { slug: 'education' }, status, populate: { sections: POPULATE_SECTIONS } as never });
+      const related = (page!.sections as Row[]).find((section) => section.__component === COMPONENT.relatedEvents)!;
+      expect(related.events as Row[]).toHaveLength(4);
+      for (const event of related.events as Row[]) {
+        // The page is not localized: its links go to the events' default locale.
+        expect(event).toMatchObject({ locale: 'en', publishedAt: status === 'published' ? expect.any(String) : null });
+      }
+    }
+  });
+
+  test('events with SEO have it in each language and status; a later draft edit of the title keeps it', async () => {
+    const plannedEvents = plan.documents.filter((document) => document.contentType === UID.event && document.versions[0].data.seo);
+    expect(plannedEvents.length).toBeGreaterThan(20);
+    const seoAttributes = strapi.components[COMPONENT.seo].attributes;
+    for (const locale of ['en', 'de'] as const) {
+      for (const status of ['draft', 'published'] as const) {
+        const events = await strapi.documents(UID.event).findMany({
+          locale,
+          status,
+          filters: { seo: { metaTitle: { $notNull: true } } } as never,
+          populate: { seo: POPULATE_SEO } as never,
+          fields: ['slug', 'title'],
+          limit: 300,
+        });
+        expect([locale, status, events.length]).toEqual([locale, status, plannedEvents.length]);
+        // Titles repeat across events; slugs are unique per locale.
+        const bySlug = new Map(events.map((event) => [event.slug as string, event]));
+        for (const document of plannedEvents) {
+          const version = document.versions.find((candidate) => candidate.locale === locale)!;
+          const edit = document.draftChanges.find((change) => change.locale === locale);
+          const event = bySlug.get(String(version.data.slug));
+          expect(event?.title).toBe(status === 'draft' && edit ? edit.data.title : version.data.title);
+          expect([version.data.slug, stored(event?.seo, seoAttributes)]).toEqual([version.data.slug, planned(version.data.seo)]);
+        }
+      }
+    }
+    // Planned on purpose: one event with SEO also has an unpublished title change.
+    expect(plannedEvents.some((document) => document.draftChanges.length > 0)).toBe(true);
+  });
+});
+
+describe("the admin's content manager", () => {
+  test('knows the components and shows sections and SEO in the edit views of pages and events, with the seeded values', async () => {
+    const admin = await superAdmin(app);
+    const get = async (url: string) => {
+      const res = await app.http().get(url).set('Authorization', admin.auth);
+      expect([url, res.status]).toEqual([url, 200]);
+      return res.body.data;
+    };
+    const components = (await get('/content-manager/components')) as Array<{ uid: string; attributes: Record<string, Row> }>;
+    expect(components.map((component) => component.uid).sort()).toEqual(Object.values(COMPONENT).sort());
+    expect(components.find((component) => component.uid === COMPONENT.hero)!.attributes.cta).toMatchObject({
+      type: 'component',
+      component: COMPONENT.link,
+    });
+
+    for (const uid of [UID.page, UID.event]) {
+      const { contentType, components: used } = await get(`/content-manager/content-types/${uid}/configuration`);
+      const editFields = (contentType.layouts.edit as Array<Array<{ name: string }>>).flat().map((field) => field.name);
+      const expected = uid === UID.page ? ['sections', 'seo'] : ['seo'];
+      expect([uid, editFields]).toEqual([uid, expect.arrayContaining(expected)]);
+      // The edit view of each component the type uses is configured too (nested links included).
+      const expectedComponents = uid === UID.page ? Object.values(COMPONENT) : [COMPONENT.seo];
+      expect([uid, Object.keys(used).sort()]).toEqual([uid, [...expectedComponents].sort()]);
+    }
+
+    const about = await strapi.documents(UID.page).findFirst({ filters: { slug: 'about-us' }, status: 'published' });
+    const edited = await get(`/content-manager/collection-types/${UID.page}/${about!.documentId}`);
+    expect((edited.sections as Row[]).map((section) => section.__component)).toEqual([
+      COMPONENT.hero,
+      COMPONENT.richText,
+      COMPONENT.imageGallery,
+      COMPONENT.callToAction,
+    ]);
+    expect(edited.sections[0].cta).toMatchObject({ label: 'Write to us', url: '/contact' });
+    expect(edited.seo).toMatchObject({ metaTitle: expect.stringMatching(/^About us \| /), noIndex: false });
+  });
 });
 
 describe('bulk benchmark events', () => {

@@ -131,19 +131,27 @@ test("a website's pages have natural slugs, whatever the other website has; thei
 test('references point at documents written earlier and at planned files', () => {
   const written = new Set<string>();
   const files = new Set(plan.files.map((file) => file.key));
-  const check = (value: unknown) => {
-    if (value && typeof value === 'object' && 'kind' in value) {
+  let checked = 0;
+  // References sit at the top level and inside components and dynamic zone entries.
+  const check = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(check);
+    if (!value || typeof value !== 'object') return;
+    if ('kind' in value) {
       const ref = value as { kind: string; contentType?: string; key: string };
       if (ref.kind === 'document-ref') expect(written.has(`${ref.contentType}|${ref.key}`)).toBe(true);
       if (ref.kind === 'file-ref') expect(files.has(ref.key)).toBe(true);
+      checked += 1;
+      return;
     }
+    Object.values(value).forEach(check);
   };
   for (const document of plan.documents) {
     for (const version of [...document.versions, ...document.draftChanges]) {
-      for (const value of Object.values(version.data)) (Array.isArray(value) ? value : [value]).forEach(check);
+      check(version.data);
     }
     written.add(`${document.contentType}|${document.key}`);
   }
+  expect(checked).toBeGreaterThan(1000);
 });
 
 test('both websites publish pages and settings, one also the homepage, and the validator accepts them', () => {

@@ -10,7 +10,8 @@ import { eventTitle, type Bilingual, type Category } from './event-titles';
 import { FESTIVALS, festivalSlug, type FestivalSeed } from './festivals';
 import { IMAGE_KEYS } from './files';
 import { sortValueAt } from './sort';
-import { documentRef, fileRef, UID, type Locale, type PlannedDocument } from './types';
+import { seo } from './sections';
+import { documentRef, fileRef, UID, type Locale, type PlannedDocument, type SeedData } from './types';
 
 export const EVENT_COUNT = 200;
 
@@ -197,6 +198,37 @@ export const planEvents = (buildings: readonly PlannedBuilding[]): PlannedEvent[
       body: eventBody(locale, { title: title[locale], slug: slugs[locale], venue: venueName, startsAt, price, accessible }, random),
       ...relations,
     });
+    // In this order: each draws from the stream, and the demo content depends on the order of the draws.
+    const englishText = localized('en');
+    const soldOut = random.chance(0.08);
+    const capacity = random.pick([24, 40, 80, 120, 250, 400, 800, 1200]);
+    const cover = random.pick(IMAGE_KEYS);
+    const english: SeedData = {
+      ...englishText,
+      sort: sortValueAt(index),
+      startsAt,
+      endsAt,
+      category,
+      tags,
+      price,
+      soldOut,
+      capacity,
+      cover: fileRef(cover),
+    };
+    const german: SeedData = localized('de');
+    // Every fourth published event has its SEO filled in, in each language, with its cover as the preview image.
+    const withSeo = (data: SeedData, locale: Locale): SeedData =>
+      published && index % 4 === 0
+        ? {
+            ...data,
+            seo: seo({
+              metaTitle: title[locale].slice(0, 70),
+              metaDescription: String(data.summary).slice(0, 160),
+              ogImage: cover,
+              keywords: tags.join(', '),
+            }),
+          }
+        : data;
     return {
       contentType: UID.event,
       key: slugs.en,
@@ -207,22 +239,8 @@ export const planEvents = (buildings: readonly PlannedBuilding[]): PlannedEvent[
       published,
       category,
       versions: [
-        {
-          locale: 'en',
-          data: {
-            ...localized('en'),
-            sort: sortValueAt(index),
-            startsAt,
-            endsAt,
-            category,
-            tags,
-            price,
-            soldOut: random.chance(0.08),
-            capacity: random.pick([24, 40, 80, 120, 250, 400, 800, 1200]),
-            cover: fileRef(random.pick(IMAGE_KEYS)),
-          },
-        },
-        { locale: 'de', data: localized('de') },
+        { locale: 'en', data: withSeo(english, 'en') },
+        { locale: 'de', data: withSeo(german, 'de') },
       ],
       publish: published,
       draftChanges: revised

@@ -22,7 +22,7 @@ export const buildDemoPlan = (): DemoPlan => {
       ...events,
       ...planProducts(events),
       ...planJobs(),
-      ...planPages(),
+      ...planPages(events),
       ...planSettings(),
       planHomepage(events),
     ],

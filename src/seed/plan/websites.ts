@@ -18,8 +18,10 @@ import {
 } from '../content/blocks';
 import { createRandom, seedOf } from '../random';
 import { createSlugRegistry } from '../slugs';
+import type { Category } from './event-titles';
 import type { PlannedEvent } from './events';
 import { IMAGE_KEYS, LOGO_KEYS } from './files';
+import { callToAction, hero, imageGallery, relatedEvents, richText, seo, type PlannedSection } from './sections';
 import { sortValueAt } from './sort';
 import { documentRef, fileRef, UID, type PlannedDocument } from './types';
 
@@ -29,7 +31,20 @@ const PAGES_PUBLICATION: Publication = { collection: 'pages', contentType: UID.p
 const SETTINGS_PUBLICATION: Publication = { collection: 'settings', contentType: UID.setting, mode: 'singleton' };
 const HOME_PUBLICATION: Publication = { collection: 'home', contentType: UID.homepage, mode: 'singleton' };
 
-type PageSeed = { title: string; summary: string; body: () => Blocks; showInMenu?: boolean };
+/** What a page's sections may draw on: images from the demo media, published events of a category. */
+type SectionContext = { image: () => string; images: (count: number) => string[]; events: (category: Category, count: number) => string[] };
+
+type PageSeed = {
+  title: string;
+  summary: string;
+  body: () => Blocks;
+  showInMenu?: boolean;
+  /** The page's dynamic zone, top to bottom. */
+  sections: (context: SectionContext) => PlannedSection[];
+  keywords?: string;
+};
+
+const NEWSLETTER = { label: 'Subscribe', url: '/newsletter' };
 
 const aboutUs = (site: string, mission: string): PageSeed => ({
   title: 'About us',
@@ -45,6 +60,16 @@ const aboutUs = (site: string, mission: string): PageSeed => ({
     ]),
     quote('We want every visitor to find something they did not know they were looking for.'),
   ],
+  keywords: `${site}, about, team, volunteers`,
+  sections: ({ image, images }) => [
+    hero(`About ${site}`, `${site} is ${mission}.`, image(), { label: 'Write to us', url: '/contact' }),
+    richText([
+      heading(2, 'Our story'),
+      paragraph(`${site} started as a printed leaflet handed out at venue doors. Today it reaches thousands of readers every week.`),
+    ]),
+    imageGallery(images(3), `Behind the scenes at ${site}`),
+    callToAction('Never miss a weekend tip: our newsletter arrives every Thursday.', NEWSLETTER, 'primary'),
+  ],
 });
 
 const contact = (site: string, email: string): PageSeed => ({
@@ -55,6 +80,14 @@ const contact = (site: string, email: string): PageSeed => ({
     paragraph('E-mail ', link(`mailto:${email}`, email), ' and we answer within two working days.'),
     heading(3, 'Visit the office'),
     paragraph('Bahnhofstraße 12, 10115 Berlin. Open Monday to Thursday, ', bold('10:00–16:00'), '.'),
+  ],
+  sections: ({ image }) => [
+    hero('Get in touch', `The ${site} team reads every message.`, image()),
+    richText([
+      heading(3, 'Press and partnerships'),
+      paragraph('Journalists and partners write to ', link(`mailto:${email}`, email), ' with “Press” in the subject.'),
+    ]),
+    callToAction('Looking for a job with us?', { label: 'Open positions', url: '/jobs' }, 'secondary'),
   ],
 });
 
@@ -67,6 +100,14 @@ const accessibility = (site: string): PageSeed => ({
     heading(3, 'Report a barrier'),
     numberedList('Tell us the page or venue', 'Describe what stopped you', 'We reply within five working days'),
   ],
+  keywords: 'accessibility, step-free access, hearing loop, WCAG',
+  sections: () => [
+    richText([
+      heading(3, 'At the venues'),
+      bulletList('Step-free entrances marked on every venue page', 'Hearing loops at the box offices', 'Quiet rooms on request'),
+    ]),
+    callToAction('Planning a visit and need help?', { label: 'Call the access line', url: 'tel:+49301234567' }, 'subtle'),
+  ],
 });
 
 const privacy = (site: string): PageSeed => ({
@@ -78,6 +119,9 @@ const privacy = (site: string): PageSeed => ({
     paragraph(`${site} stores only what it needs: your newsletter address if you subscribe, and `, underline('no tracking cookies'), '.'),
     paragraph('Older versions of this policy mentioned ', struck('third-party analytics'), '; we removed them in 2024.'),
   ],
+  sections: () => [
+    richText([heading(3, 'Your rights'), paragraph('Ask us at any time what we store about you, and we delete it within thirty days.')]),
+  ],
 });
 
 const legalNotice = (site: string): PageSeed => ({
@@ -88,6 +132,7 @@ const legalNotice = (site: string): PageSeed => ({
     heading(2, 'Legal notice'),
     paragraph(`${site} is published by Kulturverein Nord e.V., Bahnhofstraße 12, 10115 Berlin. Register of associations: VR 12345 B.`),
   ],
+  sections: () => [richText([heading(3, 'Responsible for the content'), paragraph('The editorial board of Kulturverein Nord e.V.')])],
 });
 
 const WEBSITES: Array<{
@@ -121,6 +166,20 @@ const WEBSITES: Array<{
           paragraph('Timetables as data: ', link('https://transit.example.org/gtfs', 'GTFS feed'), '. Example query:'),
           codeBlock('GET /departures?stop=landungsbruecken&line=62', 'http'),
         ],
+        keywords: 'tram, ferry, bike, public transport',
+        sections: ({ image }) => [
+          hero('Getting around', 'One ticket, three ways to travel.', image(), {
+            label: 'Timetables',
+            url: 'https://transit.example.org',
+            openInNewTab: true,
+          }),
+          richText([heading(3, 'By bike'), paragraph('Rental bikes stand outside every venue; the first thirty minutes are free.')]),
+          callToAction(
+            'Going out late? Night buses run every twenty minutes.',
+            { label: 'Night network map', url: '/getting-around#night' },
+            'subtle',
+          ),
+        ],
       },
       {
         title: 'Neighbourhoods',
@@ -133,6 +192,11 @@ const WEBSITES: Array<{
             [bold('Canal district'), ': studios, galleries, late bars'],
           ),
         ],
+        sections: ({ image, images, events }) => [
+          hero('Neighbourhoods', 'Six districts, six moods.', image()),
+          imageGallery(images(4), 'Harbour, Old Town and the canals'),
+          relatedEvents('Exhibitions around town', events('exhibition', 3)),
+        ],
       },
       {
         title: 'Where to eat',
@@ -140,6 +204,13 @@ const WEBSITES: Array<{
         body: () => [
           heading(2, 'Where to eat'),
           paragraph('From fish rolls on the pier to ', italic('Franzbrötchen'), ' in the Old Town: a list that changes with the seasons.'),
+        ],
+        sections: ({ image }) => [
+          hero('Where to eat', 'Near the venues, open late.', image()),
+          richText([
+            heading(3, 'Before the show'),
+            paragraph('Most kitchens near the concert halls serve a short pre-theatre menu from 17:30.'),
+          ]),
         ],
       },
       accessibility('City Guide'),
@@ -168,6 +239,13 @@ const WEBSITES: Array<{
           paragraph('Members get ', bold('free entry'), ' to every exhibition and ', bold('48 hours'), ' of early booking for festivals.'),
           numberedList('Choose a membership', 'Pay online or at any box office', 'Show your card at the door'),
         ],
+        keywords: 'membership, free entry, early booking',
+        sections: ({ image, events }) => [
+          hero('Become a member', 'Free entry, early booking and a yearbook.', image(), { label: 'Join now', url: '/membership/join' }),
+          richText([heading(3, 'Three kinds of membership'), bulletList('Single', 'Couple', 'Family, with children up to 18')]),
+          relatedEvents('Members book these first', events('concert', 4)),
+          callToAction('Already a member? Renew for another year.', { label: 'Renew', url: '/membership/renew' }, 'secondary'),
+        ],
       },
       {
         title: 'Education',
@@ -177,11 +255,24 @@ const WEBSITES: Array<{
           paragraph('Schools book free guided tours for classes of up to thirty pupils.'),
           bulletList('Primary schools', 'Secondary schools', 'Adult education'),
         ],
+        sections: ({ image, images, events }) => [
+          hero('Learning with us', 'Workshops, school visits and guided tours.', image(), {
+            label: 'Book a class visit',
+            url: '/education/book',
+          }),
+          imageGallery(images(3), 'Pupils in our studios'),
+          relatedEvents('Upcoming workshops', events('workshop', 4)),
+        ],
       },
       {
         title: 'Press',
         summary: 'Press releases, images and accreditation.',
         body: () => [heading(2, 'Press'), paragraph('Accreditation for festivals opens four weeks before the first day.')],
+        sections: ({ image, images, events }) => [
+          hero('Press', 'Releases, images and accreditation.', image()),
+          imageGallery(images(4), 'Press images, free to use with credit'),
+          relatedEvents('Talks open to the press', events('talk', 3)),
+        ],
       },
       accessibility('Culture Hub'),
       privacy('Culture Hub'),
@@ -209,8 +300,20 @@ export const planWebsites = (): PlannedDocument[] =>
  * site, and one culture hub page links to a City Guide page, which the API must never serve through the
  * culture hub.
  */
-export const planPages = (): PlannedDocument[] => {
+export const planPages = (events: readonly PlannedEvent[]): PlannedDocument[] => {
   const random = createRandom(seedOf('pages'));
+  // Sections draw from their own stream: the pages' other values stay what they were before sections.
+  const sectionRandom = createRandom(seedOf('page-sections'));
+  const context: SectionContext = {
+    image: () => sectionRandom.pick(IMAGE_KEYS),
+    images: (count) => sectionRandom.sample(IMAGE_KEYS, count),
+    // Published events only: a published page's relation to a draft-only event would be empty.
+    events: (category, count) =>
+      events
+        .filter((event) => event.published && event.category === category)
+        .slice(0, count)
+        .map((event) => event.key),
+  };
   // Before slugs were per website, the second site's pages took the next free slug (`about-us-1`):
   // a database seeded then is found by those, and its pages get their natural slugs back.
   const formerSlugFor = createSlugRegistry();
@@ -224,6 +327,7 @@ export const planPages = (): PlannedDocument[] => {
       const related = random.sample(sameSite, random.int(0, 2)).map((target) => pageKey(website.slug, target));
       if (website.slug === 'culture-hub' && page.title === 'Contact') related.push(pageKey('city-guide', 'getting-around'));
       earlier.push({ slug, website: website.slug });
+      const heroImage = page.showInMenu === false ? null : fileRef(random.pick(IMAGE_KEYS));
       return {
         contentType: UID.page,
         key: pageKey(website.slug, slug),
@@ -237,10 +341,19 @@ export const planPages = (): PlannedDocument[] => {
               sort: sortValueAt(index),
               summary: page.summary,
               body: page.body(),
-              hero: page.showInMenu === false ? null : fileRef(random.pick(IMAGE_KEYS)),
+              hero: heroImage,
               showInMenu: page.showInMenu ?? true,
               website: documentRef(UID.website, website.slug),
               relatedPages: related.map((target) => documentRef(UID.page, target)),
+              sections: page.sections(context),
+              seo: seo({
+                metaTitle: `${page.title} | ${website.name}`,
+                metaDescription: page.summary,
+                ogImage: heroImage?.key ?? null,
+                // Pages kept out of the menu (privacy, legal notice) are kept out of search results too.
+                noIndex: page.showInMenu === false,
+                keywords: page.keywords,
+              }),
             },
           },
         ],

@@ -1,6 +1,6 @@
 /**
  * Turns the plan's references into what the document service takes: documentIds for relations,
- * upload ids for media.
+ * upload ids for media, wherever they are (top level, inside components and dynamic zone entries).
  */
 import type { DocumentRef, FileRef, SeedData, SeededContentType } from '../plan/types';
 import type { FileIds } from './files';
@@ -29,8 +29,14 @@ export const createResolver = (documents: DocumentIds, files: FileIds) => {
     }
     return value;
   };
-  return (data: SeedData): Record<string, unknown> =>
-    Object.fromEntries(
-      Object.entries(data).map(([field, value]) => [field, Array.isArray(value) ? value.map(resolveOne) : resolveOne(value)]),
-    );
+  // Components and dynamic zone entries are plain objects holding references of their own, at any depth.
+  // Blocks are plain objects too; they hold no references and come out equal.
+  const resolveDeep = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolveDeep);
+    if (isDocumentRef(value) || isFileRef(value)) return resolveOne(value);
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, resolveDeep(inner)]));
+    return value;
+  };
+  return (data: SeedData): Record<string, unknown> => resolveDeep(data) as Record<string, unknown>;
 };
