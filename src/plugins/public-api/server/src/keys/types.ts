@@ -18,6 +18,8 @@ export type ApiKeyRow = {
   origins: unknown;
   limits: unknown;
   cache: unknown;
+  /** Null on rows written before the flag existed: not a preview key. */
+  preview: boolean | null;
   expiresAt: string | Date | null;
   revoked: boolean;
   lastUsedAt: string | Date | null;

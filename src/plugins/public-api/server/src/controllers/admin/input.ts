@@ -14,6 +14,8 @@ const keyDetails = {
   /** The key's rate limit, or null for the default; its meaning (ranges) is checked by the keys service. */
   limits: z.unknown().optional(),
   cache: z.unknown().optional(),
+  /** Whether the key may read drafts (contract section 15). */
+  preview: z.boolean({ error: 'Preview is on or off (true or false).' }).optional(),
 };
 
 export const createKeySchema = z.object(keyDetails).strict();

@@ -25,6 +25,7 @@ const unsavedKey = (): ApiKey => {
     grants: { resources: {}, commands: [], origins: [] },
     limits: null,
     cache: null,
+    preview: false,
     expiresAt: null,
     revoked: false,
     lastUsedAt: null,
