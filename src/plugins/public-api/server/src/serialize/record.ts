@@ -23,6 +23,8 @@ export type RecordObject = {
   meta: SystemMeta & {
     /** The to-many relation fields whose lists this record shows cut to REFERENCE_LIST_CAP; absent when none. */
     truncated?: string[];
+    /** Draft reads only (contract section 15): whether the document has a published version. */
+    status?: 'draft' | 'published';
   };
 };
 
@@ -65,5 +67,6 @@ export const serializeRecord = (projection: Projection, row: RecordRow, parts: R
   }
   const meta: RecordObject['meta'] = recordMeta(row);
   if (truncated.length) meta.truncated = truncated;
+  if (row.status !== undefined) meta.status = row.status;
   return { type: projection.resource.slug, id: row.documentId, attributes, meta };
 };
