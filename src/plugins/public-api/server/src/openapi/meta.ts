@@ -17,6 +17,11 @@ export const recordMeta = (c: Components, preview = false): Ref =>
         ...Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])),
         ...(preview
           ? {
+              // A draft has no publication date of its own: on draft reads publishedAt is null.
+              publishedAt: {
+                type: ['integer', 'null'],
+                description: 'When the record was published (Unix milliseconds); null on draft reads (`status=draft`).',
+              },
               status: {
                 type: 'string',
                 enum: ['draft', 'published'],

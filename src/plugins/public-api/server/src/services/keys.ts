@@ -62,7 +62,8 @@ export const toApiKey = (row: ApiKeyRow, derived: KeyDerived = derivedOf(row)): 
   grants: derived.grants,
   limits: derived.limits,
   cache: derived.cache,
-  preview: row.preview === true,
+  // SQL reads of the row (`authenticate`) give SQLite's 0 or 1; null on rows older than the flag.
+  preview: Boolean(row.preview),
   expiresAt: toIso(row.expiresAt),
   revoked: Boolean(row.revoked),
   lastUsedAt: toIso(row.lastUsedAt),
