@@ -155,7 +155,12 @@ describe('refusals', () => {
     async (path) => {
       const res = await get(plain, path, 403);
       expect(res.body.errors).toEqual([
-        expect.objectContaining({ status: '403', code: 'forbidden', source: { parameter: 'status' }, meta: { reason: 'preview_not_granted' } }),
+        expect.objectContaining({
+          status: '403',
+          code: 'forbidden',
+          source: { parameter: 'status' },
+          meta: { reason: 'preview_not_granted' },
+        }),
       ]);
       expect(res.text).not.toContain('Secret');
       expect(res.headers['cache-control']).toBe('no-store');
@@ -166,15 +171,21 @@ describe('refusals', () => {
     for (const key of [preview, plain]) {
       for (const path of ['/api/v2/events', '/api/v2/events/talk', '/api/v2/cms/preview-site/home']) {
         const res = await get(key, `${path}?status=${encodeURIComponent(value)}`, 400);
-        expect(res.body.errors[0]).toMatchObject({ code: 'bad_request', source: { parameter: 'status' }, meta: { reason: 'status_invalid' } });
+        expect(res.body.errors[0]).toMatchObject({
+          code: 'bad_request',
+          source: { parameter: 'status' },
+          meta: { reason: 'status_invalid' },
+        });
       }
     }
   });
 });
 
 describe('OpenAPI', () => {
-  const parameterNames = (document: { paths: Record<string, { get?: { parameters?: { $ref?: string; name?: string }[] } }> }, path: string) =>
-    (document.paths[path]?.get?.parameters ?? []).map((parameter) => parameter.name ?? parameter.$ref);
+  const parameterNames = (
+    document: { paths: Record<string, { get?: { parameters?: { $ref?: string; name?: string }[] } }> },
+    path: string,
+  ) => (document.paths[path]?.get?.parameters ?? []).map((parameter) => parameter.name ?? parameter.$ref);
 
   test('only a preview key is told about status and meta.status', async () => {
     const previewDoc = (await app.http().get('/api/v2/schema').set('Authorization', preview.auth)).body;

@@ -184,7 +184,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
   const relationOwners =
-    (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined, language: string | null, status?: ReadStatus) =>
+    (
+      resource: Resource,
+      model: ReadModel,
+      targetOf: (field: string) => Resource | undefined,
+      language: string | null,
+      status?: ReadStatus,
+    ) =>
     (field: string, refs: string[] | null): Knex.QueryBuilder => {
       const join = model.relations[field];
       const target = targetOf(field);
@@ -384,7 +390,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const target = projection.targets.get(field);
           if (!join || !target) return;
           const targetModel = models(join.targetUid);
-          const visible = (owners: number[]) => visibleLinks(join, target, language, status).builder.whereIn(`j.${join.ownerColumn}`, owners);
+          const visible = (owners: number[]) =>
+            visibleLinks(join, target, language, status).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           const columns = {
             link: 'j.id',

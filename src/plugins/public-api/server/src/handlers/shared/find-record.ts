@@ -19,7 +19,11 @@ export const findRecord = async (
   return row;
 };
 
-export const findSingleton = async (projection: Projection, locale: string | null, status: ReadStatus = 'published'): Promise<RecordRow> => {
+export const findSingleton = async (
+  projection: Projection,
+  locale: string | null,
+  status: ReadStatus = 'published',
+): Promise<RecordRow> => {
   const row = await getService('records').singleton(projection, { locale, status }, defaultSort(projection.resource));
   if (!row) {
     const detail = status === 'draft' ? 'This resource has no record.' : 'This resource has no published record.';
