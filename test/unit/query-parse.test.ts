@@ -438,7 +438,7 @@ describe('status (contract section 15)', () => {
 
   it('reports a bad status with the other problems of the query', () => {
     const errors = problemsOf(() => parse('status=x&limit=0'));
-    expect(errors.map((error) => error.source?.parameter)).toEqual(['status', 'limit']);
+    expect(errors.map((error) => (error.source as { parameter: string }).parameter)).toEqual(['status', 'limit']);
   });
 });
 

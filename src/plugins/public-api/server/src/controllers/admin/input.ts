@@ -20,7 +20,9 @@ const keyDetails = {
 
 export const createKeySchema = z.object(keyDetails).strict();
 export const updateKeySchema = z.object(keyDetails).partial().strict();
-export const previewSchema = z.object({ grants: z.unknown(), keyId: z.number().int().positive().optional() }).strict();
+export const previewSchema = z
+  .object({ grants: z.unknown(), keyId: z.number().int().positive().optional(), preview: z.boolean().optional() })
+  .strict();
 
 export const parseBody = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => {
   const parsed = schema.safeParse(body ?? {});
