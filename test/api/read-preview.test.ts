@@ -149,6 +149,39 @@ describe('draft reads of a preview key', () => {
   });
 });
 
+describe('cost', () => {
+  type QueryEvent = { sql: string };
+  /** The SQL statements one request runs (after a warm-up that authenticated the key). */
+  const statements = async (path: string): Promise<string[]> => {
+    await get(preview, path);
+    await app.flushKeyUse();
+    const seen: string[] = [];
+    const listener = (query: QueryEvent) => seen.push(query.sql);
+    const connection = app.strapi.db.connection as unknown as {
+      on: (event: string, listener: (query: QueryEvent) => void) => void;
+      off: (event: string, listener: (query: QueryEvent) => void) => void;
+    };
+    connection.on('query', listener);
+    try {
+      await get(preview, path);
+    } finally {
+      connection.off('query', listener);
+    }
+    return seen;
+  };
+
+  test('a draft read runs as many statements as the published read, however many records (no query per row)', async () => {
+    const count = async (query: string) => (await statements(`/api/v2/events?include=venue&${query}`)).length;
+    expect(await count('status=draft&limit=1')).toBe(await count('limit=1'));
+    expect(await count('status=draft&limit=2')).toBe(await count('status=draft&limit=1'));
+    // A page that reaches the end reads the records without a sort value too (one segment more), drafts alike.
+    expect(await count('status=draft&limit=3')).toBe(await count('limit=3'));
+    const twoDrafts = await statements('/api/v2/events?status=draft&include=venue&limit=2');
+    // meta.status is a subquery of the page query and of the expanded records' query, not a statement of its own.
+    expect(twoDrafts.filter((sql) => /exists/i.test(sql)).length).toBe(2);
+  });
+});
+
 describe('refusals', () => {
   test.each(['/api/v2/events?status=draft', '/api/v2/events/secret-draft?status=draft', '/api/v2/cms/preview-site/home?status=draft'])(
     'a key that is not a preview key gets 403 for %s, and learns nothing about drafts',
