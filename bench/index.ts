@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the Public Data API against Strapi's own REST API on the same data, in one run:
  * 100-record pages (plain and with relations), a page at 90% depth, a single record, and writes
- * (create, update); and /api/v2 against itself: a single record and a page with a sparse fieldset, a
+ * (create, update, and 100 creates in one atomic request against 100 POSTs: bench/atomic.ts); and /api/v2 against itself: a single record and a page with a sparse fieldset, a
  * revalidation (304) against the same read, and the 100-record page in br against uncompressed. In the same run and table, the asset comparisons of bench/assets.ts: a cached image
  * variant against the same bytes as a static file, and first-time transforms over HTTP against sharp
  * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
  *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--transforms 20] [--no-write]
+ *                    [--only ceiling|atomic]
  *
  * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events, and the bench
  * images on a building), starts the application as a separate process with a variant cache directory of
@@ -28,11 +29,15 @@ import {
 } from './assets';
 import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
+import { benchAtomic } from './atomic';
 import { benchCeiling, ceilingTable, type CeilingRow } from './ceiling';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
 import { APP_ROOT, startServer, type RunningServer } from './server';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** Timed rounds of the atomic rows (bench/atomic.ts), after one that warms up. */
+const ATOMIC_ROUNDS = 7;
 
 /** docs/benchmarks.md: what follows this line is written by other measurements and survives a run. */
 const KEPT_SECTIONS_MARKER = '<!-- npm run bench keeps everything below this line. -->';
@@ -69,8 +74,10 @@ export const main = async (args: string[]): Promise<number> => {
   const events = Number(values.events);
   const options = assetBenchOptions(values);
   const ceilingOnly = values.only === 'ceiling';
-  if (!Number.isInteger(events) || events < 1000 || !options || (values.only !== undefined && !ceilingOnly)) {
-    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling]\n`);
+  // Only the atomic rows: printed, never written to docs/benchmarks.md (the table would lose every other row).
+  const atomicOnly = values.only === 'atomic';
+  if (!Number.isInteger(events) || events < 1000 || !options || (values.only !== undefined && !ceilingOnly && !atomicOnly)) {
+    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling|atomic]\n`);
     return 2;
   }
 
@@ -128,6 +135,16 @@ export const main = async (args: string[]): Promise<number> => {
     };
     if (ceilingOnly) {
       await measureCeiling();
+      return report();
+    }
+    // Atomic operations (issue 17): 100 creates in one request against 100 single POSTs, sequential rounds.
+    const measureAtomic = async () => {
+      const atomic = await benchAtomic(api, v2.Authorization, ATOMIC_ROUNDS, say);
+      comparisons.push(...atomic.comparisons);
+      measurements.push(...atomic.measurements);
+    };
+    if (atomicOnly) {
+      await measureAtomic();
       return report();
     }
 
@@ -325,6 +342,7 @@ export const main = async (args: string[]): Promise<number> => {
       'within 1.2x (ratio >= 0.83)',
       (ratio) => ratio >= 1 / 1.2,
     );
+    await measureAtomic();
   } finally {
     await server?.stop();
     removeAssets(assetFiles, env.PUBLIC_API_ASSET_CACHE_DIR);
@@ -341,7 +359,7 @@ export const main = async (args: string[]): Promise<number> => {
     for (const problem of problems) say(`WARNING ${problem}`);
     const unequal = ceiling.some((row) => row.unequal);
     if (unequal) say('ERROR the raw server and /api/v2 answered different bodies; those rows were not measured.');
-    if (!values['no-write'] && !ceilingOnly) write(table, rawTable, problems);
+    if (!values['no-write'] && !ceilingOnly && !atomicOnly) write(table, rawTable, problems);
     return unequal ? 1 : 0;
   }
 

@@ -13,6 +13,7 @@
 const onPostgres = {
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
   'admin-websites.test.ts': "unique website slugs, and every key's stored grants rewritten when a website changes",
+  'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
   'command-uploads.test.ts': "a CV is written inside the command's transaction: rollbacks and what they leave",

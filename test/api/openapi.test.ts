@@ -249,9 +249,12 @@ describe('documents of differently granted keys', () => {
       '/events': ['post'],
       '/events/{record}': ['patch', 'delete'],
       '/jobs/{record}': ['delete'],
+      // A key that may write has atomic operations (contract section 17).
+      '/operations': ['post'],
     });
     expect(methods(documents.cmsOnly!)).toEqual({
       ...service,
+      '/operations': ['post'],
       '/cms/site-a/pages': ['get'],
       '/cms/site-a/pages/{record}': ['get', 'patch'],
       '/cms/site-a/settings': ['get', 'patch'],
@@ -262,6 +265,7 @@ describe('documents of differently granted keys', () => {
       '/events': ['get', 'post'],
       '/events/{record}': ['get', 'patch', 'delete'],
       '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'],
+      '/operations': ['post'],
     });
     expect(documents.all!.paths['/events/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });
     expect(documents.all!.paths['/cms/site-a/pages/{record}']['x-service']).toEqual({ identifier: ['slug', 'id'] });

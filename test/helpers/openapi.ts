@@ -205,7 +205,9 @@ export class ResponseChecker {
       return;
     }
     const type = mediaTypeOf(res.headers['content-type']);
-    const media = type ? content[type] : undefined;
+    // A media type with parameters (an extension's `ext`) is described under its full name, when it is.
+    const sent = res.headers['content-type'] as string | undefined;
+    const media = (sent !== undefined ? content[sent] : undefined) ?? (type ? content[type] : undefined);
     if (!media) throw new Error(`${where}: sent as ${type}, described as ${Object.keys(content).join(' or ')}.`);
     if (media.schema && isJson) {
       const pointer = `${template} ${verb} ${res.status} ${type}`;

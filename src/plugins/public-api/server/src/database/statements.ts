@@ -138,19 +138,26 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
   };
 
   const execute = async (sql: string, bindings: unknown[]): Promise<unknown[]> => {
-    const knex = options.knex() as unknown as { client: KnexClient; emit: (event: string, data: unknown) => boolean };
+    const knex = options.knex() as unknown as { client: KnexClient; emit: (event: string, ...data: unknown[]) => boolean };
     const { client } = knex;
-    // What knex tells its listeners of a query it runs (query logging, tests counting queries).
-    knex.emit('query', { method: 'select', sql, bindings });
+    // What knex tells its listeners of a query it runs and of its answer (query logging, tests counting
+    // queries and the rows they returned).
+    const query = { method: 'select', sql, bindings };
+    knex.emit('query', query);
     const connection = await client.acquireConnection();
+    let rows: unknown[];
     try {
-      if (options.client === 'postgres') return await runPg(connection as PgConnection, sql, bindings);
-      const statement = prepared(connection as SqliteConnection, sql);
-      if (!statement.reader) throw new Error('Only reads run through the statement cache.');
-      return statement.all(...bindings.map(sqliteValue));
+      if (options.client === 'postgres') rows = await runPg(connection as PgConnection, sql, bindings);
+      else {
+        const statement = prepared(connection as SqliteConnection, sql);
+        if (!statement.reader) throw new Error('Only reads run through the statement cache.');
+        rows = statement.all(...bindings.map(sqliteValue));
+      }
     } finally {
       await client.releaseConnection(connection);
     }
+    knex.emit('query-response', rows, query);
+    return rows;
   };
 
   return {

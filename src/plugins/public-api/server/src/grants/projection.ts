@@ -47,6 +47,10 @@ export const grantOf = (grants: KeyGrants, resourceId: string): ResourceGrant =>
 export const allows = (grants: KeyGrants, resourceId: string, action: Action): boolean =>
   grantOf(grants, resourceId).actions.includes(action);
 
+/** Whether the key may create, update or delete records of a resource (a key that may write none has no atomic operations). */
+export const mayWrite = (grants: KeyGrants, resourceId: string): boolean =>
+  grantOf(grants, resourceId).actions.some((action) => action !== 'read');
+
 /** A resource is exposed to a key when the key holds any action on it. */
 export const isExposed = (grants: KeyGrants, resourceId: string): boolean => grantOf(grants, resourceId).actions.length > 0;
 

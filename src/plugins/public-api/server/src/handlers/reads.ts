@@ -5,6 +5,7 @@ import { recordTypeTree, shownProjection } from '../grants/fieldsets';
 import { includeTree, queryVocabulary, takesLocale, type Projection } from '../grants/projection';
 import { recordTags } from '../http/cache-tags';
 import { apiError } from '../http/errors';
+import { DEFAULT_CHUNK_OPTIONS } from '../http/json-chunks';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { queryFingerprint } from '../query/cursor';
 import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
@@ -14,6 +15,7 @@ import { parameterError } from '../query/problems';
 import type { IncludeSpec, ReadStatus } from '../query/types';
 import type { RecordRow } from '../serialize/rows';
 import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
+import { documentText } from '../serialize/document-text';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
 import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
@@ -131,18 +133,22 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
   const last = page.rows.at(-1);
   const next = page.hasMore && last ? nextCursor(projection, last, binding) : null;
 
+  const document = collectionDocument({
+    selfUrl: request.selfUrl,
+    nextUrl: next ? nextLink(request.selfUrl, next) : null,
+    nextCursor: next,
+    resource,
+    fields: shown.fields,
+    data,
+  });
+  // A page of plain records up to a chunk's worth of text is written here, at once (serialize/document-text.ts);
+  // a larger one, or one carrying `include` expansions, is written by the edge in chunks.
+  const text = parsed.include.length === 0 ? documentText(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
   return {
     status: 200,
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, data),
-    body: collectionDocument({
-      selfUrl: request.selfUrl,
-      nextUrl: next ? nextLink(request.selfUrl, next) : null,
-      nextCursor: next,
-      resource,
-      fields: shown.fields,
-      data,
-    }),
+    ...(text === null ? { body: document } : { rawBody: text }),
   };
 };
 

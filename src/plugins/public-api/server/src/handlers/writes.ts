@@ -16,7 +16,6 @@ import { headerValue } from '../http/headers';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parseWriteQuery } from '../query/parse';
-import { loadRecords } from '../read/load';
 import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
@@ -24,9 +23,8 @@ import { recordDocument } from '../serialize/document';
 import type { RecordObject } from '../serialize/record';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
-import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
 import { findRecord, findSingleton } from './shared/find-record';
-import { loadContext } from './shared/load-context';
+import { explainWrite, loadWritten as load } from './shared/read-back';
 import { getService } from '../utils/get-service';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -67,14 +65,6 @@ const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: strin
     resource.mode === 'singleton' ? null : resource.identifiers.includes('slug') && record.meta.slug ? record.meta.slug : record.id;
   const path = identifier === null ? base : `${base}/${encodeURIComponent(identifier)}`;
   return takesLocale(target.projection) && request.query.has('locale') ? `${path}?locale=${encodeURIComponent(target.language)}` : path;
-};
-
-/** The record as a read shows it to this key, read inside the write's transaction; null when it is not (or no longer) visible. */
-const load = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string) => {
-  const row = await getService('records').byDocumentId(access.projection, documentId, { locale: target.locale });
-  if (!row) return null;
-  const [data] = await loadRecords(loadContext(request, access, target.language), access.projection, [row], []);
-  return data!;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -130,14 +120,6 @@ let documentLock: ReturnType<typeof createDocumentLock> | null = null;
 const lockDocument = () => (documentLock ??= createDocumentLock(strapi));
 
 const ifMatchOf = (request: ApiRequest): IfMatch => parseIfMatch(headerValue(request.headers, 'if-match'));
-
-const visibleFields = (projection: Projection): ViolationScope => ({
-  visible: new Set(projection.fields.map((field) => field.key)),
-  readable: new Set(projection.readable.map((field) => field.key)),
-});
-
-/** What a refused write means to this key: Strapi's and the domain's refusals, told in the fields it sees. */
-const explainWrite = (access: ResourceAccess) => (error: unknown) => apiErrorOfWrite(error, visibleFields(access.projection));
 
 const recordResponse = async (
   request: ApiRequest,

@@ -6,10 +6,13 @@ import { apiError } from './errors';
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
 /**
- * JSON:API's Atomic Operations extension (contract section 17), the only extension the API will support.
- * A route that supports it lists it in its `extensions` (routes/content-api.ts); none does yet.
+ * JSON:API's Atomic Operations extension (contract section 17), the only extension the API supports.
+ * A route that supports it lists it in its `extensions` (routes/content-api.ts): POST /operations.
  */
 export const ATOMIC_EXTENSION = 'https://jsonapi.org/ext/atomic';
+
+/** The media type of a document that uses the Atomic Operations extension (its requests and its results). */
+export const ATOMIC_MEDIA_TYPE = `${JSONAPI_MEDIA_TYPE}; ext="${ATOMIC_EXTENSION}"`;
 
 /** A media type and its parameters (names lower-cased, values unquoted; a repeated name keeps every value). */
 export type MediaType = { type: string; params: Record<string, string[]> };
@@ -158,6 +161,21 @@ export const assertJsonContentType = (contentType: string | undefined, supported
   throw apiError(415, `Request bodies must be application/json or ${JSONAPI_MEDIA_TYPE}.`, {
     source: { header: 'Content-Type' },
     reason: 'unsupported_media_type',
+  });
+};
+
+/**
+ * A body of atomic operations (contract section 17) must say so: JSON:API's media type naming the Atomic
+ * Operations extension in `ext`. Plain JSON, or JSON:API without the extension, would be read with the
+ * base specification's semantics, which has no `atomic:operations`: 415.
+ */
+export const assertAtomicContentType = (contentType: string | undefined): void => {
+  assertJsonContentType(contentType, [ATOMIC_EXTENSION]);
+  const { type, params } = parseMediaType(contentType ?? '');
+  if (type === JSONAPI_MEDIA_TYPE && extensionsOf(params).includes(ATOMIC_EXTENSION)) return;
+  throw apiError(415, `Atomic operations are sent as ${ATOMIC_MEDIA_TYPE}.`, {
+    source: { header: 'Content-Type' },
+    reason: 'atomic_extension_required',
   });
 };
 

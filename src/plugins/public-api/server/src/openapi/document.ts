@@ -27,6 +27,7 @@ import { errorResponses } from './errors';
 import { object } from './schema';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, TagObject } from './types';
 import { writeOperations } from './writes';
+import { OPERATIONS_TAG, operationsPath } from './operations';
 
 export type OpenApiInput = {
   /** `{base_url}`: the absolute URL of /api/v2. */
@@ -70,6 +71,10 @@ const RESERVED_NAMES = new Set([
   'OpenApiDocumentAtOpenapi',
   'OpenApiDocumentAtOpenapiJson',
   'Commands',
+  'AtomicOperationsRequest',
+  'AtomicOperationsResults',
+  'AtomicRelationInput',
+  'AtomicRelationListChange',
 ]);
 
 const indexOperation = (components: Components, exposed: readonly Resource[]): OperationObject => ({
@@ -244,6 +249,11 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     if (Object.keys(resourceItems).length === 0) continue;
     tags.push({ name: tag, description: tagDescription(resource) });
     Object.assign(paths, resourceItems);
+  }
+  const atomic = operationsPath(context, exposed);
+  if (Object.keys(atomic).length) {
+    tags.push({ name: OPERATIONS_TAG, description: 'Several writes in one transaction (JSON:API Atomic Operations).' });
+    Object.assign(paths, atomic);
   }
   if (commands.length) {
     tags.push({ name: COMMANDS_TAG, description: 'Commands this key may run.' });

@@ -60,3 +60,37 @@ export const assetInput = (components: Components): Ref =>
       { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 } } },
     ],
   }));
+
+/** In an atomic operation, a related record may also be one an earlier operation added: `{ "lid" }`. */
+export const atomicRelationInput = (components: Components): Ref =>
+  components.schema('AtomicRelationInput', () => ({
+    description:
+      'A related record as `RelationInput` names it, or `{ "lid" }`: the record an earlier operation of the same atomic request added with that lid.',
+    oneOf: [
+      relationInput(components),
+      {
+        type: 'object',
+        required: ['lid'],
+        properties: {
+          lid: { type: 'string', minLength: 1 },
+          collection: { type: 'string', description: 'When present, the related resource slug.' },
+          type: { type: 'string', description: 'When present, the related resource slug.' },
+        },
+        // A lid beside an id is refused (422): the record is named once.
+        not: { required: ['id'], properties: { id: {} } },
+      },
+    ],
+  }));
+
+/** `RelationListChange` whose references may be lids (atomic operations). */
+export const atomicRelationChanges = (components: Components): Ref =>
+  components.schema('AtomicRelationListChange', () => ({
+    description: 'A change of a stored to-many list, as `RelationListChange`, whose references may also be `{ "lid" }`.',
+    type: 'object',
+    properties: {
+      add: { type: 'array', items: atomicRelationInput(components), maxItems: MAX_REFERENCES_PER_WRITE },
+      remove: { type: 'array', items: atomicRelationInput(components), maxItems: MAX_REFERENCES_PER_WRITE },
+    },
+    minProperties: 1,
+    additionalProperties: false,
+  }));

@@ -33,6 +33,8 @@ export const COMPONENT_SUFFIXES = [
   'UpdateRequest',
   'CreateWritableAttributes',
   'UpdateWritableAttributes',
+  'CreateAtomicAttributes',
+  'UpdateAtomicAttributes',
 ] as const;
 
 export type ComponentSuffix = (typeof COMPONENT_SUFFIXES)[number];

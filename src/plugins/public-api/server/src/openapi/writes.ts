@@ -11,6 +11,7 @@ import { takesLocale } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../http/idempotency';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import type { SchemaKit } from '../fields/codec';
 import { codecOf } from '../fields/table';
 import type { Field, Resource } from '../registry/types';
 import type { Components } from './components';
@@ -41,7 +42,7 @@ export const idempotencyKey = (components: Components): Ref =>
     schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
   }));
 
-const replayedHeader = (components: Components): Ref =>
+export const replayedHeader = (components: Components): Ref =>
   components.header('Idempotent-Replayed', () => ({
     description: 'Present, `true`, when the response is a replay of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -53,22 +54,40 @@ const locationHeader = (components: Components): Ref =>
     schema: { type: 'string', format: 'uri' },
   }));
 
-/** A writable field's value, with the content type's own rules (required, min/max, length, regex, options). */
-export const writeFieldSchema = (context: DocumentContext, resource: Resource, field: Field, action: 'create' | 'update'): Schema =>
-  fieldSchema(
-    codecOf(field).writeSchema(field, schemaKit(context, resource), { isSlug: field.key === resource.slugAttribute, action }),
-    field,
-  );
+/**
+ * A writable field's value, with the content type's own rules (required, min/max, length, regex, options).
+ * `kit`: the schemas its type refers to (atomic operations add lid references to relation inputs).
+ */
+export const writeFieldSchema = (
+  context: DocumentContext,
+  resource: Resource,
+  field: Field,
+  action: 'create' | 'update',
+  kit: SchemaKit = schemaKit(context, resource),
+): Schema => fieldSchema(codecOf(field).writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute, action }), field);
 
 /** Fields a create must carry: required by the content type, without a default, and not the slug. */
 const requiredOnCreate = (resource: Resource, field: Field): boolean =>
   field.required && field.attribute.default === undefined && field.key !== resource.slugAttribute;
 
-const writableAttributes = (context: DocumentContext, resource: Resource, action: 'Create' | 'Update'): Ref =>
-  context.components.schema(`${context.nameOf(resource)}${action}WritableAttributes`, () => {
+/**
+ * `<Resource>CreateWritableAttributes` / `<Resource>UpdateWritableAttributes`, or with `atomic` the same
+ * fields for an atomic operation, whose relations also take lid references
+ * (`<Resource>CreateAtomicAttributes`, `<Resource>UpdateAtomicAttributes`, openapi/operations.ts).
+ */
+export const writableAttributes = (
+  context: DocumentContext,
+  resource: Resource,
+  action: 'Create' | 'Update',
+  atomic?: { kit: SchemaKit },
+): Ref =>
+  context.components.schema(`${context.nameOf(resource)}${action}${atomic ? 'AtomicAttributes' : 'WritableAttributes'}`, () => {
     const writable = context.projectionOf(resource).writable;
     const properties = Object.fromEntries(
-      writable.map((field) => [field.key, writeFieldSchema(context, resource, field, action === 'Create' ? 'create' : 'update')]),
+      writable.map((field) => [
+        field.key,
+        writeFieldSchema(context, resource, field, action === 'Create' ? 'create' : 'update', atomic?.kit),
+      ]),
     );
     const required = action === 'Create' ? writable.filter((field) => requiredOnCreate(resource, field)).map((field) => field.key) : [];
     return object(properties, required, {

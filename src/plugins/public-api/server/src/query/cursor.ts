@@ -6,7 +6,7 @@
  * Decoding accepts only the canonical encoding, so that every change to a token changes its bytes and
  * fails the tag. Pure apart from hashing; the caller supplies the time.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { parameterError } from './problems';
 import type { FilterCondition, ParsedQuery, ScalarValue, SortTerm } from './types';
 
@@ -20,11 +20,17 @@ export const CURSOR_CLOCK_SKEW_MS = 60 * 1000;
 const TAG_BYTES = 32;
 const CURSOR_KEY_LABEL = 'public-api/cursor/v1';
 
-/** The HMAC key for cursors, derived from the server secret so that no other token can pass as a cursor. */
-export type CursorKey = { readonly purpose: 'cursor'; readonly bytes: Buffer };
+/**
+ * The HMAC key for cursors, derived from the server secret so that no other token can pass as a cursor.
+ * `secret` is the same key as a KeyObject, made once: an HMAC keyed by a Buffer makes one on every call
+ * (about 20 µs of a page, against 4 µs with the KeyObject; issue 16).
+ */
+export type CursorKey = { readonly purpose: 'cursor'; readonly bytes: Buffer; readonly secret: KeyObject };
 
-export const deriveCursorKey = (serverSecret: string): CursorKey =>
-  Object.freeze({ purpose: 'cursor', bytes: createHmac('sha256', serverSecret).update(CURSOR_KEY_LABEL).digest() });
+export const deriveCursorKey = (serverSecret: string): CursorKey => {
+  const bytes = createHmac('sha256', serverSecret).update(CURSOR_KEY_LABEL).digest();
+  return Object.freeze({ purpose: 'cursor', bytes, secret: createSecretKey(bytes) });
+};
 
 /** Where the previous page ended: one value per sort term, and the row's id (the tiebreaker). */
 export type CursorPosition = { values: ScalarValue[]; id: string | number };
@@ -85,7 +91,7 @@ export const queryFingerprint = (query: Pick<ParsedQuery, 'sort' | 'filters' | '
 // Encoding
 // ---------------------------------------------------------------------------------------------------------
 
-const tagOf = (key: CursorKey, bytes: Buffer) => createHmac('sha256', key.bytes).update(bytes).digest();
+const tagOf = (key: CursorKey, bytes: Buffer) => createHmac('sha256', key.secret).update(bytes).digest();
 
 const isScalar = (value: unknown): value is ScalarValue =>
   value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));

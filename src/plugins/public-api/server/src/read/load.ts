@@ -13,7 +13,7 @@ import { reachOf, type Reach } from './expansion';
 import { readAll } from '../database/connection';
 import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import type { Asset } from '../serialize/assets';
-import { serializeRecord, type RecordObject } from '../serialize/record';
+import { recordSerializer, type RecordObject } from '../serialize/record';
 import type { RichtextDoc } from '../richtext';
 import { imageIdsOf, richtextIdentity } from '../serialize/richtext-read';
 
@@ -120,7 +120,7 @@ export const loadRecords = async (
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
   ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
   /** The document of a row's value: the serializer hands over the value itself, the very one converted above. */
-  const richtextOf = (row: RecordRow) => (raw: unknown) => {
+  const richtext = (raw: unknown, row: RecordRow) => {
     const converted = docs.get(row);
     const key = richtextFields.find((candidate) => row.values[candidate] === raw);
     return context.currentImages(key !== undefined && converted?.has(key) ? converted.get(key)! : context.richtext(raw), imageFiles);
@@ -141,7 +141,5 @@ export const loadRecords = async (
     }),
   );
 
-  return rows.map((row) =>
-    serializeRecord(projection, row, { references, files, asset: context.asset, richtext: richtextOf(row), expanded }),
-  );
+  return rows.map(recordSerializer(projection, { references, files, asset: context.asset, richtext, expanded }));
 };

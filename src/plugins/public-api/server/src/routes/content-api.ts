@@ -3,6 +3,7 @@
  */
 import type { Handler, PublicHandler } from '../http/request';
 import { apiError } from '../http/errors';
+import { ATOMIC_EXTENSION } from '../http/media-types';
 import { methodNotAllowed, type Method, type RouteDefinition, type RouteMatch } from '../http/router';
 import type { Resource } from '../registry/types';
 import { getService } from '../utils/get-service';
@@ -11,6 +12,7 @@ import { cmsCollection, cmsRecord, nativeCollection, nativeRecord } from '../han
 import { openApiDocument } from '../handlers/openapi';
 import { commandSchema, runCommand } from '../handlers/commands';
 import { resourceIndex } from '../handlers/resource-index';
+import { runOperations } from '../handlers/operations';
 import { cmsCreate, cmsDelete, cmsSingletonUpdate, cmsUpdate, nativeCreate, nativeDelete, nativeUpdate } from '../handlers/writes';
 
 /** Handlers of routes that require an API key. */
@@ -30,6 +32,7 @@ export const handlers = {
   'cms-delete': cmsDelete,
   'command-schema': commandSchema,
   'command-run': runCommand,
+  operations: runOperations,
 } satisfies Record<string, Handler>;
 
 /** Handlers of routes that need no key: the URL itself is the capability. */
@@ -72,6 +75,7 @@ export const contentApiRoutes: RouteDefinition<RouteName>[] = [
   { method: 'GET', path: '/assets/:token/:fileName', name: 'asset' },
   { method: 'GET', path: '/commands/schema', name: 'command-schema' },
   { method: 'POST', path: '/commands/:command', name: 'command-run' },
+  { method: 'POST', path: '/operations', name: 'operations', extensions: [ATOMIC_EXTENSION] },
 ];
 
 /** The resource a matched path names (native `/:resource...`, CMS `/cms/:website/:collection...`), or null when none exists. */

@@ -5,8 +5,9 @@
  */
 import type { Projection } from '../grants/projection';
 import { META_ENTRIES, type MetaKeyName } from '../fields/system-keys';
+import type { ColumnReadContext, LinkCodec } from '../fields/codec';
 import { codecOf } from '../fields/table';
-import { isCut, shownReferences } from '../fields/types/relation';
+import { isCut, REFERENCE_LIST_CAP } from '../fields/types/relation';
 import type { Field } from '../registry/types';
 import type { Asset } from './assets';
 import type { FileRow, RecordRow, Related, TargetRef } from './rows';
@@ -32,41 +33,94 @@ export type RecordParts = {
   references: Related<TargetRef>;
   files: Related<FileRow>;
   asset: (file: FileRow) => Asset;
-  /** The stored blocks value (JSON text or parsed) -> the richtext document, or null. */
-  richtext: (raw: unknown) => unknown;
+  /** The stored blocks value (JSON text or parsed) of a row -> the richtext document, or null. */
+  richtext: (raw: unknown, row: RecordRow) => unknown;
   /** Expanded records by relation field and target row id (include); references stay where absent. */
   expanded?: Map<string, Map<number, RecordObject>>;
 };
 
-export const recordMeta = (row: RecordRow): SystemMeta =>
-  Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, entry.serialize(row[key])])) as SystemMeta;
+/** The meta keys with their serializers, in the order `meta` lists them. */
+const META_KEYS = META_ENTRIES.map(([key, entry]) => ({ key, serialize: entry.serialize }));
 
-/** The linked items of a link field, in order: references (or the records `include` expanded), or assets. */
-const linkedItems = (projection: Projection, field: Field, row: RecordRow, parts: RecordParts, one: boolean): unknown[] => {
-  const take = <T>(items: T[] | undefined): T[] => (one ? (items ?? []).slice(0, 1) : shownReferences(items ?? []));
-  if (codecOf(field).storage === 'media') return take(parts.files.get(field.key)?.get(row.rowId)).map(parts.asset);
-  const collection = projection.targets.get(field.key)!.slug;
-  const expanded = parts.expanded?.get(field.key);
-  return take(parts.references.get(field.key)?.get(row.rowId)).map(
-    (ref) => expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference),
-  );
+export const recordMeta = (row: RecordRow): SystemMeta => {
+  const meta: Record<string, string | number | null> = {};
+  for (const { key, serialize } of META_KEYS) meta[key] = serialize(row[key]);
+  return meta as SystemMeta;
 };
 
-export const serializeRecord = (projection: Projection, row: RecordRow, parts: RecordParts): RecordObject => {
-  const attributes: Record<string, unknown> = {};
-  const truncated: string[] = [];
-  for (const field of projection.readable) {
-    const codec = codecOf(field);
-    if (codec.storage === 'relation' && codec.cardinality === 'many' && isCut(parts.references.get(field.key)?.get(row.rowId))) {
-      truncated.push(field.key);
-    }
-    attributes[field.key] =
-      codec.storage === 'column'
-        ? codec.serialize(row.values[field.key], parts)
-        : codec.serialize(linkedItems(projection, field, row, parts, codec.cardinality === 'one'));
+/** How one field of a record is written; returns the field's key when the record shows its list cut. */
+type FieldStep = (row: RecordRow, attributes: Record<string, unknown>) => string | undefined;
+
+/** No linked items: one shared list (codecs only read it, and a to-many value is the list itself). */
+const NONE: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The linked items of a link field: references (or the records `include` expanded), or assets. A to-one
+ * field takes the first item alone, without copying the list; a to-many one its first REFERENCE_LIST_CAP.
+ */
+const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts: RecordParts): FieldStep => {
+  const { key } = field;
+  const one = codec.cardinality === 'one';
+  const cap = one ? 1 : REFERENCE_LIST_CAP;
+  const take = <T, U>(items: T[] | undefined, to: (item: T) => U): readonly U[] => {
+    if (!items || items.length === 0) return NONE as readonly U[];
+    const shown = new Array<U>(Math.min(items.length, cap));
+    for (let index = 0; index < shown.length; index += 1) shown[index] = to(items[index]!);
+    return shown;
+  };
+  if (codec.storage === 'media') {
+    const files = parts.files.get(key);
+    return (row, attributes) => {
+      attributes[key] = codec.serialize(take(files?.get(row.rowId), parts.asset));
+      return undefined;
+    };
   }
-  const meta: RecordObject['meta'] = recordMeta(row);
-  if (truncated.length) meta.truncated = truncated;
-  if (row.status !== undefined) meta.status = row.status;
-  return { type: projection.resource.slug, id: row.documentId, attributes, meta };
+  const collection = projection.targets.get(key)!.slug;
+  const expanded = parts.expanded?.get(key);
+  const references = parts.references.get(key);
+  const reference = (ref: TargetRef) =>
+    expanded?.get(ref.rowId) ?? ({ id: ref.documentId, slug: ref.slug, collection } satisfies Reference);
+  return (row, attributes) => {
+    const items = references?.get(row.rowId);
+    attributes[key] = codec.serialize(take(items, reference));
+    return !one && isCut(items) ? key : undefined;
+  };
 };
+
+/**
+ * The serializer of a projection's records for one read (issue 16): what each field is (its codec, its
+ * target, its related items of this read) is looked up once for all the rows, not once per field of every
+ * record; each record is then its fields' steps in the projection's order.
+ */
+export const recordSerializer = (projection: Projection, parts: RecordParts): ((row: RecordRow) => RecordObject) => {
+  // What column codecs are handed: the richtext documents of the row being written (one context for
+  // every row, not a closure per row).
+  let current: RecordRow;
+  const columns: ColumnReadContext = { richtext: (raw) => parts.richtext(raw, current) };
+  const steps: FieldStep[] = projection.readable.map((field) => {
+    const codec = codecOf(field);
+    if (codec.storage !== 'column') return linkStep(projection, field, codec, parts);
+    const { key } = field;
+    return (row, attributes) => {
+      attributes[key] = codec.serialize(row.values[key], columns);
+      return undefined;
+    };
+  });
+  const type = projection.resource.slug;
+  return (row) => {
+    current = row;
+    const attributes: Record<string, unknown> = {};
+    let truncated: string[] | undefined;
+    for (const step of steps) {
+      const cut = step(row, attributes);
+      if (cut !== undefined) (truncated ??= []).push(cut);
+    }
+    const meta: RecordObject['meta'] = recordMeta(row);
+    if (truncated) meta.truncated = truncated;
+    if (row.status !== undefined) meta.status = row.status;
+    return { type, id: row.documentId, attributes, meta };
+  };
+};
+
+export const serializeRecord = (projection: Projection, row: RecordRow, parts: RecordParts): RecordObject =>
+  recordSerializer(projection, parts)(row);

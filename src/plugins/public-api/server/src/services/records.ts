@@ -147,9 +147,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return columns;
   };
 
-  const toRecordRow = (projection: Projection, raw: RawRow): RecordRow => {
-    const values: Record<string, unknown> = {};
-    for (const field of projection.readable) if (field.key in raw) values[field.key] = raw[field.key];
+  /**
+   * The row as the serializers take it. Its field values are the driver's row itself, not a copy: the
+   * query selected only the projection's columns (and the system values under their own aliases), and
+   * readers look values up by field key.
+   */
+  const toRecordRow = (raw: RawRow): RecordRow => {
     return {
       rowId: Number(raw[ROW_ALIASES.rowId]),
       documentId: String(raw[ROW_ALIASES.documentId]),
@@ -158,7 +161,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       createdAt: raw[ROW_ALIASES.createdAt],
       updatedAt: raw[ROW_ALIASES.updatedAt],
       publishedAt: raw[ROW_ALIASES.publishedAt],
-      values,
+      values: raw,
       // Draft reads only (SQLite answers 0/1, PostgreSQL a boolean).
       ...(ROW_ALIASES.hasPublished in raw
         ? { status: raw[ROW_ALIASES.hasPublished] === true || Number(raw[ROW_ALIASES.hasPublished]) === 1 ? 'published' : 'draft' }
@@ -279,7 +282,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (raws.length >= wanted) break;
       }
       const hasMore = raws.length > query.limit;
-      return { rows: raws.slice(0, query.limit).map((raw) => toRecordRow(projection, raw)), hasMore };
+      return { rows: raws.slice(0, query.limit).map(toRecordRow), hasMore };
     },
 
     /**
@@ -297,7 +300,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const { model, builder } = baseQuery(projection, scope);
           return builder.where(qualified(model, model.columns[attribute]!), param(0)).limit(1);
         });
-        if (raws[0]) return toRecordRow(projection, raws[0]);
+        if (raws[0]) return toRecordRow(raws[0]);
       }
       return null;
     },
@@ -334,7 +337,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const { model, builder } = baseQuery(projection, scope);
         return builder.where(qualified(model, 'document_id'), param(0)).limit(1);
       });
-      return raws[0] ? toRecordRow(projection, raws[0]) : null;
+      return raws[0] ? toRecordRow(raws[0]) : null;
     },
 
     /** The one record of a singleton: the first in the resource's default order. */
@@ -345,7 +348,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
         return builder.limit(1);
       });
-      return raws[0] ? toRecordRow(projection, raws[0]) : null;
+      return raws[0] ? toRecordRow(raws[0]) : null;
     },
 
     /** Rows by row id (for expanding relations), in no particular order; drafts only on a draft read. */
@@ -363,7 +366,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           rowIds.map((_, index) => param(index) as number),
         );
       });
-      return raws.map((raw) => toRecordRow(projection, raw));
+      return raws.map(toRecordRow);
     },
 
     /**
@@ -403,20 +406,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           // One query; a second only for owners a repeated link left short (never on consistent data).
           const cap = REFERENCE_LIST_CAP + 1;
           const tables = {
-            owners: { table: model.table, ids: rowIds },
             join: { table: join.table, targetColumn: join.targetColumn },
             target: { table: targetModel.table },
           };
-          const rows = (await (whole
-            ? allLinks(visible(rowIds), columns)
-            : cutLinks(
-                knex(),
-                databaseClient(strapi),
-                tables,
-                () => visibleLinks(join, target, language, status).builder,
-                columns,
-                cap,
-              ))) as RawRow[];
+          // The cut read is a prepared shape (its SQL depends on the relation, the target's visibility,
+          // the language and the number of owners; the owners' ids are its parameters), built once.
+          const rows = whole
+            ? ((await allLinks(visible(rowIds), columns)) as RawRow[])
+            : await run(
+                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? language : ''}|${cap}|${rowIds.length}|${status ?? 'published'}`,
+                rowIds,
+                (param) =>
+                  cutLinks(
+                    knex(),
+                    databaseClient(strapi),
+                    { ...tables, owners: { table: model.table, ids: rowIds.map((_, index) => param(index) as number) } },
+                    () => visibleLinks(join, target, language, status).builder,
+                    columns,
+                    cap,
+                  ),
+              );
           const lists = firstPerDocument(rows);
           const short = whole ? [] : shortOwners(rows, lists, cap);
           if (short.length) {

@@ -1,0 +1,305 @@
+/**
+ * POST /operations: JSON:API Atomic Operations (contract section 17). Up to 100 `add`, `update` and
+ * `remove` operations on the key's resources, native and CMS, in ONE database transaction: all or nothing.
+ *
+ * Each operation is the single write (handlers/writes.ts) in all but its URL: the same resource lookup,
+ * mode and grant checks (404, 400, 403) before anything is written, then inside the transaction the same
+ * document checks (409 type and id, 403 client id), attribute plan (422), references, slugs (409),
+ * Strapi's and the domain's validation, and the same read-back as a read shows the record. The first
+ * operation refused rolls everything back; its errors point into it (`/atomic:operations/<n>/...`).
+ * `lid`s let an operation name a record an earlier one added, in `ref` and in references
+ * (write/local-ids.ts). Idempotency-Key covers the whole request (handlers/shared/write-handler.ts);
+ * If-Match does not apply (there is no one record whose ETag it could be).
+ *
+ *   parse (400, 413) -> per operation: resource, mode, grant, locale (404, 400, 403)
+ *     -> [Idempotency-Key] -> transaction(operation 0 .. n-1 -> atomic:results) -> send
+ */
+import { mayWrite, takesLocale } from '../grants/projection';
+import { ApiError, apiError, apiErrors } from '../http/errors';
+import { headerValue } from '../http/headers';
+import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
+import { readJsonBody } from '../http/body';
+import type { ApiRequest, Handler } from '../http/request';
+import { parseWriteQuery } from '../query/parse';
+import type { Resource } from '../registry/types';
+import type { ResourceAccess } from '../services/access';
+import type { WriteTarget } from '../services/writes/target';
+import type { RecordObject } from '../serialize/record';
+import { echo } from '../values/echo';
+import {
+  RESULTS_MEMBER,
+  parseAtomicDocument,
+  underOperation,
+  type AtomicOperation,
+  type RecordName,
+  type ResourceName,
+} from '../write/atomic-document';
+import { planAttributes } from '../write/attributes';
+import { resolveLocalIds, type LocalRecord, type RelationTarget } from '../write/local-ids';
+import { assertDocumentTarget, type ResourceObject } from '../write/resource-object';
+import { findRecord, findSingleton } from './shared/find-record';
+import { explainWrite, loadWritten } from './shared/read-back';
+import { writeHandler, type Execution } from './shared/write-handler';
+import { getService } from '../utils/get-service';
+
+const ACTIONS = { add: 'create', update: 'update', remove: 'delete' } as const;
+
+/** One operation, its resource found and its grant checked: ready to run in the transaction. */
+type Step = { operation: AtomicOperation; access: ResourceAccess; target: WriteTarget };
+
+/** An operation's result (`atomic:results[n]`): the record as a read shows it, or nothing for a removal. */
+type Result = { data: RecordObject } | Record<string, never>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Before the transaction: what the request and each operation may do at all
+// ---------------------------------------------------------------------------------------------------------
+
+/** The parameters of POST /operations itself: none; an operation's locale is in its href. */
+const assertNoParameters = (query: URLSearchParams): void => {
+  for (const name of query.keys()) {
+    throw apiError(400, `The query parameter ${echo(name)} does not apply to /operations; give an operation's locale in its href.`, {
+      source: { parameter: name },
+      reason: 'parameter_unknown',
+    });
+  }
+};
+
+const assertNoIfMatch = (request: ApiRequest): void => {
+  if (headerValue(request.headers, 'if-match') === undefined) return;
+  throw apiError(400, 'If-Match does not apply to /operations: send each conditional change as a single write.', {
+    source: { header: 'If-Match' },
+    reason: 'if_match_not_applicable',
+  });
+};
+
+/**
+ * What the resource's mode allows, as the single write's routes do: records are added to collections
+ * only, a singleton's one record is updated and never removed, a native singleton is not written, and
+ * a collection's record is named. Said before the key's grant (as 405 before 403).
+ */
+const supportsOperation =
+  (operation: AtomicOperation) =>
+  (resource: Resource): void => {
+    const refuse = (detail: string, reason: string, at = '/op') => {
+      throw apiError(400, detail, { source: { pointer: at }, reason });
+    };
+    if (resource.mode === 'singleton') {
+      if (resource.sourceType === 'native') refuse(`${resource.slug} is a singleton written by editors only.`, 'operation_not_supported');
+      if (operation.op !== 'update')
+        refuse(`${resource.slug} is a singleton: its one record is updated, never added or removed.`, 'operation_not_supported');
+      if (operation.record?.by !== 'singleton') {
+        throw apiError(404, 'A singleton has no records below it: name only the resource.', {
+          source: { pointer: operation.record && 'at' in operation.record ? operation.record.at : '' },
+          reason: 'record_not_found',
+        });
+      }
+      return;
+    }
+    if (operation.record?.by === 'singleton') {
+      refuse(`${resource.slug} is a collection: name the record in \`ref\` (id or lid), \`data.id\` or \`href\`.`, 'record_not_named', '');
+    }
+  };
+
+const resourceKey = (name: ResourceName, action: string): string =>
+  name.source === 'native' ? `native/${name.slug}/${action}` : `cms/${name.website}/${name.collection}/${action}`;
+
+/** The resource of each operation and what the key may do with it, looked up once per resource and action. */
+const accessResolver = (request: ApiRequest) => {
+  const found = new Map<string, Promise<ResourceAccess>>();
+  return (operation: AtomicOperation): Promise<ResourceAccess> => {
+    const action = ACTIONS[operation.op];
+    const key = resourceKey(operation.resource, action);
+    // The mode check depends on the operation, not only on the resource: run it for each.
+    const supports = supportsOperation(operation);
+    const cached = found.get(key);
+    if (cached) {
+      return cached.then((access) => {
+        supports(access.resource);
+        return access;
+      });
+    }
+    const name = operation.resource;
+    const access =
+      name.source === 'native'
+        ? Promise.resolve().then(() => getService('access').native(request.key, name.slug, action, { supports }))
+        : getService('access').cms(request.key, name.website, name.collection, action, { supports });
+    found.set(key, access);
+    return access;
+  };
+};
+
+const resourceNotFound = (error: unknown, operation: AtomicOperation): unknown =>
+  error instanceof ApiError && error.errors[0]?.meta?.reason === 'resource_not_found'
+    ? apiError(404, 'No resource exists at this path.', { source: { pointer: operation.resourceAt }, reason: 'resource_not_found' })
+    : error;
+
+/** The operation's locale (its href's `locale`, else the default), as the single write's `writeTarget`. */
+const targetOf = (
+  request: ApiRequest,
+  access: ResourceAccess,
+  query: URLSearchParams,
+  locales: { codes: string[]; defaultLocale: string },
+) => {
+  const { locale } = parseWriteQuery(query, { locales: takesLocale(access.projection) ? locales.codes : null });
+  const language = locale ?? locales.defaultLocale;
+  return { key: request.key, projection: access.projection, locale: access.resource.localized ? language : null, language };
+};
+
+const prepareSteps = async (request: ApiRequest, operations: AtomicOperation[]): Promise<Step[]> => {
+  const accessOf = accessResolver(request);
+  const locales = await getService('locales').get();
+  const steps: Step[] = [];
+  for (const operation of operations) {
+    try {
+      const access = await accessOf(operation).catch((error: unknown) => {
+        throw resourceNotFound(error, operation);
+      });
+      steps.push({ operation, access, target: targetOf(request, access, operation.query, locales) });
+    } catch (error) {
+      throw error instanceof ApiError ? underOperation(error, operation.index) : error;
+    }
+  }
+  return steps;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Inside the transaction: the operations in order
+// ---------------------------------------------------------------------------------------------------------
+
+/** The type an operation states must be its resource's slug (409, as the single write's `data.type`). */
+const assertTypes = (step: Step): void => {
+  const slug = step.access.resource.slug;
+  for (const type of step.operation.types) {
+    if (type.value === slug) continue;
+    throw apiError(409, `The type is ${echo(type.value)}, but this operation writes '${slug}' records.`, {
+      source: { pointer: type.at },
+      reason: 'type_mismatch',
+    });
+  }
+};
+
+/** The relation fields the key may write, with the resource each refers to: where a lid may stand. */
+const relationTargets = (step: Step): RelationTarget[] =>
+  step.access.projection.writable.flatMap((field) => {
+    const target = step.access.projection.targets.get(field.key);
+    return (field.type === 'relation' || field.type === 'relations') && target ? [{ key: field.key, resourceId: target.id }] : [];
+  });
+
+/** The attributes with their lid references replaced by ids, planned as the single write plans them. */
+const planWithLocalIds = (step: Step, object: ResourceObject, lids: ReadonlyMap<string, LocalRecord>) => {
+  const { attributes, problems } = resolveLocalIds(object.attributes, relationTargets(step), lids);
+  if (problems.length) throw apiErrors(422, problems);
+  return planAttributes(step.access.projection, attributes);
+};
+
+/** The document id of the record an update or remove names: by identifier (as the path does), lid, or the singleton's. */
+const documentIdOf = async (step: Step, record: RecordName, lids: ReadonlyMap<string, LocalRecord>): Promise<string> => {
+  const { projection } = step.access;
+  if (record.by === 'singleton') return (await findSingleton(projection, step.target.locale)).documentId;
+  if (record.by === 'lid') {
+    const local = lids.get(record.value)!;
+    if (local.resourceId !== step.access.resource.id) {
+      throw apiError(
+        409,
+        `The lid ${echo(record.value)} names a ${local.resourceSlug} record, but this operation writes '${step.access.resource.slug}' records.`,
+        {
+          source: { pointer: record.at },
+          reason: 'lid_type_mismatch',
+        },
+      );
+    }
+    return local.documentId;
+  }
+  try {
+    return (await findRecord(projection, record.value, step.target.locale)).documentId;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    throw apiError(404, `No ${step.access.resource.slug} record ${echo(record.value)} exists.`, {
+      source: { pointer: record.at },
+      reason: 'record_not_found',
+    });
+  }
+};
+
+const readBack = async (request: ApiRequest, step: Step, documentId: string): Promise<RecordObject> => {
+  const data = await loadWritten(request, step.access, step.target, documentId);
+  // Just written in this transaction: not finding it is a server fault, and rolls everything back.
+  if (!data) throw new Error(`${step.access.resource.id}: record ${documentId} was written but cannot be read back.`);
+  return data;
+};
+
+const runStep = async (request: ApiRequest, step: Step, lids: Map<string, LocalRecord>): Promise<Result> => {
+  const { operation, access, target } = step;
+  const writes = getService('writes');
+  assertTypes(step);
+  if (operation.op === 'add') {
+    const object = operation.data!;
+    assertDocumentTarget(object, { type: access.resource.slug, id: null });
+    const documentId = await writes.create(target, planWithLocalIds(step, object, lids));
+    if (operation.lid) lids.set(operation.lid, { resourceId: access.resource.id, resourceSlug: access.resource.slug, documentId });
+    return { data: await readBack(request, step, documentId) };
+  }
+  const documentId = await documentIdOf(step, operation.record!, lids);
+  if (operation.op === 'update') {
+    const object = operation.data!;
+    assertDocumentTarget(object, { type: access.resource.slug, id: documentId });
+    await writes.update(target, documentId, planWithLocalIds(step, object, lids));
+    return { data: await readBack(request, step, documentId) };
+  }
+  if (access.resource.deleteMode === 'remove') {
+    await writes.remove(target, documentId);
+    return {};
+  }
+  // Archived, as DELETE answers: the record as it was last shown, without a publication date; it leaves reads.
+  const data = await readBack(request, step, documentId);
+  await writes.archive(target, documentId);
+  return { data: { ...data, meta: { ...data.meta, publishedAt: null } } };
+};
+
+/** Runs the operations in order inside the request's transaction; the first refusal, under its operation, ends it. */
+const runSteps = async (request: ApiRequest, steps: Step[]) => {
+  const lids = new Map<string, LocalRecord>();
+  const results: Result[] = [];
+  for (const step of steps) {
+    try {
+      results.push(await runStep(request, step, lids));
+    } catch (error) {
+      const explained = explainWrite(step.access)(error);
+      if (!explained) throw error;
+      throw underOperation(explained, step.operation.index);
+    }
+  }
+  return results;
+};
+
+const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
+  // As its OpenAPI document says: a key that may write no resource has no /operations (403 before anything is read).
+  const resources = await getService('resources').all();
+  if (!resources.some((resource) => mayWrite(request.key.grants, resource.id))) {
+    throw apiError(403, 'This key may not write records of any resource.', { reason: 'action_not_granted' });
+  }
+  assertNoParameters(request.query);
+  assertNoIfMatch(request);
+  assertAtomicContentType(headerValue(request.headers, 'content-type'));
+  const body = await readJsonBody(request);
+  const operations = parseAtomicDocument(body, request.baseUrl);
+  const steps = await prepareSteps(request, operations);
+  return {
+    body,
+    execute: async () => ({
+      status: 200,
+      body: { jsonapi: { version: '1.1', ext: [ATOMIC_EXTENSION] }, [RESULTS_MEMBER]: await runSteps(request, steps) },
+    }),
+  };
+};
+
+const atomic = writeHandler(prepareOperations, { idempotent: true });
+
+export const runOperations: Handler = async (request) => {
+  const response = await atomic(request);
+  // The results use the extension, so their media type names it (stored answers and replays alike);
+  // errors are plain JSON:API documents.
+  if (response.status !== 200 || response.rawBody === undefined) return response;
+  const { rawBody, ...rest } = response;
+  return { ...rest, raw: { type: ATOMIC_MEDIA_TYPE, text: rawBody } };
+};
