@@ -1,14 +1,15 @@
 /**
  * `npm run key -- <command>`: API keys for operators and scripts.
  *
- *   create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d]
+ *   create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d] [--preview]
  *   list
  *   revoke ID        (ID: the key id shown by list, with or without `pdk_`)
  *   regenerate ID
  *   delete ID
  *
  * The grants file is the grants (resources, commands, origins) and, optionally, the key's rate limit,
- * `"limits": { "requests": 600, "window": 60 }`, and its shared-cache policy, `"cache": { "sharedMaxAge": 60 }`.
+ * `"limits": { "requests": 600, "window": 60 }`, its shared-cache policy, `"cache": { "sharedMaxAge": 60 }`,
+ * and whether it is a preview key, `"preview": true` (reads drafts with `status=draft`; `--preview` says the same).
  *
  * `create` and `regenerate` print the key alone on the last line of standard output. Bad input is a
  * message on standard error, a non-zero exit status, and nothing written.
@@ -20,7 +21,7 @@ import type { Core } from '@strapi/strapi';
 import { withStrapi } from './lib/strapi';
 
 const USAGE = `usage:
-  npm run key -- create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d]
+  npm run key -- create --name NAME (--grants FILE | --all) [--description TEXT] [--expires DATE|<N>d] [--preview]
   npm run key -- list
   npm run key -- revoke ID
   npm run key -- regenerate ID
@@ -42,6 +43,7 @@ type ApiKeyView = {
   revoked: boolean;
   limits: { requests: number; window: number } | null;
   cache: { sharedMaxAge: number } | null;
+  preview: boolean;
 };
 
 type KeysService = {
@@ -52,6 +54,7 @@ type KeysService = {
     grants: unknown;
     limits?: unknown;
     cache?: unknown;
+    preview?: unknown;
   }): Promise<{ key: ApiKeyView; plaintext: string }>;
   list(): Promise<ApiKeyView[]>;
   revoke(id: string): Promise<ApiKeyView>;
@@ -93,12 +96,18 @@ const readGrantsFile = (file: string): unknown => {
 /**
  * A grants file may carry the key's rate limit beside its grants, `"limits": { "requests": 600, "window": 60 }`
  * (without it the key has the plugin config's default), and its shared-cache policy, `"cache": {
- * "sharedMaxAge": 60 }` (without it the key's responses are `private, no-cache`). The keys service checks both.
+ * "sharedMaxAge": 60 }` (without it the key's responses are `private, no-cache`), and `"preview": true` for a
+ * key that may read drafts (contract section 15). The keys service checks all three.
  */
-export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown; cache?: unknown } => {
+export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown; cache?: unknown; preview?: unknown } => {
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return { grants: content };
-  const { limits, cache, ...grants } = content as Record<string, unknown>;
-  return { grants, ...('limits' in content ? { limits } : {}), ...('cache' in content ? { cache } : {}) };
+  const { limits, cache, preview, ...grants } = content as Record<string, unknown>;
+  return {
+    grants,
+    ...('limits' in content ? { limits } : {}),
+    ...('cache' in content ? { cache } : {}),
+    ...('preview' in content ? { preview } : {}),
+  };
 };
 
 const describeKey = (key: ApiKeyView) => {
@@ -114,6 +123,7 @@ const describeKey = (key: ApiKeyView) => {
     `expires:   ${key.expiresAt ?? 'never'}`,
     `limit:     ${key.limits ? `${key.limits.requests} requests per ${key.limits.window} s` : 'the default'}`,
     `cache:     ${key.cache ? `shared, ${key.cache.sharedMaxAge} s` : 'private'}`,
+    `preview:   ${key.preview ? 'yes, may read drafts (status=draft)' : 'no'}`,
   ].join('\n');
 };
 
@@ -157,6 +167,7 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         grants: { type: 'string' },
         all: { type: 'boolean' },
         expires: { type: 'string' },
+        preview: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -178,12 +189,22 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
         if (Boolean(values.grants) === Boolean(values.all))
           throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
-        const { grants, limits, cache } = values.all
-          ? { grants: 'all', limits: undefined, cache: undefined }
+        const { grants, limits, cache, preview } = values.all
+          ? { grants: 'all', limits: undefined, cache: undefined, preview: undefined }
           : splitGrantsFile(readGrantsFile(values.grants!));
         const expiresAt = values.expires ? parseExpiry(values.expires) : null;
+        // `--preview` or the file's `"preview": true`; the service refuses a file's flag that is not a boolean.
+        const previewFlag = values.preview ? true : preview;
         const { key, plaintext } = await withStrapi((strapi) =>
-          keys(strapi).create({ name: values.name!, description: values.description ?? null, expiresAt, grants, limits, cache }),
+          keys(strapi).create({
+            name: values.name!,
+            description: values.description ?? null,
+            expiresAt,
+            grants,
+            limits,
+            cache,
+            preview: previewFlag,
+          }),
         );
         output.out(describeKey(key));
         output.out('The key is shown once; store it now:');

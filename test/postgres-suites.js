@@ -36,6 +36,7 @@ const onPostgres = {
   'read-filters.test.ts': 'filter conditions compiled to SQL',
   'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',
   'read-include.test.ts': 'relation loading queries at every depth',
+  'read-preview.test.ts': 'draft reads are conditions on published_at, an EXISTS per row for meta.status (a boolean on PostgreSQL)',
   'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
   'rate-limits-instances.test.ts':
     'two processes on one database sharing a counter (the table, then Redis); PostgreSQL only (skipped on SQLite)',

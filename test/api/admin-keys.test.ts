@@ -70,6 +70,7 @@ describe('create', () => {
         grants: { resources: { 'native:events': { actions: ['read'], read: ['title', 'summary'], write: [] } }, commands: [], origins: [] },
         limits: null,
         cache: null,
+        preview: false,
         expiresAt,
         revoked: false,
         lastUsedAt: null,
@@ -303,6 +304,27 @@ describe('change', () => {
     const cleared = await api().put(`/keys/${created.body.data.id}`, { cache: null });
     expect(cleared.body.data.cache).toBeNull();
     expect((await v2('/', plaintext)).headers['cache-control']).toBe('private, no-cache');
+  });
+
+  test('the preview flag is set and cleared; the API applies it on the next request; a flag that is not a boolean is named', async () => {
+    const created = await api().post('/keys', { name: 'Preview site', grants: EVENTS_TITLE, preview: true });
+    expect(created.status).toBe(201);
+    expect(created.body.data.preview).toBe(true);
+    const plaintext: string = created.body.meta.plaintext;
+    const draft = await v2('/events?status=draft', plaintext);
+    expect(draft.status).toBe(200);
+    expect(draft.headers['cache-control']).toBe('no-store');
+
+    const refused = await api().put(`/keys/${created.body.data.id}`, { preview: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(validationError([{ path: ['preview'], message: 'Preview is on or off (true or false).' }]));
+    expect((await api().get(`/keys/${created.body.data.id}`)).body.data.preview).toBe(true);
+
+    const cleared = await api().put(`/keys/${created.body.data.id}`, { preview: false });
+    expect(cleared.body.data.preview).toBe(false);
+    const now = await v2('/events?status=draft', plaintext);
+    expect(now.status).toBe(403);
+    expect(now.body.errors[0].meta.reason).toBe('preview_not_granted');
   });
 
   test('unknown keys are 404', async () => {

@@ -114,6 +114,22 @@ test('the preview answers as the API would for unsaved grants', async () => {
   }
 });
 
+test("the preview follows the form's preview flag: only a preview key's OpenAPI document names status", async () => {
+  const grants = { resources: { 'native:jobs': { actions: ['read'], read: ['title'], write: [] } }, commands: [], origins: [] };
+  const documentOf = async (body: Record<string, unknown>) => {
+    const res = await post('/preview', { grants, ...body });
+    expect(res.status).toBe(200);
+    expect(res.body.data.openapi.status).toBe(200);
+    return JSON.stringify(res.body.data.openapi.body);
+  };
+  expect(await documentOf({ preview: true })).toContain('#/components/parameters/Status');
+  expect(await documentOf({ preview: false })).not.toContain('#/components/parameters/Status');
+  expect(await documentOf({})).not.toContain('#/components/parameters/Status');
+  const saved = await post('/keys', { name: 'Saved preview key', preview: true });
+  expect(await documentOf({ keyId: saved.body.data.id })).toContain('#/components/parameters/Status');
+  expect(await documentOf({ keyId: saved.body.data.id, preview: false })).not.toContain('#/components/parameters/Status');
+});
+
 test('the preview of a saved key stands for that key; invalid grants come back as issues, with the paths a save reports', async () => {
   const key = await post('/keys', { name: 'Previewed' });
   const preview = await post('/preview', { keyId: key.body.data.id, grants: { resources: {}, commands: [], origins: [] } });

@@ -89,6 +89,24 @@ describe('npm run key', () => {
     expect(created.stdout).toContain('cache:     shared, 60 s');
   });
 
+  test('a preview key comes from the grants file or from --preview; other keys are not preview keys', async () => {
+    const fromFile = await key(
+      'create',
+      '--name',
+      'Preview site',
+      '--grants',
+      writeJson('preview.json', { resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } }, preview: true }),
+    );
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout).toContain('preview:   yes, may read drafts (status=draft)');
+    const fromFlag = await key('create', '--name', 'Preview all', '--all', '--preview');
+    expect(fromFlag.code).toBe(0);
+    expect(fromFlag.stdout).toContain('preview:   yes');
+    const plain = await key('create', '--name', 'Plain', '--all');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('preview:   no');
+  });
+
   test('--all grants every resource that exists now', async () => {
     const created = await key('create', '--name', 'Everything', '--all');
     expect(created.code).toBe(0);
@@ -126,6 +144,7 @@ describe('npm run key', () => {
     ['unknown command', { resources: {}, commands: ['launch'] }, /Unknown command: 'launch'/],
     ['bad origin', { resources: {}, origins: ['shop.example/path'] }, /scheme:\/\/host/],
     ['bad cache policy', { resources: {}, cache: { sharedMaxAge: 0 } }, /sharedMaxAge is a whole number of seconds/],
+    ['a preview flag that is not a boolean', { resources: {}, preview: 'yes' }, /Preview is on or off/],
   ])('a grants file with %s is refused and writes nothing', async (_name, content, message) => {
     const before = await countKeys();
     const result = await key('create', '--name', 'x', '--grants', writeJson('bad.json', content));

@@ -59,6 +59,24 @@ const SORTS = usingPostgres() ? /\bSort\b/ : /TEMP B-TREE/;
 const IN_NULL_SEGMENT = usingPostgres() ? /is null\) is true/i : /is null\) = 1/i;
 const IN_VALUED_SEGMENT = usingPostgres() ? /is null\) is false/i : /is null\) = 0/i;
 
+test.each(['events', 'buildings', 'festivals', 'jobs', 'products'])(
+  '%s has the order index of its drafts (preview reads)',
+  async (table) => {
+    const names = await indexNames(app.strapi.db.connection as unknown as Knex, table);
+    expect(names).toContain(`${table}_pda_draft_order`);
+  },
+);
+
+test('a draft read (status=draft) reads the default page order from the drafts index, not sorted', async () => {
+  const knex = app.strapi.db.connection as unknown as Knex;
+  const details = await planOf(
+    knex,
+    "SELECT id FROM events WHERE published_at IS NULL AND locale = 'en' ORDER BY (sort IS NULL) ASC, sort ASC, document_id ASC LIMIT 26",
+  );
+  expect(details).toContain('events_pda_draft_order');
+  expect(details).not.toMatch(SORTS);
+});
+
 test('the default page order is read from the index, not sorted', async () => {
   const knex = app.strapi.db.connection as unknown as Knex;
   const details = await planOf(
@@ -119,5 +137,10 @@ test('ensuring the indexes again changes nothing', async () => {
   const resources = await (app.strapi.plugin('public-api').service('resources') as { all: () => Promise<unknown[]> }).all();
   await service.ensure(resources);
   const names = await indexNames(app.strapi.db.connection as unknown as Knex, 'events');
-  expect(names.filter((name) => name.startsWith('events_pda_'))).toHaveLength(2);
+  // Order (published), order (drafts, for preview reads) and slug: each once.
+  expect(names.filter((name) => name.startsWith('events_pda_')).sort()).toEqual([
+    'events_pda_draft_order',
+    'events_pda_order',
+    'events_pda_slug',
+  ]);
 });

@@ -12,13 +12,20 @@ export const keysService = (strapi: Core.Strapi) => strapi.plugin('public-api').
 export const createKey = async (
   strapi: Core.Strapi,
   grants: unknown,
-  extra: { name?: string; expiresAt?: string | null; limits?: { requests: number; window: number } | null } = {},
+  extra: {
+    name?: string;
+    expiresAt?: string | null;
+    limits?: { requests: number; window: number } | null;
+    /** A preview key may read drafts (`status=draft`). */
+    preview?: boolean;
+  } = {},
 ) => {
   const { key, plaintext } = await keysService(strapi).create({
     name: extra.name ?? 'test key',
     grants,
     expiresAt: extra.expiresAt,
     limits: extra.limits,
+    preview: extra.preview,
   });
   return { ...key, token: plaintext, auth: `Bearer ${plaintext}` };
 };

@@ -293,6 +293,14 @@ describe('queryFingerprint', () => {
     expect(fingerprintOf(text)).not.toBe(fingerprintOf('sort=title,-price&filter[title]=a&filter[price][in]=1,2&locale=fr'));
   });
 
+  it('binds the status: a draft read and a published read never share a cursor', () => {
+    const published = fingerprintOf('sort=title&locale=fr');
+    expect(fingerprintOf('sort=title&locale=fr&status=draft')).not.toBe(published);
+    // A published read's fingerprint is what it was before status existed (its cursors stay valid).
+    expect(fingerprintOf('sort=title&locale=fr&status=published')).toBe(published);
+    expect(queryFingerprint({ sort: [{ key: 'title', direction: 'asc' }], filters: [], locale: 'fr' })).toBe(published);
+  });
+
   it('tells a string from a number of the same spelling', () => {
     const asString = queryFingerprint({
       sort: [],

@@ -232,6 +232,7 @@ const schemaChecker = (resources: Resource[], resource: Resource) => {
     components: new Components(),
     grants,
     locales: ['de', 'en'],
+    preview: false,
     nameOf: (target) => target.slug.replace(/^./, (char) => char.toUpperCase()),
     projectionOf: (target) => {
       if (!projections.has(target.id)) projections.set(target.id, project(grants, target, resolve));

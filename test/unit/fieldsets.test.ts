@@ -218,6 +218,7 @@ describe('fields[type] in collection and record queries', () => {
       locale: null,
       include: [spec('venue')],
       fields: new Map([['events', new Set(['venue'])]]),
+      status: 'published',
     });
     expect(reasonOf(onlyProblem(() => parseRecordQuery(new URLSearchParams('fields[events]=nope'), vocabulary)))).toBe(
       'fields_field_invalid',

@@ -96,6 +96,7 @@ describe('defaults', () => {
       include: [],
       filters: [],
       fields: new Map(),
+      status: 'published',
     });
   });
 
@@ -410,12 +411,48 @@ describe('other parameters', () => {
   });
 });
 
+describe('status (contract section 15)', () => {
+  const record = (text: string) => parseRecordQuery(query(text), vocabulary);
+
+  it('is published unless draft is asked for, on collections, records and singletons alike', () => {
+    expect(parse('').status).toBe('published');
+    expect(parse('status=published').status).toBe('published');
+    expect(parse('status=draft&limit=5').status).toBe('draft');
+    expect(record('status=draft&include=venue').status).toBe('draft');
+    expect(record('status=published').status).toBe('published');
+  });
+
+  it.each(['Draft', 'DRAFT', 'drafts', 'preview', '', 'draft,published', ' draft'])('rejects status=%j on status', (value) => {
+    const text = `status=${encodeURIComponent(value)}`;
+    expectRejection(problem(text), 'status', 'status_invalid');
+    expectRejection(
+      onlyProblem(() => record(text)),
+      'status',
+      'status_invalid',
+    );
+  });
+
+  it('rejects status given twice', () => {
+    expectRejection(problem('status=draft&status=draft'), 'status', 'parameter_repeated');
+  });
+
+  it('reports a bad status with the other problems of the query', () => {
+    const errors = problemsOf(() => parse('status=x&limit=0'));
+    expect(errors.map((error) => (error.source as { parameter: string }).parameter)).toEqual(['status', 'limit']);
+  });
+});
+
 describe('single-record reads', () => {
   const record = (text: string) => parseRecordQuery(query(text), vocabulary);
 
   it('accepts locale, include and fields[type]', () => {
-    expect(record('locale=en&include=venue')).toEqual({ locale: 'en', include: [{ field: 'venue', include: [] }], fields: new Map() });
-    expect(record('')).toEqual({ locale: null, include: [], fields: new Map() });
+    expect(record('locale=en&include=venue')).toEqual({
+      locale: 'en',
+      include: [{ field: 'venue', include: [] }],
+      fields: new Map(),
+      status: 'published',
+    });
+    expect(record('')).toEqual({ locale: null, include: [], fields: new Map(), status: 'published' });
     expect(record('fields[events]=title&include=venue&fields[buildings]=').fields).toEqual(
       new Map([
         ['events', new Set(['title'])],

@@ -107,6 +107,7 @@ describe('the grants file of the key command line', () => {
     const grants = { resources: {}, commands: [], origins: [] };
     expect(splitGrantsFile({ ...grants, limits: { requests: 10, window: 1 } })).toEqual({ grants, limits: { requests: 10, window: 1 } });
     expect(splitGrantsFile(grants)).toEqual({ grants });
+    expect(splitGrantsFile({ ...grants, preview: true })).toEqual({ grants, preview: true });
     expect(splitGrantsFile([1])).toEqual({ grants: [1] });
   });
 

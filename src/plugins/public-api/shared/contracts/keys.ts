@@ -42,6 +42,11 @@ export type AdminKey = {
   limits: KeyLimits | null;
   /** The key's shared-cache policy; null: its responses are `private, no-cache`. */
   cache: KeyCache | null;
+  /**
+   * A preview key may read drafts (`status=draft`: the latest draft of each record, answered
+   * `Cache-Control: no-store`; contract section 15). Meant for editors' preview sites, never a public site.
+   */
+  preview: boolean;
   expiresAt: string | null;
   revoked: boolean;
   lastUsedAt: string | null;
@@ -58,6 +63,8 @@ export type KeyDetailsInput = {
   limits?: KeyLimits | null;
   /** `{ sharedMaxAge }` (1 to 31,536,000 seconds), or null for a key whose responses are not shared. */
   cache?: KeyCache | null;
+  /** Whether the key may read drafts (`status=draft`); false when absent on create. */
+  preview?: boolean;
 };
 
 export declare namespace ListKeys {

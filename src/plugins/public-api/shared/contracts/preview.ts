@@ -19,6 +19,8 @@ export declare namespace PreviewKey {
       grants: GrantsInput;
       /** The saved key the preview stands for (its id), if any. */
       keyId?: number;
+      /** The preview flag as the form has it (unsaved); the saved key's, or false, when absent. */
+      preview?: boolean;
     };
   }
   interface Response {

@@ -1,7 +1,8 @@
 /**
- * Name, description, expiry, rate limit and shared-cache policy of a key. Expiry: never, 7/30/90 days from now, or a custom date.
+ * Name, description, expiry, rate limit, shared-cache policy and preview flag of a key. Expiry: never, 7/30/90 days from now, or
+ * a custom date.
  */
-import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea } from '@strapi/design-system';
+import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea, Toggle } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import { useT } from '../hooks/useT';
 import type { FieldErrors } from '../utils/errors';
@@ -17,6 +18,8 @@ export type KeyDetails = {
   limitWindow: string;
   /** Seconds a CDN may keep the key's responses, as typed; empty: not cacheable (`private, no-cache`). */
   sharedMaxAge: string;
+  /** Whether the key may read drafts (`status=draft`): for editors' preview sites only. */
+  preview: boolean;
 };
 
 type Props = {
@@ -131,6 +134,28 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
             value={value.sharedMaxAge}
             disabled={disabled}
             onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('sharedMaxAge', e.target.value)}
+          />
+          <Field.Hint />
+          <Field.Error />
+        </Field.Root>
+      </Grid.Item>
+      <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+        <Field.Root
+          name="preview"
+          error={errors.preview}
+          hint={t(
+            'key.preview.hint',
+            'A preview key may also read unpublished drafts by adding status=draft to a read: the latest draft of each record, never cached. Give it only to a preview site for editors, never to a public website or app.',
+          )}
+          width="100%"
+        >
+          <Field.Label>{t('key.preview', 'Preview drafts')}</Field.Label>
+          <Toggle
+            checked={value.preview}
+            disabled={disabled}
+            onLabel={t('key.preview.on', 'Drafts readable')}
+            offLabel={t('key.preview.off', 'Published only')}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('preview', e.target.checked)}
           />
           <Field.Hint />
           <Field.Error />

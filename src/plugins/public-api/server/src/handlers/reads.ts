@@ -12,7 +12,7 @@ import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
 import { includeReaches, loadRecords, type LoadContext } from '../read/load';
 import { expandedFor, largestFittingLimit, MAX_EXPANDED_RECORDS } from '../read/expansion';
 import { parameterError } from '../query/problems';
-import type { IncludeSpec } from '../query/types';
+import type { IncludeSpec, ReadStatus } from '../query/types';
 import type { RecordRow } from '../serialize/rows';
 import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
 import { documentText } from '../serialize/document-text';
@@ -72,6 +72,22 @@ const boundInclude = async (
   );
 };
 
+/**
+ * Drafts are for preview keys alone (contract section 15): any other key sending `status=draft` is
+ * refused before anything is read, so no draft, and not even whether one exists, reaches it.
+ */
+const assertMayRead = (request: ApiRequest, status: ReadStatus): void => {
+  if (status === 'draft' && !request.key.preview) {
+    throw apiError(403, 'Only a preview key may read drafts (status=draft).', {
+      source: { parameter: 'status' },
+      reason: 'preview_not_granted',
+    });
+  }
+};
+
+/** A draft read's answer is never stored by any cache: drafts change without notice and are not public. */
+const storable = (status: ReadStatus): Pick<ApiResponse, 'noStore'> => (status === 'draft' ? { noStore: true } : {});
+
 const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
   const { projection, resource } = access;
   const locales = await localesFor(projection);
@@ -82,6 +98,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     recordTypeTree(projection, access.projectionOf),
   );
   const parsed = parseCollectionQuery(request.query, vocabulary);
+  assertMayRead(request, parsed.status);
   const shown = shownProjection(projection, parsed.fields, parsed.include);
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
@@ -89,7 +106,12 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
   const binding: CursorBinding = {
     keyId: request.key.keyId,
     resourceId: resource.id,
-    fingerprint: queryFingerprint({ sort: parsed.sort, filters: parsed.filters, locale: takesLocale(projection) ? language : null }),
+    fingerprint: queryFingerprint({
+      sort: parsed.sort,
+      filters: parsed.filters,
+      locale: takesLocale(projection) ? language : null,
+      status: parsed.status,
+    }),
     sort: parsed.sort,
     now: Date.now(),
   };
@@ -103,8 +125,9 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     after,
     limit: parsed.limit,
     shown,
+    status: parsed.status,
   });
-  const context = loadContext(request, access, language, parsed.fields);
+  const context = loadContext(request, access, language, parsed.fields, parsed.status);
   await boundInclude(request, context, projection, page.rows, parsed.include, true);
   const data = await loadRecords(context, shown, page.rows, parsed.include);
   const last = page.rows.at(-1);
@@ -123,6 +146,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
   const text = parsed.include.length === 0 ? documentText(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
   return {
     status: 200,
+    ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, data),
     ...(text === null ? { body: document } : { rawBody: text }),
   };
@@ -136,15 +160,18 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
     include: includeTree(projection, access.projectionOf),
     records: recordTypeTree(projection, access.projectionOf),
   });
+  assertMayRead(request, parsed.status);
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
   const shown = shownProjection(projection, parsed.fields, parsed.include);
-  const row = identifier === null ? await findSingleton(shown, locale) : await findRecord(shown, identifier, locale);
-  const context = loadContext(request, access, language, parsed.fields);
+  const row =
+    identifier === null ? await findSingleton(shown, locale, parsed.status) : await findRecord(shown, identifier, locale, parsed.status);
+  const context = loadContext(request, access, language, parsed.fields, parsed.status);
   await boundInclude(request, context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);
   return {
     status: 200,
+    ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, [data]),
     body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }),
   };

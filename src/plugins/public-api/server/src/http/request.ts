@@ -78,6 +78,8 @@ export type ApiResponse = {
   etag?: string;
   /** Cache-Tag values of a read (http/cache-tags.ts). */
   tags?: string[];
+  /** `Cache-Control: no-store` even on a 200 read, whatever the key's policy (draft reads, contract section 15). */
+  noStore?: boolean;
 };
 
 export type Handler = (request: ApiRequest) => Promise<ApiResponse>;

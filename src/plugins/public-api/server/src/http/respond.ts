@@ -4,8 +4,9 @@
  * turns); then, in order:
  *
  * 1. Cache-Control: a 200 to GET or HEAD with a key is `private, no-cache`, or the key's shared policy
- *    (http/cache-control.ts), with `Vary: Authorization`; anything else a key gets (errors, writes,
- *    commands) is `no-store`, and so is every error.
+ *    (http/cache-control.ts), with `Vary: Authorization`, unless the handler says `noStore` (a preview
+ *    key's draft read); anything else a key gets (errors, writes, commands) is `no-store`, and so is every
+ *    error.
  * 2. ETag on every 2xx document: the strong tag of its identity bytes (http/entity-tags.ts), or the one the
  *    handler computed with them (the OpenAPI document is cached with its tag). Cache-Tag and
  *    Surrogate-Key on reads (http/cache-tags.ts).
@@ -79,7 +80,7 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
   const keyed = context.cachePolicy !== undefined;
   const cachedRead = keyed && isRead(context.method) && response.status === 200;
   if (cachedRead) {
-    headers['Cache-Control'] = readCacheControl(context.cachePolicy!);
+    headers['Cache-Control'] = response.noStore ? NOT_STORED : readCacheControl(context.cachePolicy!);
     vary.push('Authorization');
     Object.assign(headers, cacheTagHeaders(response.tags ?? []));
   } else if (keyed || response.status >= 400) {

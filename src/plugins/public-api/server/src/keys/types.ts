@@ -18,6 +18,8 @@ export type ApiKeyRow = {
   origins: unknown;
   limits: unknown;
   cache: unknown;
+  /** Null on rows written before the flag existed (not a preview key); 0 or 1 as SQLite returns it to raw SQL. */
+  preview: boolean | number | null;
   expiresAt: string | Date | null;
   revoked: boolean;
   lastUsedAt: string | Date | null;

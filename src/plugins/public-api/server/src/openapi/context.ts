@@ -16,4 +16,6 @@ export type DocumentContext = {
   nameOf: (resource: Resource) => string;
   /** The key's projection of a resource (memoized). */
   projectionOf: (resource: Resource) => Projection;
+  /** Whether the key is a preview key: only then do reads list `status` and records `meta.status`. */
+  preview: boolean;
 };

@@ -39,6 +39,8 @@ export type OpenApiInput = {
   locales: readonly string[];
   /** The command registry (those the key is not granted are skipped). */
   commands: readonly CommandDefinition[];
+  /** Whether the key may read drafts (contract section 15); false when absent. */
+  preview?: boolean;
 };
 
 /** The media types the document itself is served as (see http/media-types.ts). */
@@ -227,6 +229,7 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     locales: input.locales,
     nameOf: (resource) => names.get(resource.id)!,
     projectionOf: projector(grants, input.resources),
+    preview: input.preview === true,
   };
 
   const granted = new Set(grants.commands);

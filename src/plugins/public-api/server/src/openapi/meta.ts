@@ -9,11 +9,27 @@ import type { Components } from './components';
 import { object } from './schema';
 import type { Ref } from './types';
 
-export const recordMeta = (c: Components): Ref =>
+/** `preview`: the key reads drafts, so records may carry `meta.status` (contract section 15). */
+export const recordMeta = (c: Components, preview = false): Ref =>
   c.schema('RecordMeta', () =>
     object(
       {
         ...Object.fromEntries(META_ENTRIES.map(([key, entry]) => [key, structuredClone(entry.schema)])),
+        ...(preview
+          ? {
+              // A draft has no publication date of its own: on draft reads publishedAt is null.
+              publishedAt: {
+                type: ['integer', 'null'],
+                description: 'When the record was published (Unix milliseconds); null on draft reads (`status=draft`).',
+              },
+              status: {
+                type: 'string',
+                enum: ['draft', 'published'],
+                description:
+                  'Draft reads (`status=draft`) only: `published` when the record has a published version (the draft may differ from it), `draft` when it was never published or was unpublished. `publishedAt` of a draft is null.',
+              },
+            }
+          : {}),
         truncated: {
           type: 'array',
           items: { type: 'string' },

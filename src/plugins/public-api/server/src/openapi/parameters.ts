@@ -56,6 +56,20 @@ export const localeParameter = (context: DocumentContext): Ref =>
     schema: context.locales.length ? { type: 'string', enum: [...context.locales] } : { type: 'string' },
   }));
 
+/** `status`, for preview keys only: other keys cannot use it (403), so their documents do not name it. */
+const status = (context: DocumentContext): Ref[] =>
+  context.preview
+    ? [
+        context.components.parameter('Status', () => ({
+          name: 'status',
+          in: 'query',
+          description:
+            'Which version of each record to read: `published` (the default) or `draft`, the latest draft, also of included records. A draft read is answered with `Cache-Control: no-store`, its records carry `meta.status`, and its cursors serve draft reads only.',
+          schema: { type: 'string', enum: ['published', 'draft'], default: 'published' },
+        })),
+      ]
+    : [];
+
 const sort = (vocabulary: QueryVocabulary): ParameterObject => {
   const keys = [...vocabulary.sortable];
   const byDefault = vocabulary.defaultSort?.length ? vocabulary.defaultSort.map((term) => term.key).join(', ') + ', then id' : 'id';
@@ -144,10 +158,11 @@ export const collectionParameters = (context: DocumentContext, resource: Resourc
     ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
     ...[include(vocabulary), filter(vocabulary)].filter((parameter): parameter is ParameterObject => parameter !== null),
     ...fieldsetParameters(vocabulary),
+    ...status(context),
   ];
 };
 
-/** The parameters of a single record or a singleton: locale, include and fields[type] only. */
+/** The parameters of a single record or a singleton: locale, include, fields[type] and (preview keys) status only. */
 export const recordParameters = (context: DocumentContext, resource: Resource): (ParameterObject | Ref)[] => {
   const vocabulary = vocabularyOf(context, resource);
   const included = include(vocabulary);
@@ -155,5 +170,6 @@ export const recordParameters = (context: DocumentContext, resource: Resource): 
     ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
     ...(included ? [included] : []),
     ...fieldsetParameters(vocabulary),
+    ...status(context),
   ];
 };

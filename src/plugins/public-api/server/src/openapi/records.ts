@@ -78,7 +78,7 @@ export const recordSchema = (context: DocumentContext, resource: Resource): Ref 
         type: { type: 'string', const: resource.slug },
         id: { type: 'string', description: 'The stable record id.' },
         attributes: attributesSchema(context, resource),
-        meta: recordMeta(context.components),
+        meta: recordMeta(context.components, context.preview),
       },
       undefined,
       { description: `A record of ${resource.id}.` },

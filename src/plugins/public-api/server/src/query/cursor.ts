@@ -73,13 +73,16 @@ const normalFilter = (condition: FilterCondition): string =>
 
 /**
  * A hash of what decides which rows come in which order: the effective sort, the filters (in any order,
- * `filter[a]` and `filter[a][eq]` alike) and the locale. `limit` and `include` may change between pages.
+ * `filter[a]` and `filter[a][eq]` alike), the locale and the status (a draft read's cursor is refused on a
+ * published read and the other way round). `limit` and `include` may change between pages.
  */
-export const queryFingerprint = (query: Pick<ParsedQuery, 'sort' | 'filters' | 'locale'>): string => {
+export const queryFingerprint = (query: Pick<ParsedQuery, 'sort' | 'filters' | 'locale'> & { status?: ParsedQuery['status'] }): string => {
   const normal = JSON.stringify([
     query.sort.map((term: SortTerm) => [term.key, term.direction]),
     query.filters.map(normalFilter).sort(byJson),
     query.locale,
+    // Only drafts add a member: a published read's fingerprint, and so its cursors and ETags, stay as they were.
+    ...(query.status === 'draft' ? ['draft'] : []),
   ]);
   return createHash('sha256').update(normal).digest().subarray(0, 16).toString('base64url');
 };

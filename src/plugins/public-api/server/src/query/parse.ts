@@ -11,7 +11,16 @@ import { MAX_FILTERS, conditionKey, isFilterParameter, parseFilter } from './fil
 import { isFieldsetParameter, parseFieldset, returnedTypes, type ReturnedTypes } from './fieldsets';
 import { parseInclude } from './include';
 import { echo, parameterError } from './problems';
-import type { FilterCondition, IncludeSpec, ParsedQuery, QueryVocabulary, RecordQuery, RecordVocabulary, SortTerm } from './types';
+import type {
+  FilterCondition,
+  IncludeSpec,
+  ParsedQuery,
+  QueryVocabulary,
+  ReadStatus,
+  RecordQuery,
+  RecordVocabulary,
+  SortTerm,
+} from './types';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -67,6 +76,15 @@ export const parseLocale = (text: string, locales: readonly string[] | null): st
     );
   }
   return match;
+};
+
+/**
+ * `published` or `draft`, exactly (lower case, as every other value of the API's vocabulary). Whether the
+ * key may read drafts is the handler's question: a well-formed value is accepted here for any key.
+ */
+export const parseStatus = (text: string): ReadStatus => {
+  if (text === 'published' || text === 'draft') return text;
+  throw parameterError('status', `The status must be published or draft; got ${echo(text)}.`, 'status_invalid');
 };
 
 export const checkCursorText = (text: string): string => {
@@ -159,6 +177,7 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
     include: [],
     filters: [],
     fields: fieldsets.fields,
+    status: 'published',
   };
   // Conditions by (field, operator): `filter[a]` and `filter[a][eq]` are one condition, given twice.
   const conditions = new Map<string, FilterCondition>();
@@ -198,6 +217,9 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
       case 'include':
         parsed.include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
         break;
+      case 'status':
+        parsed.status = collect(problems, () => parseStatus(text)) ?? parsed.status;
+        break;
       default:
         if (isFilterParameter(name)) addFilter(name, text);
         else if (isFieldsetParameter(name)) fieldsets.add(name, text);
@@ -209,23 +231,25 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
   return parsed;
 };
 
-/** The query of a single-record read (or a singleton): only locale, include and fields[...]. */
+/** The query of a single-record read (or a singleton): only locale, include, status and fields[...]. */
 export const parseRecordQuery = (query: URLSearchParams, vocabulary: RecordVocabulary): RecordQuery => {
   const problems: ErrorObject[] = [];
   let locale: string | null = null;
   let include: IncludeSpec[] = [];
+  let status: ReadStatus = 'published';
   const fieldsets = fieldsetCollector(query, vocabulary, problems);
   for (const [name, text] of singleParameters(query, problems)) {
     if (name === 'locale') locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
     else if (name === 'include') include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
+    else if (name === 'status') status = collect(problems, () => parseStatus(text)) ?? status;
     else if (isFieldsetParameter(name)) fieldsets.add(name, text);
     else {
-      const detail = `The query parameter ${echo(name)} does not apply to a single record; use locale, include or fields[type].`;
+      const detail = `The query parameter ${echo(name)} does not apply to a single record; use locale, include, status or fields[type].`;
       report(problems, unknownParameter(name, detail));
     }
   }
   throwProblems(problems);
-  return { locale, include, fields: fieldsets.fields };
+  return { locale, include, fields: fieldsets.fields, status };
 };
 
 /** The query of a write: only `locale` (the language the write is in). */

@@ -17,6 +17,7 @@ export type QueryProblemReason =
   | 'sort_invalid'
   | 'sort_repeated'
   | 'locale_unknown'
+  | 'status_invalid'
   | 'include_invalid'
   | 'include_too_deep'
   | 'include_limit'

@@ -88,6 +88,12 @@ export type QueryVocabulary = {
   defaultSort?: readonly SortTerm[];
 };
 
+/**
+ * Which version of each record a read returns (contract section 15): the published one, or the latest
+ * draft (preview keys only; the handler checks the key, the parser only the value).
+ */
+export type ReadStatus = 'published' | 'draft';
+
 export type ParsedQuery = {
   /** Page size, 1 to 100. */
   limit: number;
@@ -102,9 +108,11 @@ export type ParsedQuery = {
   filters: FilterCondition[];
   /** Sparse fieldsets by record type; a type not in it shows every readable field. */
   fields: Fieldsets;
+  /** `published` unless `status=draft` was sent. */
+  status: ReadStatus;
 };
 
 /** What a single-record read accepts. */
-export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include' | 'fields'>;
+export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include' | 'fields' | 'status'>;
 
 export type RecordVocabulary = Pick<QueryVocabulary, 'include' | 'records' | 'locales'>;

@@ -24,6 +24,8 @@ export type RecordObject = {
   meta: SystemMeta & {
     /** The to-many relation fields whose lists this record shows cut to REFERENCE_LIST_CAP; absent when none. */
     truncated?: string[];
+    /** Draft reads only (contract section 15): whether the document has a published version. */
+    status?: 'draft' | 'published';
   };
 };
 
@@ -115,6 +117,7 @@ export const recordSerializer = (projection: Projection, parts: RecordParts): ((
     }
     const meta: RecordObject['meta'] = recordMeta(row);
     if (truncated) meta.truncated = truncated;
+    if (row.status !== undefined) meta.status = row.status;
     return { type, id: row.documentId, attributes, meta };
   };
 };

@@ -13,6 +13,11 @@ export type RecordRow = {
   updatedAt: unknown;
   publishedAt: unknown;
   values: Record<string, unknown>;
+  /**
+   * Draft reads only: whether the record's document has a published version (`published`) or not
+   * (`draft`), as `meta.status` shows it. Absent on published reads.
+   */
+  status?: 'draft' | 'published';
 };
 
 /** A relation target as a reference carries it, plus its row id for batched expansion. */

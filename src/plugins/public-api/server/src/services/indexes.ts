@@ -5,6 +5,8 @@
  * - `<table>_pda_order`: `(locale, (sort IS NULL), sort, document_id) WHERE published_at IS NOT NULL`,
  *   exactly the default ORDER BY of a page (nulls last, id as tiebreaker) over published rows, so the
  *   first page and a keyset page deep in the collection are both an index range scan, not a sort.
+ * - `<table>_pda_draft_order`: the same over draft rows (`published_at IS NULL`), for a preview key's draft
+ *   reads (contract section 15), on types with draft & publish only (the others have no draft rows).
  * - `<table>_pda_slug`: the slug column, for single-record reads by slug.
  * - `<join table>_pda_<owner column>`: `(owner, order, id)` on the join table of every relation field, the
  *   relation's order per owner, so that a reference list is read from its first link to its 101st and no
@@ -31,15 +33,21 @@ export const keyIdIndexStatement = (table: string, column: string): string =>
 
 export const indexStatements = (
   table: string,
-  columns: { locale?: string; sort?: string; slug?: string },
+  columns: { locale?: string; sort?: string; slug?: string; drafts?: boolean },
   quote: (identifier: string) => string,
 ): string[] => {
   const statements: string[] = [];
   if (columns.sort) {
     const leading = columns.locale ? `${quote(columns.locale)}, ` : '';
+    const order = `(${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')})`;
     statements.push(
-      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')}) WHERE ${quote('published_at')} IS NOT NULL`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} ${order} WHERE ${quote('published_at')} IS NOT NULL`,
     );
+    if (columns.drafts) {
+      statements.push(
+        `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_draft_order`)} ON ${quote(table)} ${order} WHERE ${quote('published_at')} IS NULL`,
+      );
+    }
   }
   if (columns.slug) {
     statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
@@ -85,6 +93,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             locale: resource.localized ? model.columns.locale : undefined,
             sort: resource.sortAttribute ? model.columns[resource.sortAttribute] : undefined,
             slug: resource.slugAttribute ? model.columns[resource.slugAttribute] : undefined,
+            drafts: resource.draftAndPublish,
           },
           quote,
         );

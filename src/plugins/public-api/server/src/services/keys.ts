@@ -62,6 +62,8 @@ export const toApiKey = (row: ApiKeyRow, derived: KeyDerived = derivedOf(row)): 
   grants: derived.grants,
   limits: derived.limits,
   cache: derived.cache,
+  // SQL reads of the row (`authenticate`) give SQLite's 0 or 1; null on rows older than the flag.
+  preview: Boolean(row.preview),
   expiresAt: toIso(row.expiresAt),
   revoked: Boolean(row.revoked),
   lastUsedAt: toIso(row.lastUsedAt),
@@ -83,6 +85,7 @@ const KEY_ROW_MEMBERS = [
   'origins',
   'limits',
   'cache',
+  'preview',
   'expiresAt',
   'revoked',
   'lastUsedAt',
@@ -129,6 +132,8 @@ export type KeyInput = {
   limits?: unknown;
   /** `{ sharedMaxAge }`, or null for a key whose responses are not shared (contract section 14). */
   cache?: unknown;
+  /** Whether the key may read drafts (`status=draft`, contract section 15); false when absent on create. */
+  preview?: boolean;
 };
 
 /** Thrown with every issue of a rejected input; nothing has been written. */
@@ -140,8 +145,15 @@ export class KeyValidationError extends errors.ValidationError {
   }
 }
 
-const validateMeta = (input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits' | 'cache'>, now: Date): GrantIssue[] => {
+const validateMeta = (
+  input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits' | 'cache' | 'preview'>,
+  now: Date,
+): GrantIssue[] => {
   const issues: GrantIssue[] = [];
+  // Grants files and scripts reach here without the admin's body check: a flag is a boolean, never "yes".
+  if (input.preview !== undefined && typeof input.preview !== 'boolean') {
+    issues.push({ path: ['preview'], message: 'Preview is on or off (true or false).' });
+  }
   if (input.cache !== undefined && input.cache !== null) {
     const parsed = parseCachePolicy(input.cache);
     if (!parsed.ok)
@@ -248,6 +260,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           origins: grants.origins,
           limits: input.limits ?? null,
           cache: input.cache ?? null,
+          preview: input.preview === true,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           revoked: false,
         },
@@ -273,6 +286,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         expiresAt: input.expiresAt,
         limits: input.limits,
         cache: input.cache,
+        preview: input.preview,
       };
       // Everything is checked before anything is read from the input or written.
       const issues = validateMeta(merged, new Date());
@@ -285,6 +299,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (input.expiresAt !== undefined) data.expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
       if (input.limits !== undefined) data.limits = input.limits;
       if (input.cache !== undefined) data.cache = input.cache;
+      if (input.preview !== undefined) data.preview = input.preview;
       if (grants && !Array.isArray(grants))
         Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
       const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;

@@ -39,7 +39,9 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
       const websites = wanted.size ? (await registry.websites()).filter((website) => wanted.has(website.slug)) : [];
       const locales = (await getService('locales').get()).codes;
       const commands = COMMANDS.map((command) => command.name);
-      const fingerprint = sha256(JSON.stringify([baseUrl, key.grants.resources, key.grants.commands, websites, locales, commands]));
+      const fingerprint = sha256(
+        JSON.stringify([baseUrl, key.grants.resources, key.grants.commands, websites, locales, commands, key.preview]),
+      );
       const cached = cache.get(fingerprint);
       if (cached) return cached;
 
@@ -49,6 +51,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
         resources: [...registry.native(), ...websites.flatMap((website) => registry.resourcesOf(website))],
         locales,
         commands: COMMANDS,
+        preview: key.preview,
       });
       // Kept as bytes: sent as they are, hashed once (the same tag the edge gives every document).
       const text = Buffer.from(JSON.stringify(document));

@@ -17,7 +17,7 @@ import { statementRunner } from '../database/runner';
 import { bindValue } from '../fields/sort-kinds';
 import type { Projection } from '../grants/projection';
 import { keysetAfter, orderBy, totalSort } from '../query/keyset';
-import type { FilterCondition, ScalarValue, SortTerm } from '../query/types';
+import type { FilterCondition, ReadStatus, ScalarValue, SortTerm } from '../query/types';
 import { createReadModels, columnOf, type ReadModel, type RelationModel } from '../read/model';
 import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
 import { pageSegments, type Segment } from '../read/segments';
@@ -30,6 +30,8 @@ import type { Field, Resource } from '../registry/types';
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */
   locale: string | null;
+  /** Which rows: published (absent) or, for a preview key's `status=draft`, the drafts (contract section 15). */
+  status?: ReadStatus;
 };
 
 export type PageQuery = Scope & {
@@ -56,6 +58,7 @@ const ROW_ALIASES = {
   createdAt: '__created_at',
   updatedAt: '__updated_at',
   publishedAt: '__published_at',
+  hasPublished: '__has_published',
 } as const;
 
 type RawRow = Record<string, unknown>;
@@ -86,9 +89,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { column: qualified(model, columnOf(resource, model, key)), kind, nullable: key !== 'id' };
     };
 
-  /** Restricts a query to what the resource shows: published rows, the locale, the website. */
+  /**
+   * Restricts a query to what the resource shows: published rows (or, on a draft read, the draft rows of
+   * a type with draft & publish; a type without it has only published rows), the locale, the website.
+   */
   const applyVisibility = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope) => {
-    builder.whereNotNull(qualified(model, 'published_at'));
+    if (scope.status === 'draft' && resource.draftAndPublish) builder.whereNull(qualified(model, 'published_at'));
+    else builder.whereNotNull(qualified(model, 'published_at'));
     if (resource.localized && scope.locale) builder.where(qualified(model, 'locale'), scope.locale);
     if (resource.scopeAttribute && resource.website) {
       const join = model.relations[resource.scopeAttribute]!;
@@ -96,10 +103,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  /** The system values, and the columns of the fields the projection shows and of `also` (sort keys). */
-  const selectColumns = (projection: Projection, model: ReadModel, also: readonly Field[] = []): Record<string, string> => {
+  /**
+   * Whether the row's document has a published version in the row's locale (what `meta.status` of a
+   * draft read says): one indexed lookup per row of the page, on Strapi's (document_id, locale,
+   * published_at) index. Types without draft & publish have only published rows.
+   */
+  const hasPublishedVersion = (resource: Resource, model: ReadModel): Knex.Raw => {
+    if (!resource.draftAndPublish) return knex().raw('1');
+    const published = knex()(`${model.table} as pv`)
+      .select(knex().raw('1'))
+      .where('pv.document_id', knex().ref(qualified(model, 'document_id')))
+      .whereNotNull('pv.published_at');
+    if (resource.localized) published.where('pv.locale', knex().ref(qualified(model, 'locale')));
+    return knex().raw('exists ?', [published]);
+  };
+
+  /**
+   * The system values, and the columns of the fields the projection shows and of `also` (sort keys); on
+   * a draft read also whether each document has a published version.
+   */
+  const selectColumns = (
+    projection: Projection,
+    model: ReadModel,
+    also: readonly Field[] = [],
+    status: ReadStatus = 'published',
+  ): Record<string, string | Knex.Raw> => {
     const { resource } = projection;
-    const columns: Record<string, string> = {
+    const columns: Record<string, string | Knex.Raw> = {
       [ROW_ALIASES.rowId]: qualified(model, 'id'),
       [ROW_ALIASES.documentId]: qualified(model, 'document_id'),
       [ROW_ALIASES.createdAt]: qualified(model, 'created_at'),
@@ -113,6 +143,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const column = model.columns[field.key];
       if (column) columns[field.key] = qualified(model, column);
     }
+    if (status === 'draft') columns[ROW_ALIASES.hasPublished] = hasPublishedVersion(resource, model);
     return columns;
   };
 
@@ -131,6 +162,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       updatedAt: raw[ROW_ALIASES.updatedAt],
       publishedAt: raw[ROW_ALIASES.publishedAt],
       values: raw,
+      // Draft reads only (SQLite answers 0/1, PostgreSQL a boolean).
+      ...(ROW_ALIASES.hasPublished in raw
+        ? { status: raw[ROW_ALIASES.hasPublished] === true || Number(raw[ROW_ALIASES.hasPublished]) === 1 ? 'published' : 'draft' }
+        : {}),
     };
   };
 
@@ -141,22 +176,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * localized target would be reached once per language; with it, once. References, `include` and
    * relation filters all read links through here, so they agree on which targets exist.
    */
-  const visibleLinks = (join: RelationModel, target: Resource, language: string | null) => {
+  const visibleLinks = (join: RelationModel, target: Resource, language: string | null, status?: ReadStatus) => {
     const targetModel = models(join.targetUid);
     if (target.localized && !language) throw new Error(`Links to ${target.uid} need the language to read them in.`);
     const builder = knex()(`${join.table} as j`).join(targetModel.table, qualified(targetModel, 'id'), `j.${join.targetColumn}`);
-    applyVisibility(builder, target, targetModel, { locale: target.localized ? language : null });
+    // A draft links to its targets' drafts (Strapi links each version to the same version of the target).
+    applyVisibility(builder, target, targetModel, { locale: target.localized ? language : null, status });
     return { builder, targetModel };
   };
 
   /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
   const relationOwners =
-    (resource: Resource, model: ReadModel, targetOf: (field: string) => Resource | undefined, language: string | null) =>
+    (
+      resource: Resource,
+      model: ReadModel,
+      targetOf: (field: string) => Resource | undefined,
+      language: string | null,
+      status?: ReadStatus,
+    ) =>
     (field: string, refs: string[] | null): Knex.QueryBuilder => {
       const join = model.relations[field];
       const target = targetOf(field);
       if (!join || !target) throw new Error(`No relation '${field}' on ${resource.uid}.`);
-      const { builder, targetModel } = visibleLinks(join, target, language);
+      const { builder, targetModel } = visibleLinks(join, target, language, status);
       builder.select(`j.${join.ownerColumn}`);
       if (refs) {
         const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
@@ -170,7 +212,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const baseQuery = (projection: Projection, scope: Scope, also: readonly Field[] = []) => {
     const model = models(projection.resource.uid);
-    const builder = knex()(model.table).select(selectColumns(projection, model, also));
+    const builder = knex()(model.table).select(selectColumns(projection, model, also, scope.status));
     applyVisibility(builder, projection.resource, model, scope);
     return { model, builder };
   };
@@ -218,10 +260,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           after ? after.map((value) => (value === null ? 'n' : 'v')).join('') : '-',
           segment.limit,
           filterShape,
+          query.status ?? 'published',
         ].join('|');
         return run(shape, values, (param) => {
           const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
-          const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language);
+          const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language, query.status);
           for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
           if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
           if (after) {
@@ -252,7 +295,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (resource.identifiers.includes('slug') && resource.slugAttribute) lookups.push(['slug', resource.slugAttribute]);
       if (resource.identifiers.includes('id')) lookups.push(['id', 'documentId']);
       for (const [, attribute] of lookups) {
-        const raws = await run(`one|${projectionShape(projection)}|${scope.locale}|${attribute}`, [identifier], (param) => {
+        const shape = `one|${projectionShape(projection)}|${scope.locale}|${attribute}|${scope.status ?? 'published'}`;
+        const raws = await run(shape, [identifier], (param) => {
           const { model, builder } = baseQuery(projection, scope);
           return builder.where(qualified(model, model.columns[attribute]!), param(0)).limit(1);
         });
@@ -298,7 +342,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The one record of a singleton: the first in the resource's default order. */
     async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
-      const raws = await run(`singleton|${projectionShape(projection)}|${scope.locale}|${JSON.stringify(sort)}`, [], () => {
+      const shape = `singleton|${projectionShape(projection)}|${scope.locale}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;
+      const raws = await run(shape, [], () => {
         const { model, builder } = baseQuery(projection, scope);
         applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
         return builder.limit(1);
@@ -306,16 +351,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return raws[0] ? toRecordRow(raws[0]) : null;
     },
 
-    /** Rows by row id (for expanding relations), in no particular order. */
-    async byRowIds(projection: Projection, rowIds: number[], language: string | null): Promise<RecordRow[]> {
+    /** Rows by row id (for expanding relations), in no particular order; drafts only on a draft read. */
+    async byRowIds(projection: Projection, rowIds: number[], language: string | null, status?: ReadStatus): Promise<RecordRow[]> {
       if (rowIds.length === 0) return [];
       const model = models(projection.resource.uid);
       const locale = projection.resource.localized ? language : null;
-      const shape = `rows|${projectionShape(projection)}|${locale}|${rowIds.length}`;
+      const shape = `rows|${projectionShape(projection)}|${locale}|${rowIds.length}|${status ?? 'published'}`;
       const raws = await run(shape, rowIds, (param) => {
-        const builder = knex()(model.table).select(selectColumns(projection, model));
-        // Visibility again: a reference never leads to a draft, to another website's record or to another language.
-        applyVisibility(builder, projection.resource, model, { locale });
+        const builder = knex()(model.table).select(selectColumns(projection, model, [], status));
+        // Visibility again: a reference never leads to a draft (but on a draft read), to another website's record or to another language.
+        applyVisibility(builder, projection.resource, model, { locale, status });
         return builder.whereIn(
           qualified(model, 'id'),
           rowIds.map((_, index) => param(index) as number),
@@ -337,6 +382,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       fields: string[],
       language: string | null,
       whole = false,
+      status?: ReadStatus,
     ): Promise<Related<TargetRef>> {
       const result: Related<TargetRef> = new Map();
       if (rowIds.length === 0) return result;
@@ -347,7 +393,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const target = projection.targets.get(field);
           if (!join || !target) return;
           const targetModel = models(join.targetUid);
-          const visible = (owners: number[]) => visibleLinks(join, target, language).builder.whereIn(`j.${join.ownerColumn}`, owners);
+          const visible = (owners: number[]) =>
+            visibleLinks(join, target, language, status).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           const columns = {
             link: 'j.id',
@@ -367,14 +414,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const rows = whole
             ? ((await allLinks(visible(rowIds), columns)) as RawRow[])
             : await run(
-                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? language : ''}|${cap}|${rowIds.length}`,
+                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? language : ''}|${cap}|${rowIds.length}|${status ?? 'published'}`,
                 rowIds,
                 (param) =>
                   cutLinks(
                     knex(),
                     databaseClient(strapi),
                     { ...tables, owners: { table: model.table, ids: rowIds.map((_, index) => param(index) as number) } },
-                    () => visibleLinks(join, target, language).builder,
+                    () => visibleLinks(join, target, language, status).builder,
                     columns,
                     cap,
                   ),

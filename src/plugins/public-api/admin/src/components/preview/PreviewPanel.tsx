@@ -18,6 +18,8 @@ import { ResourceIndexView } from './ResourceIndexView';
 type Props = {
   grants: GrantsInput;
   keyId?: number;
+  /** The form's preview flag: a preview key's document lists `status` on reads. */
+  previewKey: boolean;
   resources: ResourceSummary[];
   /** Receives the server's validation of the grants: {} when they are valid. */
   onValidated: (errors: FieldErrors) => void;
@@ -25,7 +27,7 @@ type Props = {
 
 const DELAY_MS = 400;
 
-export const PreviewPanel = ({ grants, keyId, resources, onValidated }: Props) => {
+export const PreviewPanel = ({ grants, keyId, previewKey, resources, onValidated }: Props) => {
   const t = useT();
   const api = usePublicApi();
   const [preview, setPreview] = useState<PreviewKey.Response['data']>();
@@ -38,7 +40,10 @@ export const PreviewPanel = ({ grants, keyId, resources, onValidated }: Props) =
     setLoading(true);
     const timer = setTimeout(async () => {
       try {
-        const response = await api.preview({ grants: JSON.parse(request) as GrantsInput, ...(keyId ? { keyId } : {}) }, controller.signal);
+        const response = await api.preview(
+          { grants: JSON.parse(request) as GrantsInput, preview: previewKey, ...(keyId ? { keyId } : {}) },
+          controller.signal,
+        );
         onValidated(toFieldErrors(response.data.issues));
         // Invalid grants keep the last valid preview on screen; the form shows what to fix.
         if (response.data.index) setPreview(response.data);
@@ -55,7 +60,7 @@ export const PreviewPanel = ({ grants, keyId, resources, onValidated }: Props) =
     };
     // onValidated is a state setter wrapper; the request text is what matters.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, request, keyId]);
+  }, [api, request, keyId, previewKey]);
 
   const granted = resources.filter((resource) => (grants.resources[resource.id]?.actions.length ?? 0) > 0);
 

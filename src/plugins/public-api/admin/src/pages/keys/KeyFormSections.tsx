@@ -105,7 +105,13 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
         description={t('key.section.preview.description', 'What the API answers this key with the grants above, before and after saving.')}
         testId="section-preview"
       >
-        <PreviewPanel grants={form.grants} keyId={keyId} resources={registry.resources} onValidated={form.onValidated} />
+        <PreviewPanel
+          grants={form.grants}
+          keyId={keyId}
+          previewKey={form.details.preview}
+          resources={registry.resources}
+          onValidated={form.onValidated}
+        />
       </Section>
     </Flex>
   );

@@ -21,6 +21,7 @@ const detailsOf = (key: AdminKey | undefined): KeyDetails => ({
   limitRequests: key?.limits ? String(key.limits.requests) : '',
   limitWindow: key?.limits ? String(key.limits.window) : '',
   sharedMaxAge: key?.cache ? String(key.cache.sharedMaxAge) : '',
+  preview: key?.preview ?? false,
 });
 
 /** The limit as typed -> as sent: both empty is the default (null); anything else is sent for the server to judge. */
@@ -84,6 +85,7 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     if (!key || !sameLimits(limits, key.limits)) input.limits = limits;
     const cache = cacheOf(details);
     if (!key || cache?.sharedMaxAge !== key.cache?.sharedMaxAge) input.cache = cache;
+    if (!key || details.preview !== key.preview) input.preview = details.preview;
     return input;
   };
 

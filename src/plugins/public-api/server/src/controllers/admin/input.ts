@@ -14,11 +14,15 @@ const keyDetails = {
   /** The key's rate limit, or null for the default; its meaning (ranges) is checked by the keys service. */
   limits: z.unknown().optional(),
   cache: z.unknown().optional(),
+  /** Whether the key may read drafts (contract section 15). */
+  preview: z.boolean({ error: 'Preview is on or off (true or false).' }).optional(),
 };
 
 export const createKeySchema = z.object(keyDetails).strict();
 export const updateKeySchema = z.object(keyDetails).partial().strict();
-export const previewSchema = z.object({ grants: z.unknown(), keyId: z.number().int().positive().optional() }).strict();
+export const previewSchema = z
+  .object({ grants: z.unknown(), keyId: z.number().int().positive().optional(), preview: z.boolean().optional() })
+  .strict();
 
 export const parseBody = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => {
   const parsed = schema.safeParse(body ?? {});

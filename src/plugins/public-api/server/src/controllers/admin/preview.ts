@@ -25,6 +25,7 @@ const unsavedKey = (): ApiKey => {
     grants: { resources: {}, commands: [], origins: [] },
     limits: null,
     cache: null,
+    preview: false,
     expiresAt: null,
     revoked: false,
     lastUsedAt: null,
@@ -44,7 +45,12 @@ export default () => ({
       return;
     }
     const saved = body.keyId ? await getService('keys').findOne(body.keyId) : null;
-    const key: ApiKey = { ...(saved ?? unsavedKey()), grants: resolved.grants };
+    // The form's preview flag decides whether the OpenAPI document names `status` (unsaved, like the grants).
+    const key: ApiKey = {
+      ...(saved ?? unsavedKey()),
+      grants: resolved.grants,
+      ...(body.preview !== undefined ? { preview: body.preview } : {}),
+    };
     const [index, openapi] = await Promise.all([answerAsKey(key, '/', baseUrl), answerAsKey(key, '/schema', baseUrl)]);
     ctx.body = {
       data: { apiBaseUrl: baseUrl, issues: [], index: index ?? { status: 404, body: null }, openapi },

@@ -24,6 +24,7 @@ export const toAdminKey = (key: ApiKey): AdminKey => ({
   grants: key.grants,
   limits: key.limits,
   cache: key.cache,
+  preview: key.preview,
   expiresAt: key.expiresAt,
   revoked: key.revoked,
   lastUsedAt: key.lastUsedAt,

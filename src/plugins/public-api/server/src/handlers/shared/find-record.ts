@@ -4,17 +4,30 @@
  */
 import { defaultSort, type Projection } from '../../grants/projection';
 import { apiError } from '../../http/errors';
+import type { ReadStatus } from '../../query/types';
 import type { RecordRow } from '../../serialize/rows';
 import { getService } from '../../utils/get-service';
 
-export const findRecord = async (projection: Projection, identifier: string, locale: string | null): Promise<RecordRow> => {
-  const row = await getService('records').one(projection, identifier, { locale });
+export const findRecord = async (
+  projection: Projection,
+  identifier: string,
+  locale: string | null,
+  status: ReadStatus = 'published',
+): Promise<RecordRow> => {
+  const row = await getService('records').one(projection, identifier, { locale, status });
   if (!row) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
   return row;
 };
 
-export const findSingleton = async (projection: Projection, locale: string | null): Promise<RecordRow> => {
-  const row = await getService('records').singleton(projection, { locale }, defaultSort(projection.resource));
-  if (!row) throw apiError(404, 'This resource has no published record.', { reason: 'record_not_found' });
+export const findSingleton = async (
+  projection: Projection,
+  locale: string | null,
+  status: ReadStatus = 'published',
+): Promise<RecordRow> => {
+  const row = await getService('records').singleton(projection, { locale, status }, defaultSort(projection.resource));
+  if (!row) {
+    const detail = status === 'draft' ? 'This resource has no record.' : 'This resource has no published record.';
+    throw apiError(404, detail, { reason: 'record_not_found' });
+  }
   return row;
 };

@@ -5,8 +5,8 @@
  */
 import { pluginConfig } from '../../config';
 import { derivedKeys } from '../../keys/derived';
-import type { Fieldsets } from '../../query/types';
-import type { LoadContext } from '../../read/load';
+import type { Fieldsets, ReadStatus } from '../../query/types';
+import type { LoadContext, RecordSource } from '../../read/load';
 import type { FileRow } from '../../serialize/rows';
 import { assetObject } from '../../serialize/assets';
 import { createRichtextReader, withCurrentImages } from '../../serialize/richtext-read';
@@ -19,18 +19,36 @@ const readRichtext = createRichtextReader();
 const NO_FIELDSETS: Fieldsets = new Map();
 
 /**
+ * Where a read's records come from: the records service as it is for published reads; for a draft read
+ * (contract section 15) the same with every relation and expanded record read among drafts, so that
+ * `include` and references of a draft show the targets' drafts, never their published versions.
+ */
+const recordSource = (status: ReadStatus): RecordSource => {
+  const records = getService('records');
+  if (status === 'published') return records;
+  return {
+    relations: (projection, rowIds, fields, language) => records.relations(projection, rowIds, fields, language, false, status),
+    media: (projection, rows, fields) => records.media(projection, rows, fields),
+    byRowIds: (projection, rowIds, language) => records.byRowIds(projection, rowIds, language, status),
+    imageFiles: (documentIds) => records.imageFiles(documentIds),
+  };
+};
+
+/**
  * `language`: the locale of the localized records the read reaches (see `LoadContext`); `fieldsets`:
- * the read's sparse fieldsets (a write's read-back shows every readable field).
+ * the read's sparse fieldsets (a write's read-back shows every readable field); `status`: which version
+ * of each record (a write's read-back: the published one).
  */
 export const loadContext = (
   request: ApiRequest,
   access: ResourceAccess,
   language: string,
   fieldsets: Fieldsets = NO_FIELDSETS,
+  status: ReadStatus = 'published',
 ): LoadContext => {
   const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
   return {
-    source: getService('records'),
+    source: recordSource(status),
     language,
     projectionOf: access.projectionOf,
     fieldsets,
