@@ -150,6 +150,7 @@ const parseRef = (raw: unknown, problems: ErrorObject[]): Ref | null => {
     return null;
   }
   for (const member of Object.keys(raw)) {
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (REF_MEMBERS.has(member)) continue;
     const detail =
       member === 'relationship'
@@ -191,6 +192,8 @@ const parseOperation = (raw: unknown, index: number, baseUrl: string, known: Kno
     return null;
   }
   for (const member of Object.keys(raw)) {
+    // No more than the answer reports: a body of stray members would otherwise cost an error object each.
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (!OPERATION_MEMBERS.has(member)) {
       problems.push(invalid(`The member ${echo(member)} is not part of an operation; use op, ref, href, data and meta.`, pointer(member)));
     }
@@ -298,6 +301,7 @@ export const parseAtomicDocument = (body: unknown, baseUrl: string): AtomicOpera
   }
   const problems: ErrorObject[] = [];
   for (const member of Object.keys(body)) {
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (!TOP_LEVEL.has(member)) {
       problems.push(
         invalid(
@@ -327,12 +331,14 @@ export const parseAtomicDocument = (body: unknown, baseUrl: string): AtomicOpera
   }
   const known: Known = new Map();
   const parsed: AtomicOperation[] = [];
-  operations.forEach((raw, index) => {
+  for (const [index, raw] of operations.entries()) {
+    // The answer reports the first MAX_REPORTED_PROBLEMS problems: once they are found, the rest is not read.
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     const own: ErrorObject[] = [];
     const operation = parseOperation(raw, index, baseUrl, known, own);
     if (own.length) problems.push(...underOperation(apiErrors(400, own), index).errors);
     else if (operation) parsed.push(operation);
-  });
+  }
   if (problems.length) throw apiErrors(400, problems.slice(0, MAX_REPORTED_PROBLEMS));
   return parsed;
 };
