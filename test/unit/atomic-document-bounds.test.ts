@@ -54,3 +54,9 @@ test('problems of several operations are still reported in order, up to the cap'
     '/atomic:operations/1/op',
   ]);
 });
+
+test("an operation's `data` of 1,000 stray members: the cap holds there too (the single write's parser)", () => {
+  const error = refusal({ 'atomic:operations': [{ op: 'add', data: { type: 'events', attributes: {}, ...strayMembers(1000) } }] });
+  expect(error.errors).toHaveLength(MAX_REPORTED_PROBLEMS);
+  expect(error.errors[0]!.source).toEqual({ pointer: '/atomic:operations/0/data/stray0' });
+});
