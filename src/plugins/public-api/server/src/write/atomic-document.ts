@@ -18,6 +18,7 @@
  * under `/atomic:operations/<n>`. A `lid` must be added by an earlier operation before it is named.
  */
 import { ApiError, apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import { splitPath } from '../http/router';
 import { echo } from '../values/echo';
 import { pointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
@@ -89,21 +90,6 @@ const nonEmptyString = (value: unknown, at: string, what: string, problems: Erro
   return null;
 };
 
-const decodeSegments = (path: string): string[] | null => {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  if (trimmed === '') return [];
-  const segments: string[] = [];
-  for (const segment of trimmed.split('/')) {
-    if (segment === '') return null;
-    try {
-      segments.push(decodeURIComponent(segment));
-    } catch {
-      return null;
-    }
-  }
-  return segments;
-};
-
 type Href = { resource: ResourceName; record: string | null; query: URLSearchParams };
 
 /**
@@ -125,7 +111,7 @@ export const parseHref = (href: unknown, baseUrl: string, problems: ErrorObject[
     return null;
   }
   const url = new URL(relative, 'http://href.invalid');
-  const segments = url.hash ? null : decodeSegments(url.pathname);
+  const segments = url.hash ? null : splitPath(url.pathname);
   if (segments === null || segments.length === 0) {
     problems.push(invalid(`${shape} ${echo(href)} is neither.`, at, 'href_invalid'));
     return null;
