@@ -633,3 +633,32 @@ describe('a record removed earlier in the same request', () => {
     WAIT,
   );
 });
+
+describe("another website's records", () => {
+  test("a page of site-a relating to a page site-b got earlier by lid is 422 at the lid; an update of it through site-a's href is 400; nothing kept", async () => {
+    const before = await tableSnapshot(s, UIDS);
+    const addB = { op: 'add', href: '/cms/site-b/pages', data: { type: 'pages', lid: 'pb', attributes: { title: 'B Only' } } };
+    const related = await post(
+      editor.auth,
+      operations(addB, {
+        op: 'add',
+        href: '/cms/site-a/pages',
+        data: { type: 'pages', attributes: { title: 'A Page', relatedPages: [{ lid: 'pb' }] } },
+      }),
+    );
+    expect(related.status).toBe(422);
+    expect(related.body.errors[0].source).toEqual({ pointer: '/atomic:operations/1/data/attributes/relatedPages/0/lid' });
+    const moved = await post(
+      editor.auth,
+      operations(addB, {
+        op: 'update',
+        href: '/cms/site-a/pages',
+        ref: { type: 'pages', lid: 'pb' },
+        data: { type: 'pages', attributes: { title: 'Moved' } },
+      }),
+    );
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors[0].meta.reason).toBe('lid_type_mismatch');
+    expect(await tableSnapshot(s, UIDS)).toEqual(before);
+  });
+});
