@@ -553,3 +553,112 @@ describe('Idempotency-Key covers the whole request', () => {
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
   });
 });
+
+describe('a record removed earlier in the same request', () => {
+  // A removal is undone with the rest when a later operation is refused; an operation that names a
+  // record removed before it is refused as the single write refuses an absent record (404), never a 500
+  // or a removal that did nothing.
+  const WAIT = 30_000;
+
+  test(
+    'add, remove by lid, then an invalid add: 422 at the third operation, nothing kept',
+    async () => {
+      const before = await tableSnapshot(s, UIDS);
+      const res = await post(
+        editor.auth,
+        operations(
+          addEvent('Removed Then Refused', 'gone'),
+          { op: 'remove', ref: { type: 'events', lid: 'gone' } },
+          {
+            op: 'add',
+            data: { type: 'events', attributes: { title: 'No Start', category: 'talk' } },
+          },
+        ),
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].source.pointer).toMatch(/^\/atomic:operations\/2\//);
+      expect(await tableSnapshot(s, UIDS)).toEqual(before);
+    },
+    WAIT,
+  );
+
+  test(
+    'an archive, then the same record again: 404 at the second operation, the record still published',
+    async () => {
+      const job = await publish(s, JOB, { title: 'Archivist', slug: 'archivist', department: 'engineering', employmentType: 'full-time' });
+      const res = await post(
+        editor.auth,
+        operations(
+          { op: 'remove', ref: { type: 'jobs', id: job.documentId } },
+          { op: 'remove', ref: { type: 'jobs', id: job.documentId } },
+        ),
+      );
+      expect(res.status).toBe(404);
+      expect(res.body.errors[0].source).toEqual({ pointer: '/atomic:operations/1/ref/id' });
+      expect(await rowsOf(JOB, { documentId: job.documentId, publishedAt: { $notNull: true } })).toHaveLength(1);
+    },
+    WAIT,
+  );
+
+  test.each([
+    ['removed twice by lid', 'events', [{ op: 'remove', ref: { type: 'events', lid: 'twice' } }]],
+    ['archived twice by lid', 'jobs', [{ op: 'remove', ref: { type: 'jobs', lid: 'twice' } }]],
+    [
+      'updated by lid with nothing to change after its removal',
+      'events',
+      [{ op: 'update', ref: { type: 'events', lid: 'twice' }, data: { type: 'events', attributes: {} } }],
+    ],
+    [
+      'updated by lid with nothing to change after its archive',
+      'jobs',
+      [{ op: 'update', ref: { type: 'jobs', lid: 'twice' }, data: { type: 'jobs', attributes: {} } }],
+    ],
+  ])(
+    '%s: 404 at the operation that names it, nothing kept',
+    async (_name, type, last) => {
+      const before = await tableSnapshot(s, UIDS);
+      const attributes =
+        type === 'events' ? event('Twice Gone') : { title: 'Twice Gone', department: 'engineering', employmentType: 'full-time' };
+      const res = await post(
+        editor.auth,
+        operations({ op: 'add', data: { type, lid: 'twice', attributes } }, { op: 'remove', ref: { type, lid: 'twice' } }, ...last),
+      );
+      expect(res.status).toBe(404);
+      expect(res.body.errors[0]).toMatchObject({
+        source: { pointer: '/atomic:operations/2/ref/lid' },
+        meta: { reason: 'record_not_found' },
+      });
+      expect(await tableSnapshot(s, UIDS)).toEqual(before);
+    },
+    WAIT,
+  );
+});
+
+describe("another website's records", () => {
+  test("a page of site-a relating to a page site-b got earlier by lid is 422 at the lid; an update of it through site-a's href is 400; nothing kept", async () => {
+    const before = await tableSnapshot(s, UIDS);
+    const addB = { op: 'add', href: '/cms/site-b/pages', data: { type: 'pages', lid: 'pb', attributes: { title: 'B Only' } } };
+    const related = await post(
+      editor.auth,
+      operations(addB, {
+        op: 'add',
+        href: '/cms/site-a/pages',
+        data: { type: 'pages', attributes: { title: 'A Page', relatedPages: [{ lid: 'pb' }] } },
+      }),
+    );
+    expect(related.status).toBe(422);
+    expect(related.body.errors[0].source).toEqual({ pointer: '/atomic:operations/1/data/attributes/relatedPages/0/lid' });
+    const moved = await post(
+      editor.auth,
+      operations(addB, {
+        op: 'update',
+        href: '/cms/site-a/pages',
+        ref: { type: 'pages', lid: 'pb' },
+        data: { type: 'pages', attributes: { title: 'Moved' } },
+      }),
+    );
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors[0].meta.reason).toBe('lid_type_mismatch');
+    expect(await tableSnapshot(s, UIDS)).toEqual(before);
+  });
+});

@@ -47,6 +47,16 @@ const ACTIONS = { add: 'create', update: 'update', remove: 'delete' } as const;
 /** One operation, its resource found and its grant checked: ready to run in the transaction. */
 type Step = { operation: AtomicOperation; access: ResourceAccess; target: WriteTarget };
 
+/**
+ * What the operations run so far leave for the next: the records added under a lid, and the records
+ * removed or archived (by resource id and document id). A lid names its record without a query, so a
+ * record removed earlier must be told apart here: updating or removing it again would write nothing and
+ * then read back nothing (200 for a removal that did nothing, or a 500).
+ */
+type RunState = { lids: Map<string, LocalRecord>; removed: Set<string> };
+
+const removedKey = (resourceId: string, documentId: string): string => `${resourceId}\u0000${documentId}`;
+
 /** An operation's result (`atomic:results[n]`): the record as a read shows it, or nothing for a removal. */
 type Result = { data: RecordObject } | Record<string, never>;
 
@@ -193,8 +203,9 @@ const planWithLocalIds = (step: Step, object: ResourceObject, lids: ReadonlyMap<
 };
 
 /** The document id of the record an update or remove names: by identifier (as the path does), lid, or the singleton's. */
-const documentIdOf = async (step: Step, record: RecordName, lids: ReadonlyMap<string, LocalRecord>): Promise<string> => {
+const documentIdOf = async (step: Step, record: RecordName, state: RunState): Promise<string> => {
   const { projection } = step.access;
+  const { lids, removed } = state;
   if (record.by === 'singleton') return (await findSingleton(projection, step.target.locale)).documentId;
   if (record.by === 'lid') {
     const local = lids.get(record.value)!;
@@ -207,6 +218,12 @@ const documentIdOf = async (step: Step, record: RecordName, lids: ReadonlyMap<st
           reason: 'lid_type_mismatch',
         },
       );
+    }
+    if (removed.has(removedKey(local.resourceId, local.documentId))) {
+      throw apiError(404, `The record with the lid ${echo(record.value)} was removed by an earlier operation of this request.`, {
+        source: { pointer: record.at },
+        reason: 'record_not_found',
+      });
     }
     return local.documentId;
   }
@@ -228,8 +245,9 @@ const readBack = async (request: ApiRequest, step: Step, documentId: string): Pr
   return data;
 };
 
-const runStep = async (request: ApiRequest, step: Step, lids: Map<string, LocalRecord>): Promise<Result> => {
+const runStep = async (request: ApiRequest, step: Step, state: RunState): Promise<Result> => {
   const { operation, access, target } = step;
+  const { lids } = state;
   const writes = getService('writes');
   assertTypes(step);
   if (operation.op === 'add') {
@@ -239,13 +257,14 @@ const runStep = async (request: ApiRequest, step: Step, lids: Map<string, LocalR
     if (operation.lid) lids.set(operation.lid, { resourceId: access.resource.id, resourceSlug: access.resource.slug, documentId });
     return { data: await readBack(request, step, documentId) };
   }
-  const documentId = await documentIdOf(step, operation.record!, lids);
+  const documentId = await documentIdOf(step, operation.record!, state);
   if (operation.op === 'update') {
     const object = operation.data!;
     assertDocumentTarget(object, { type: access.resource.slug, id: documentId });
     await writes.update(target, documentId, planWithLocalIds(step, object, lids));
     return { data: await readBack(request, step, documentId) };
   }
+  state.removed.add(removedKey(access.resource.id, documentId));
   if (access.resource.deleteMode === 'remove') {
     await writes.remove(target, documentId);
     return {};
@@ -258,11 +277,11 @@ const runStep = async (request: ApiRequest, step: Step, lids: Map<string, LocalR
 
 /** Runs the operations in order inside the request's transaction; the first refusal, under its operation, ends it. */
 const runSteps = async (request: ApiRequest, steps: Step[]) => {
-  const lids = new Map<string, LocalRecord>();
+  const state: RunState = { lids: new Map(), removed: new Set() };
   const results: Result[] = [];
   for (const step of steps) {
     try {
-      results.push(await runStep(request, step, lids));
+      results.push(await runStep(request, step, state));
     } catch (error) {
       const explained = explainWrite(step.access)(error);
       if (!explained) throw error;

@@ -54,7 +54,8 @@ export const methodNotAllowed = (method: string, allow: readonly Method[]) =>
 
 type CompiledRoute<Name extends string> = RouteDefinition<Name> & { segments: string[] };
 
-const splitPath = (path: string): string[] | null => {
+/** A path's segments, each percent-decoded; null for an empty segment or a bad escape. Also reads atomic `href`s. */
+export const splitPath = (path: string): string[] | null => {
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   if (trimmed === '') return [];
   const segments = trimmed.split('/');

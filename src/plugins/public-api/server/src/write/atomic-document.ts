@@ -18,6 +18,7 @@
  * under `/atomic:operations/<n>`. A `lid` must be added by an earlier operation before it is named.
  */
 import { ApiError, apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import { splitPath } from '../http/router';
 import { echo } from '../values/echo';
 import { pointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
@@ -89,21 +90,6 @@ const nonEmptyString = (value: unknown, at: string, what: string, problems: Erro
   return null;
 };
 
-const decodeSegments = (path: string): string[] | null => {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  if (trimmed === '') return [];
-  const segments: string[] = [];
-  for (const segment of trimmed.split('/')) {
-    if (segment === '') return null;
-    try {
-      segments.push(decodeURIComponent(segment));
-    } catch {
-      return null;
-    }
-  }
-  return segments;
-};
-
 type Href = { resource: ResourceName; record: string | null; query: URLSearchParams };
 
 /**
@@ -125,7 +111,7 @@ export const parseHref = (href: unknown, baseUrl: string, problems: ErrorObject[
     return null;
   }
   const url = new URL(relative, 'http://href.invalid');
-  const segments = url.hash ? null : decodeSegments(url.pathname);
+  const segments = url.hash ? null : splitPath(url.pathname);
   if (segments === null || segments.length === 0) {
     problems.push(invalid(`${shape} ${echo(href)} is neither.`, at, 'href_invalid'));
     return null;
@@ -150,6 +136,7 @@ const parseRef = (raw: unknown, problems: ErrorObject[]): Ref | null => {
     return null;
   }
   for (const member of Object.keys(raw)) {
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (REF_MEMBERS.has(member)) continue;
     const detail =
       member === 'relationship'
@@ -191,6 +178,8 @@ const parseOperation = (raw: unknown, index: number, baseUrl: string, known: Kno
     return null;
   }
   for (const member of Object.keys(raw)) {
+    // No more than the answer reports: a body of stray members would otherwise cost an error object each.
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (!OPERATION_MEMBERS.has(member)) {
       problems.push(invalid(`The member ${echo(member)} is not part of an operation; use op, ref, href, data and meta.`, pointer(member)));
     }
@@ -298,6 +287,7 @@ export const parseAtomicDocument = (body: unknown, baseUrl: string): AtomicOpera
   }
   const problems: ErrorObject[] = [];
   for (const member of Object.keys(body)) {
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (!TOP_LEVEL.has(member)) {
       problems.push(
         invalid(
@@ -327,12 +317,14 @@ export const parseAtomicDocument = (body: unknown, baseUrl: string): AtomicOpera
   }
   const known: Known = new Map();
   const parsed: AtomicOperation[] = [];
-  operations.forEach((raw, index) => {
+  for (const [index, raw] of operations.entries()) {
+    // The answer reports the first MAX_REPORTED_PROBLEMS problems: once they are found, the rest is not read.
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     const own: ErrorObject[] = [];
     const operation = parseOperation(raw, index, baseUrl, known, own);
     if (own.length) problems.push(...underOperation(apiErrors(400, own), index).errors);
     else if (operation) parsed.push(operation);
-  });
+  }
   if (problems.length) throw apiErrors(400, problems.slice(0, MAX_REPORTED_PROBLEMS));
   return parsed;
 };

@@ -9,6 +9,7 @@
  */
 import { apiError, apiErrors, errorObject } from '../http/errors';
 import { echo } from '../query/problems';
+import { MAX_REPORTED_PROBLEMS } from './attributes';
 import { pointer } from './pointer';
 
 export type ResourceObject = {
@@ -36,6 +37,8 @@ export const parseResourceDocument = (body: unknown): ResourceObject => {
   if (!isObject(data)) throw notADocument('`data` must be one resource object.', pointer('data'));
   const problems = [];
   for (const member of Object.keys(data)) {
+    // As every refusal, the first problems only: 1 MiB of stray members would otherwise answer an error each.
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
     if (DATA_MEMBERS.has(member)) continue;
     const detail =
       member === 'relationships'
@@ -67,7 +70,7 @@ export const parseResourceDocument = (body: unknown): ResourceObject => {
       }),
     );
   }
-  if (problems.length) throw apiErrors(400, problems);
+  if (problems.length) throw apiErrors(400, problems.slice(0, MAX_REPORTED_PROBLEMS));
   return {
     type: data.type as string,
     id: (data.id as string | undefined) ?? null,
