@@ -156,7 +156,12 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   expect(include.schema.items.enum).toEqual(['venue', 'venue.events', 'venue.events.venue']);
   expect(JSON.stringify(doc)).not.toContain('festival');
 
-  expect(parameter(doc, list, 'locale')!.schema).toEqual({ type: 'string', enum: ['de', 'en'] });
+  // A read's locale is one configured code or a fallback list of them (contract section 15).
+  const localeSchema = parameter(doc, list, 'locale')!.schema as { type: string; pattern: string };
+  expect(localeSchema.type).toBe('string');
+  const localePattern = new RegExp(localeSchema.pattern);
+  for (const text of ['de', 'en', 'de,en', 'en,de']) expect(localePattern.test(text)).toBe(true);
+  for (const text of ['fr', 'de,', ',de', 'de,fr', 'de,en,de,en,de,en']) expect(localePattern.test(text)).toBe(false);
   expect(parameter(doc, list, 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
   const filter = parameter(doc, list, 'filter')!;
   expect(filter).toMatchObject({ style: 'deepObject', explode: true });

@@ -30,6 +30,11 @@ import type { Field, Resource } from '../registry/types';
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */
   locale: string | null;
+  /**
+   * The locales after `locale` of a fallback list (contract section 15), in order: each document is read
+   * in the first listed locale it has a visible row in. Absent or empty: `locale` alone.
+   */
+  fallback?: readonly string[];
   /** Which rows: published (absent) or, for a preview key's `status=draft`, the drafts (contract section 15). */
   status?: ReadStatus;
 };
@@ -59,7 +64,11 @@ const ROW_ALIASES = {
   updatedAt: '__updated_at',
   publishedAt: '__published_at',
   hasPublished: '__has_published',
+  locale: '__locale',
 } as const;
+
+/** What a scope's locales put in a statement's shape: the fallback order is part of the SQL. */
+const localeShape = (scope: Scope): string => [scope.locale, ...(scope.fallback ?? [])].join('>');
 
 type RawRow = Record<string, unknown>;
 
@@ -90,13 +99,45 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
 
   /**
+   * The rows in the locales of a fallback list that are their document's first listed one: a row in the
+   * i-th locale is taken when its document has no row (of the same status) in a locale listed before it.
+   * One statement for the whole page: each NOT EXISTS is an indexed lookup on Strapi's (document_id,
+   * locale, published_at) index, and filters, order and keyset then apply to the chosen rows' values.
+   */
+  const applyLocales = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope & { locale: string }) => {
+    const { locale, fallback = [] } = scope;
+    const column = qualified(model, 'locale');
+    if (fallback.length === 0) {
+      builder.where(column, locale);
+      return;
+    }
+    const listed = [locale, ...fallback];
+    const drafts = scope.status === 'draft' && resource.draftAndPublish;
+    builder.where((inner) => {
+      inner.where(column, locale);
+      listed.forEach((code, index) => {
+        if (index === 0) return;
+        inner.orWhere((branch) => {
+          const earlier = knex()(`${model.table} as fb`)
+            .select(knex().raw('1'))
+            .where('fb.document_id', knex().ref(qualified(model, 'document_id')))
+            .whereIn('fb.locale', listed.slice(0, index));
+          if (drafts) earlier.whereNull('fb.published_at');
+          else earlier.whereNotNull('fb.published_at');
+          branch.where(column, code).whereNotExists(earlier);
+        });
+      });
+    });
+  };
+
+  /**
    * Restricts a query to what the resource shows: published rows (or, on a draft read, the draft rows of
    * a type with draft & publish; a type without it has only published rows), the locale, the website.
    */
   const applyVisibility = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope) => {
     if (scope.status === 'draft' && resource.draftAndPublish) builder.whereNull(qualified(model, 'published_at'));
     else builder.whereNotNull(qualified(model, 'published_at'));
-    if (resource.localized && scope.locale) builder.where(qualified(model, 'locale'), scope.locale);
+    if (resource.localized && scope.locale) applyLocales(builder, resource, model, { ...scope, locale: scope.locale });
     if (resource.scopeAttribute && resource.website) {
       const join = model.relations[resource.scopeAttribute]!;
       builder.whereIn(qualified(model, 'id'), knex()(join.table).select(join.ownerColumn).where(join.targetColumn, resource.website.id));
@@ -127,6 +168,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     model: ReadModel,
     also: readonly Field[] = [],
     status: ReadStatus = 'published',
+    fallback: readonly string[] = [],
   ): Record<string, string | Knex.Raw> => {
     const { resource } = projection;
     const columns: Record<string, string | Knex.Raw> = {
@@ -144,6 +186,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (column) columns[field.key] = qualified(model, column);
     }
     if (status === 'draft') columns[ROW_ALIASES.hasPublished] = hasPublishedVersion(resource, model);
+    // Which locale of a fallback list each row is in, for its `meta.locale`.
+    if (resource.localized && fallback.length) columns[ROW_ALIASES.locale] = qualified(model, 'locale');
     return columns;
   };
 
@@ -166,6 +210,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ...(ROW_ALIASES.hasPublished in raw
         ? { status: raw[ROW_ALIASES.hasPublished] === true || Number(raw[ROW_ALIASES.hasPublished]) === 1 ? 'published' : 'draft' }
         : {}),
+      ...(ROW_ALIASES.locale in raw ? { locale: String(raw[ROW_ALIASES.locale]) } : {}),
     };
   };
 
@@ -212,7 +257,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const baseQuery = (projection: Projection, scope: Scope, also: readonly Field[] = []) => {
     const model = models(projection.resource.uid);
-    const builder = knex()(model.table).select(selectColumns(projection, model, also, scope.status));
+    const builder = knex()(model.table).select(selectColumns(projection, model, also, scope.status, scope.fallback));
     applyVisibility(builder, projection.resource, model, scope);
     return { model, builder };
   };
@@ -253,7 +298,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const shape = [
           'page',
           projectionShape(query.shown ?? projection, sortFields),
-          query.locale,
+          localeShape(query),
           JSON.stringify(segment.sort),
           JSON.stringify(segment.order),
           segment.leadIsNull,
@@ -295,7 +340,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (resource.identifiers.includes('slug') && resource.slugAttribute) lookups.push(['slug', resource.slugAttribute]);
       if (resource.identifiers.includes('id')) lookups.push(['id', 'documentId']);
       for (const [, attribute] of lookups) {
-        const shape = `one|${projectionShape(projection)}|${scope.locale}|${attribute}|${scope.status ?? 'published'}`;
+        const shape = `one|${projectionShape(projection)}|${localeShape(scope)}|${attribute}|${scope.status ?? 'published'}`;
         const raws = await run(shape, [identifier], (param) => {
           const { model, builder } = baseQuery(projection, scope);
           return builder.where(qualified(model, model.columns[attribute]!), param(0)).limit(1);
@@ -333,7 +378,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One record by its id (documentId) whatever identifiers the resource accepts in paths: a write's read-back. */
     async byDocumentId(projection: Projection, documentId: string, scope: Scope): Promise<RecordRow | null> {
-      const raws = await run(`document|${projectionShape(projection)}|${scope.locale}`, [documentId], (param) => {
+      const raws = await run(`document|${projectionShape(projection)}|${localeShape(scope)}`, [documentId], (param) => {
         const { model, builder } = baseQuery(projection, scope);
         return builder.where(qualified(model, 'document_id'), param(0)).limit(1);
       });
@@ -342,7 +387,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The one record of a singleton: the first in the resource's default order. */
     async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
-      const shape = `singleton|${projectionShape(projection)}|${scope.locale}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;
+      const shape = `singleton|${projectionShape(projection)}|${localeShape(scope)}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;
       const raws = await run(shape, [], () => {
         const { model, builder } = baseQuery(projection, scope);
         applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));
