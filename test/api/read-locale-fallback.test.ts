@@ -4,7 +4,9 @@
  * none skipped) also when the sort values differ by locale; the cursor is bound to the list's order; one
  * statement per page whatever its size.
  */
+import type { Knex } from 'knex';
 import { bootApp, type TestApp } from '../helpers/app';
+import { usingPostgres } from '../helpers/database';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
@@ -210,5 +212,52 @@ describe('cost', () => {
     expect(await statements(`/api/v2/events/${docs[6]!.id}?locale=fr,de,en`)).toBe(
       await statements(`/api/v2/events/${docs[6]!.id}?locale=de`),
     );
+  });
+
+  /**
+   * The plan of the page statement (as read-indexes.test.ts takes it): on PostgreSQL with sequential scans,
+   * bitmap scans and sorts priced out, since an almost empty table is read fastest without any index.
+   */
+  const planOf = async (knex: Knex, sql: string, bindings: readonly unknown[]): Promise<string> => {
+    if (!usingPostgres()) {
+      const plan = await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[]);
+      return plan.map((row: { detail: string }) => row.detail).join(' | ');
+    }
+    return knex.transaction(async (trx) => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      await trx.raw('SET LOCAL enable_bitmapscan = off');
+      await trx.raw('SET LOCAL enable_sort = off');
+      const plan = await trx.raw(`EXPLAIN ${sql}`, bindings as Knex.RawBinding[]);
+      return plan.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join(' | ');
+    });
+  };
+
+  test('the page statement looks up earlier locales by index (NOT EXISTS on document_id, locale), never scanning per row', async () => {
+    const knex = app.strapi.db.connection as unknown as Knex;
+    const pages: { sql: string; bindings: readonly unknown[] }[] = [];
+    const listen = (query: { sql: string; bindings?: readonly unknown[] }) => {
+      if (/^select .* from [`"]events[`"]/i.test(query.sql) && /not exists/i.test(query.sql))
+        pages.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    };
+    knex.on('query', listen);
+    try {
+      const first = await get('/api/v2/events?locale=fr,de,en&limit=3');
+      await get(`${new URL(first.links.next).pathname}${new URL(first.links.next).search}`);
+    } finally {
+      knex.off('query', listen);
+    }
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    for (const page of pages) {
+      // knex reports PostgreSQL's placeholders as $1, $2...; raw() takes ?.
+      const plan = await planOf(knex, page.sql.replace(/\$\d+/g, '?'), page.bindings);
+      // The correlated lookups of earlier locales go through an index of fb (Strapi's document_id, locale index).
+      if (usingPostgres()) {
+        expect(plan).toMatch(/Index (Only )?Scan using \S+ on events fb/);
+        expect(plan).not.toMatch(/Seq Scan on events fb/);
+      } else {
+        expect(plan).toMatch(/SEARCH fb USING (COVERING )?INDEX/);
+        expect(plan).not.toMatch(/SCAN fb\b(?! USING)/);
+      }
+    }
   });
 });

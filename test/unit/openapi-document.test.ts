@@ -157,11 +157,9 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
   expect(JSON.stringify(doc)).not.toContain('festival');
 
   // A read's locale is one configured code or a fallback list of them (contract section 15).
-  const localeSchema = parameter(doc, list, 'locale')!.schema as { type: string; pattern: string };
-  expect(localeSchema.type).toBe('string');
-  const localePattern = new RegExp(localeSchema.pattern);
-  for (const text of ['de', 'en', 'de,en', 'en,de']) expect(localePattern.test(text)).toBe(true);
-  for (const text of ['fr', 'de,', ',de', 'de,fr', 'de,en,de,en,de,en']) expect(localePattern.test(text)).toBe(false);
+  const localeSchema = parameter(doc, list, 'locale')!.schema;
+  // Few configured locales: every list is enumerated, so generated clients keep a narrow type.
+  expect(localeSchema).toEqual({ type: 'string', enum: ['de', 'en', 'de,en', 'en,de'] });
   expect(parameter(doc, list, 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
   const filter = parameter(doc, list, 'filter')!;
   expect(filter).toMatchObject({ style: 'deepObject', explode: true });

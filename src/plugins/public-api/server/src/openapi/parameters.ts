@@ -58,18 +58,41 @@ export const localeParameter = (context: DocumentContext): Ref =>
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Up to this many lists are enumerated (narrow client types); beyond it the schema is a pattern. */
+const MAX_ENUMERATED_LOCALE_LISTS = 64;
+
+/** Every ordered list of distinct codes, shortest first, or null once there would be more than `cap`. */
+const localeLists = (codes: readonly string[], cap: number): string[] | null => {
+  const lists: string[] = [];
+  let level: string[][] = codes.map((code) => [code]);
+  for (let length = 1; length <= MAX_LOCALES && level.length; length += 1) {
+    if (lists.length + level.length > cap) return null;
+    lists.push(...level.map((list) => list.join(',')));
+    level = level.flatMap((list) => codes.filter((code) => !list.includes(code)).map((code) => [...list, code]));
+  }
+  return lists;
+};
+
 /**
  * A read's `locale`: one configured code or an ordered fallback list of up to MAX_LOCALES distinct ones
- * (contract section 15). Writes take one code (`localeParameter`).
+ * (contract section 15), enumerated while there are few (so generated clients keep a narrow type), else
+ * a pattern (which cannot say "distinct"; the read answers a repeat with 400). Writes take one code
+ * (`localeParameter`).
  */
 export const localeListParameter = (context: DocumentContext): Ref =>
   context.components.parameter('LocaleList', () => {
-    const code = context.locales.length ? `(?:${context.locales.map(escapeRegExp).join('|')})` : '[^,]+';
+    const lists = localeLists(context.locales, MAX_ENUMERATED_LOCALE_LISTS);
+    const code = `(?:${context.locales.map(escapeRegExp).join('|')})`;
+    const schema: Schema = !context.locales.length
+      ? { type: 'string' }
+      : lists
+        ? { type: 'string', enum: lists }
+        : { type: 'string', pattern: `^${code}(?:,${code}){0,${MAX_LOCALES - 1}}$` };
     return {
       name: 'locale',
       in: 'query',
       description: `The language of localized fields, and of the localized records relations lead to; the default locale when absent. An ordered list of up to ${MAX_LOCALES} distinct locales (\`de-CH,de,en\`) answers each record in the first listed locale it exists in, and its \`meta.locale\` says which. A localized record missing in every listed locale is not found.`,
-      schema: { type: 'string', pattern: `^${code}(?:,${code}){0,${MAX_LOCALES - 1}}$` },
+      schema,
     };
   });
 
