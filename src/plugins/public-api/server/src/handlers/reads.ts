@@ -168,7 +168,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const shown = shownProjection(projection, parsed.fields, parsed.include);
   const fallback = resource.localized ? parsed.fallback : [];
   const row =
-        identifier === null
+    identifier === null
       ? await findSingleton(shown, locale, parsed.status, fallback)
       : await findRecord(shown, identifier, locale, parsed.status, fallback);
   const context = loadContext(request, access, language, parsed.fields, parsed.status);
