@@ -183,6 +183,48 @@ describe('single records', () => {
   });
 });
 
+describe('drafts (status=draft, preview keys)', () => {
+  test('a draft-only translation is the chosen row on draft reads, not on published ones', async () => {
+    const s = app.strapi;
+    const created = await publish(
+      s,
+      EVENT,
+      { title: 'en-zz-draft', slug: 'draft-fallback-en', sort: 99, startsAt: '2027-06-01T19:30:00.000Z', category: 'talk' },
+      'en',
+    );
+    // A German draft that was never published.
+    await s
+      .documents(EVENT as never)
+      .update({
+        documentId: created.documentId,
+        locale: 'de',
+        data: {
+          title: 'de-zz-draft',
+          slug: 'draft-fallback-de',
+          sort: 99,
+          startsAt: '2027-06-01T19:30:00.000Z',
+          category: 'talk',
+        } as never,
+      } as never);
+    const preview = await createKey(s, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } }, { preview: true });
+    const read = async (auth: string, path: string) => {
+      const res = await app.http().get(path).set('Authorization', auth);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const drafted = await read(preview.auth, `/api/v2/events/${created.documentId}?locale=de,en&status=draft`);
+    expect([drafted.data.attributes.title, drafted.data.meta.locale, drafted.data.meta.status]).toEqual(['de-zz-draft', 'de', 'draft']);
+    const published = await read(preview.auth, `/api/v2/events/${created.documentId}?locale=de,en`);
+    expect([published.data.attributes.title, published.data.meta.locale]).toEqual(['en-zz-draft', 'en']);
+    // Collections alike: the draft read finds it by its German title, the published read by its English one.
+    const draftPage = await read(preview.auth, '/api/v2/events?locale=de,en&status=draft&filter[title][startsWith]=de-zz');
+    expect(draftPage.data.map((record: RecordObject) => [record.id, record.meta.locale])).toEqual([[created.documentId, 'de']]);
+    expect((await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=de-zz')).data).toEqual([]);
+    const publishedPage = await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=en-zz');
+    expect(publishedPage.data.map((record: RecordObject) => [record.id, record.meta.locale])).toEqual([[created.documentId, 'en']]);
+  });
+});
+
 describe('cost', () => {
   type QueryEvent = { sql: string };
   const statements = async (path: string): Promise<number> => {
