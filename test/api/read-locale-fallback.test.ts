@@ -193,19 +193,17 @@ describe('drafts (status=draft, preview keys)', () => {
       'en',
     );
     // A German draft that was never published.
-    await s
-      .documents(EVENT as never)
-      .update({
-        documentId: created.documentId,
-        locale: 'de',
-        data: {
-          title: 'de-zz-draft',
-          slug: 'draft-fallback-de',
-          sort: 99,
-          startsAt: '2027-06-01T19:30:00.000Z',
-          category: 'talk',
-        } as never,
-      } as never);
+    await s.documents(EVENT as never).update({
+      documentId: created.documentId,
+      locale: 'de',
+      data: {
+        title: 'de-zz-draft',
+        slug: 'draft-fallback-de',
+        sort: 99,
+        startsAt: '2027-06-01T19:30:00.000Z',
+        category: 'talk',
+      } as never,
+    } as never);
     const preview = await createKey(s, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } }, { preview: true });
     const read = async (auth: string, path: string) => {
       const res = await app.http().get(path).set('Authorization', auth);

@@ -112,22 +112,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return;
     }
     const listed = [locale, ...fallback];
-    const drafts = scope.status === 'draft' && resource.draftAndPublish;
     builder.where((inner) => {
       inner.where(column, locale);
       listed.forEach((code, index) => {
         if (index === 0) return;
-        inner.orWhere((branch) => {
-          const earlier = knex()(`${model.table} as fb`)
-            .select(knex().raw('1'))
-            .where('fb.document_id', knex().ref(qualified(model, 'document_id')))
-            .whereIn('fb.locale', listed.slice(0, index));
-          if (drafts) earlier.whereNull('fb.published_at');
-          else earlier.whereNotNull('fb.published_at');
-          branch.where(column, code).whereNotExists(earlier);
-        });
+        inner.orWhere((branch) =>
+          branch.where(column, code).whereNotExists(earlierRows(resource, model, scope.status, listed.slice(0, index))),
+        );
       });
     });
+  };
+
+  /** The rows (of the status read) of the current row's document in one of the `earlier` locales: one index search. */
+  const earlierRows = (resource: Resource, model: ReadModel, status: ReadStatus | undefined, earlier: readonly string[]) => {
+    const rows = knex()(`${model.table} as fb`)
+      .select(knex().raw('1'))
+      .where('fb.document_id', knex().ref(qualified(model, 'document_id')))
+      .whereIn('fb.locale', [...earlier]);
+    if (status === 'draft' && resource.draftAndPublish) rows.whereNull('fb.published_at');
+    else rows.whereNotNull('fb.published_at');
+    return rows;
   };
 
   /**
@@ -308,17 +312,63 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           query.status ?? 'published',
         ].join('|');
         return run(shape, values, (param) => {
-          const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
-          const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language, query.status);
-          for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
-          if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
-          if (after) {
-            const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));
-            applyCondition(builder, keysetAfter(segment.sort, position), segment.keys);
-          }
-          applyOrder(builder, orderBy(segment.order), segment.keys);
-          return builder.limit(segment.limit);
+          /** The segment's page among the rows of `scope`, less those whose document has a row in `earlier`. */
+          const branch = (scope: Scope, earlier: readonly string[]) => {
+            const { builder } = baseQuery(query.shown ?? projection, scope, sortFields);
+            if (earlier.length) builder.whereNotExists(earlierRows(projection.resource, model, query.status, earlier));
+            const owners = relationOwners(
+              projection.resource,
+              model,
+              (field) => projection.targets.get(field),
+              query.language,
+              query.status,
+            );
+            for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+            if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
+            if (after) {
+              const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));
+              applyCondition(builder, keysetAfter(segment.sort, position), segment.keys);
+            }
+            applyOrder(builder, orderBy(segment.order), segment.keys);
+            return builder.limit(segment.limit);
+          };
+          if (!projection.resource.localized || !query.locale || !query.fallback?.length) return branch(query, []);
+          return fallbackPage(query.locale, query.fallback, segment, (code, earlier) =>
+            branch({ ...query, locale: code, fallback: [] }, earlier).select({ [ROW_ALIASES.locale]: qualified(model, 'locale') }),
+          );
         });
+      };
+
+      /**
+       * A page of a fallback list (contract section 15) as one statement: per listed locale, a keyset range
+       * of its rows whose document has no row in an earlier-listed locale (each served by the order index,
+       * each NOT EXISTS an index search), cut to the page; then the union, ordered and cut again. So a page
+       * costs at most (locales x page size) rows, not the size of the resource.
+       */
+      const fallbackPage = (
+        locale: string,
+        fallback: readonly string[],
+        segment: Segment & { limit: number },
+        branchOf: (code: string, earlier: readonly string[]) => Knex.QueryBuilder,
+      ): Knex.QueryBuilder => {
+        const listed = [locale, ...fallback];
+        const [first, ...rest] = listed.map((code, index) =>
+          knex()
+            .select('*')
+            .from(branchOf(code, listed.slice(0, index)).as(`l${index}`)),
+        );
+        const union = first!.unionAll(rest);
+        // The outer order names the branches' output columns: the alias each order key was selected under.
+        const selected = selectColumns(query.shown ?? projection, model, sortFields, query.status);
+        const aliasOf = (key: string) => {
+          const column = segment.keys(key).column;
+          const alias = Object.keys(selected).find((name) => selected[name] === column);
+          if (alias === undefined) throw new Error(`The order key ${key} is not among the selected columns.`);
+          return `u.${alias}`;
+        };
+        const outer = knex().select('*').from(union.as('u'));
+        applyOrder(outer, orderBy(segment.order), (key) => ({ ...segment.keys(key), column: aliasOf(key) }));
+        return outer.limit(segment.limit);
       };
 
       const raws: RawRow[] = [];
