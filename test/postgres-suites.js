@@ -37,6 +37,8 @@ const onPostgres = {
   'read-grants-property.test.ts': 'random filters, sorts and includes compiled to SQL, and their order',
   'read-include.test.ts': 'relation loading queries at every depth',
   'read-preview.test.ts': 'draft reads are conditions on published_at, an EXISTS per row for meta.status (a boolean on PostgreSQL)',
+  'read-locale-fallback.test.ts':
+    'the fallback is SQL of the plugin (NOT EXISTS per later locale, keyset on the chosen rows): exact paging on each database',
   'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
   'rate-limits-instances.test.ts':
     'two processes on one database sharing a counter (the table, then Redis); PostgreSQL only (skipped on SQLite)',

@@ -216,6 +216,7 @@ describe('fields[type] in collection and record queries', () => {
   it('applies to single records and singletons too', () => {
     expect(parseRecordQuery(new URLSearchParams('fields[events]=venue&include=venue'), vocabulary)).toEqual({
       locale: null,
+      fallback: [],
       include: [spec('venue')],
       fields: new Map([['events', new Set(['venue'])]]),
       status: 'published',

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { ApiError, isApiError, type ErrorObject } from '../../src/plugins/public-api/server/src/http/errors';
 import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS } from '../../src/plugins/public-api/server/src/fields/system-keys';
-import { DEFAULT_LIMIT, parseCollectionQuery, parseRecordQuery } from '../../src/plugins/public-api/server/src/query/parse';
+import { DEFAULT_LIMIT, MAX_LOCALES, parseCollectionQuery, parseRecordQuery } from '../../src/plugins/public-api/server/src/query/parse';
 import type { FilterTarget, IncludeTree, QueryVocabulary, RecordTypeTree } from '../../src/plugins/public-api/server/src/query/types';
 
 const READABLE_SCALARS: Record<string, FilterTarget> = {
@@ -93,6 +93,7 @@ describe('defaults', () => {
       cursor: null,
       sort: [{ key: 'sort', direction: 'asc' }],
       locale: null,
+      fallback: [],
       include: [],
       filters: [],
       fields: new Map(),
@@ -187,6 +188,31 @@ describe('locale', () => {
 
   it('is still refused twice on a resource that is not localized', () => {
     expectRejection(problem('locale=en&locale=fr', eventsVocabulary({ locales: null })), 'locale', 'parameter_repeated');
+  });
+
+  it('takes an ordered fallback list: the first code, then the rest in order (contract section 15)', () => {
+    const parsed = parse('locale=PT-br,en,fr');
+    expect([parsed.locale, parsed.fallback]).toEqual(['pt-BR', ['en', 'fr']]);
+    expect(parse('locale=fr').fallback).toEqual([]);
+    const single = parseRecordQuery(query('locale=fr,en'), vocabulary);
+    expect([single.locale, single.fallback]).toEqual(['fr', ['en']]);
+  });
+
+  it.each([
+    ['en,xx', 'locale_unknown'],
+    ['en,', 'locale_unknown'],
+    [',en', 'locale_unknown'],
+    ['en,fr,EN', 'locale_repeated'],
+    ['en,fr,pt-BR,en,fr,pt-BR', 'locale_list_too_long'],
+  ])('refuses the list %j (%s)', (text, reason) => {
+    expectRejection(problem(`locale=${text}`), 'locale', reason);
+  });
+
+  it(`accepts at most ${MAX_LOCALES} codes`, () => {
+    const codes = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const vocab = eventsVocabulary({ locales: codes });
+    expect(parse(`locale=${codes.slice(0, MAX_LOCALES).join(',')}`, vocab).fallback).toHaveLength(MAX_LOCALES - 1);
+    expectRejection(problem(`locale=${codes.slice(0, MAX_LOCALES + 1).join(',')}`, vocab), 'locale', 'locale_list_too_long');
   });
 });
 
@@ -448,11 +474,12 @@ describe('single-record reads', () => {
   it('accepts locale, include and fields[type]', () => {
     expect(record('locale=en&include=venue')).toEqual({
       locale: 'en',
+      fallback: [],
       include: [{ field: 'venue', include: [] }],
       fields: new Map(),
       status: 'published',
     });
-    expect(record('')).toEqual({ locale: null, include: [], fields: new Map(), status: 'published' });
+    expect(record('')).toEqual({ locale: null, fallback: [], include: [], fields: new Map(), status: 'published' });
     expect(record('fields[events]=title&include=venue&fields[buildings]=').fields).toEqual(
       new Map([
         ['events', new Set(['title'])],

@@ -111,6 +111,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
       filters: parsed.filters,
       locale: takesLocale(projection) ? language : null,
       status: parsed.status,
+      fallback: resource.localized ? parsed.fallback : [],
     }),
     sort: parsed.sort,
     now: Date.now(),
@@ -119,6 +120,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
 
   const page = await getService('records').page(projection, {
     locale,
+    fallback: resource.localized ? parsed.fallback : [],
     language,
     sort: parsed.sort,
     filters: parsed.filters,
@@ -164,8 +166,11 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
   const shown = shownProjection(projection, parsed.fields, parsed.include);
+  const fallback = resource.localized ? parsed.fallback : [];
   const row =
-    identifier === null ? await findSingleton(shown, locale, parsed.status) : await findRecord(shown, identifier, locale, parsed.status);
+    identifier === null
+      ? await findSingleton(shown, locale, parsed.status, fallback)
+      : await findRecord(shown, identifier, locale, parsed.status, fallback);
   const context = loadContext(request, access, language, parsed.fields, parsed.status);
   await boundInclude(request, context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);

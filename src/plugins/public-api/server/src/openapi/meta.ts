@@ -30,6 +30,11 @@ export const recordMeta = (c: Components, preview = false): Ref =>
               },
             }
           : {}),
+        locale: {
+          type: 'string',
+          description:
+            'Reads of a localized resource with a list of locales (`locale=de-CH,de,en`) only: the listed locale the record is answered in, the first it exists in.',
+        },
         truncated: {
           type: 'array',
           items: { type: 'string' },

@@ -9,7 +9,7 @@ import { includeTree, queryVocabulary, takesLocale } from '../grants/projection'
 import { MAX_CURSOR_LENGTH } from '../query/cursor';
 import { MAX_FILTERS, operatorApplies } from '../query/filters';
 import { MAX_INCLUDE_DEPTH, MAX_INCLUDE_PATHS, expandablePaths } from '../query/include';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/parse';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_LOCALES } from '../query/parse';
 import { FILTER_OPERATORS, type FilterOperator, type FilterTarget, type QueryVocabulary } from '../query/types';
 import type { Resource } from '../registry/types';
 import type { DocumentContext } from './context';
@@ -55,6 +55,46 @@ export const localeParameter = (context: DocumentContext): Ref =>
       'The language of localized fields (read, or written), and of the localized records relations lead to; the default locale when absent. A localized record missing in the locale is not found.',
     schema: context.locales.length ? { type: 'string', enum: [...context.locales] } : { type: 'string' },
   }));
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Up to this many lists are enumerated (narrow client types); beyond it the schema is a pattern. */
+const MAX_ENUMERATED_LOCALE_LISTS = 64;
+
+/** Every ordered list of distinct codes, shortest first, or null once there would be more than `cap`. */
+const localeLists = (codes: readonly string[], cap: number): string[] | null => {
+  const lists: string[] = [];
+  let level: string[][] = codes.map((code) => [code]);
+  for (let length = 1; length <= MAX_LOCALES && level.length; length += 1) {
+    if (lists.length + level.length > cap) return null;
+    lists.push(...level.map((list) => list.join(',')));
+    level = level.flatMap((list) => codes.filter((code) => !list.includes(code)).map((code) => [...list, code]));
+  }
+  return lists;
+};
+
+/**
+ * A read's `locale`: one configured code or an ordered fallback list of up to MAX_LOCALES distinct ones
+ * (contract section 15), enumerated while there are few (so generated clients keep a narrow type), else
+ * a pattern (which cannot say "distinct"; the read answers a repeat with 400). Writes take one code
+ * (`localeParameter`).
+ */
+export const localeListParameter = (context: DocumentContext): Ref =>
+  context.components.parameter('LocaleList', () => {
+    const lists = localeLists(context.locales, MAX_ENUMERATED_LOCALE_LISTS);
+    const code = `(?:${context.locales.map(escapeRegExp).join('|')})`;
+    const schema: Schema = !context.locales.length
+      ? { type: 'string' }
+      : lists
+        ? { type: 'string', enum: lists }
+        : { type: 'string', pattern: `^${code}(?:,${code}){0,${MAX_LOCALES - 1}}$` };
+    return {
+      name: 'locale',
+      in: 'query',
+      description: `The language of localized fields, and of the localized records relations lead to; the default locale when absent. An ordered list of up to ${MAX_LOCALES} distinct locales (\`de-CH,de,en\`) answers each record in the first listed locale it exists in, and its \`meta.locale\` says which. A localized record missing in every listed locale is not found.`,
+      schema,
+    };
+  });
 
 /** `status`, for preview keys only: other keys cannot use it (403), so their documents do not name it. */
 const status = (context: DocumentContext): Ref[] =>
@@ -155,7 +195,7 @@ export const collectionParameters = (context: DocumentContext, resource: Resourc
     limit(context),
     cursor(context),
     sort(vocabulary),
-    ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
+    ...(takesLocale(context.projectionOf(resource)) ? [localeListParameter(context)] : []),
     ...[include(vocabulary), filter(vocabulary)].filter((parameter): parameter is ParameterObject => parameter !== null),
     ...fieldsetParameters(vocabulary),
     ...status(context),
@@ -167,7 +207,7 @@ export const recordParameters = (context: DocumentContext, resource: Resource): 
   const vocabulary = vocabularyOf(context, resource);
   const included = include(vocabulary);
   return [
-    ...(takesLocale(context.projectionOf(resource)) ? [localeParameter(context)] : []),
+    ...(takesLocale(context.projectionOf(resource)) ? [localeListParameter(context)] : []),
     ...(included ? [included] : []),
     ...fieldsetParameters(vocabulary),
     ...status(context),

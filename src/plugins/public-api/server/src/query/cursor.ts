@@ -76,13 +76,17 @@ const normalFilter = (condition: FilterCondition): string =>
  * `filter[a]` and `filter[a][eq]` alike), the locale and the status (a draft read's cursor is refused on a
  * published read and the other way round). `limit` and `include` may change between pages.
  */
-export const queryFingerprint = (query: Pick<ParsedQuery, 'sort' | 'filters' | 'locale'> & { status?: ParsedQuery['status'] }): string => {
+export const queryFingerprint = (
+  query: Pick<ParsedQuery, 'sort' | 'filters' | 'locale'> & { status?: ParsedQuery['status']; fallback?: readonly string[] },
+): string => {
   const normal = JSON.stringify([
     query.sort.map((term: SortTerm) => [term.key, term.direction]),
     query.filters.map(normalFilter).sort(byJson),
     query.locale,
     // Only drafts add a member: a published read's fingerprint, and so its cursors and ETags, stay as they were.
     ...(query.status === 'draft' ? ['draft'] : []),
+    // A fallback list binds its whole order (a cursor of `de,en` is refused on `en,de`); a single locale adds nothing.
+    ...(query.fallback?.length ? [['fallback', ...query.fallback]] : []),
   ]);
   return createHash('sha256').update(normal).digest().subarray(0, 16).toString('base64url');
 };

@@ -78,6 +78,35 @@ export const parseLocale = (text: string, locales: readonly string[] | null): st
   return match;
 };
 
+/** At most this many codes in a fallback list (contract section 15): each one may cost the read a lookup per row. */
+export const MAX_LOCALES = 5;
+
+/**
+ * `de-CH,de,en` -> the locales a read falls back through, in order (contract section 15): each a configured
+ * code (as parseLocale), none twice, at most MAX_LOCALES. A single code is a list of one. Null when the
+ * resource is not localized.
+ */
+export const parseLocaleList = (text: string, locales: readonly string[] | null): string[] | null => {
+  if (locales === null) return null;
+  const items = text.split(',');
+  if (items.length > MAX_LOCALES) {
+    throw parameterError('locale', `At most ${MAX_LOCALES} locales may be listed; got ${items.length}.`, 'locale_list_too_long');
+  }
+  const list: string[] = [];
+  for (const item of items) {
+    const code = parseLocale(item, locales)!;
+    if (list.includes(code)) throw parameterError('locale', `The locale ${echo(item)} is listed more than once.`, 'locale_repeated');
+    list.push(code);
+  }
+  return list;
+};
+
+/** A parsed list as the query carries it: the first locale, and the ones it falls back to. */
+const splitLocales = (list: string[] | null | undefined): { locale: string | null; fallback: string[] } => ({
+  locale: list?.[0] ?? null,
+  fallback: list?.slice(1) ?? [],
+});
+
 /**
  * `published` or `draft`, exactly (lower case, as every other value of the API's vocabulary). Whether the
  * key may read drafts is the handler's question: a well-formed value is accepted here for any key.
@@ -174,6 +203,7 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
     cursor: null,
     sort: [...(vocabulary.defaultSort ?? DEFAULT_SORT)],
     locale: null,
+    fallback: [],
     include: [],
     filters: [],
     fields: fieldsets.fields,
@@ -212,7 +242,7 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
         parsed.sort = collect(problems, () => parseSort(text, vocabulary.sortable)) ?? parsed.sort;
         break;
       case 'locale':
-        parsed.locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
+        Object.assign(parsed, splitLocales(collect(problems, () => parseLocaleList(text, vocabulary.locales))));
         break;
       case 'include':
         parsed.include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
@@ -234,12 +264,12 @@ export const parseCollectionQuery = (query: URLSearchParams, vocabulary: QueryVo
 /** The query of a single-record read (or a singleton): only locale, include, status and fields[...]. */
 export const parseRecordQuery = (query: URLSearchParams, vocabulary: RecordVocabulary): RecordQuery => {
   const problems: ErrorObject[] = [];
-  let locale: string | null = null;
+  let locales: { locale: string | null; fallback: string[] } = splitLocales(null);
   let include: IncludeSpec[] = [];
   let status: ReadStatus = 'published';
   const fieldsets = fieldsetCollector(query, vocabulary, problems);
   for (const [name, text] of singleParameters(query, problems)) {
-    if (name === 'locale') locale = collect(problems, () => parseLocale(text, vocabulary.locales)) ?? null;
+    if (name === 'locale') locales = splitLocales(collect(problems, () => parseLocaleList(text, vocabulary.locales)));
     else if (name === 'include') include = collect(problems, () => parseInclude(text, vocabulary.include)) ?? [];
     else if (name === 'status') status = collect(problems, () => parseStatus(text)) ?? status;
     else if (isFieldsetParameter(name)) fieldsets.add(name, text);
@@ -249,7 +279,7 @@ export const parseRecordQuery = (query: URLSearchParams, vocabulary: RecordVocab
     }
   }
   throwProblems(problems);
-  return { locale, include, fields: fieldsets.fields, status };
+  return { ...locales, include, fields: fieldsets.fields, status };
 };
 
 /** The query of a write: only `locale` (the language the write is in). */

@@ -17,6 +17,8 @@ export type QueryProblemReason =
   | 'sort_invalid'
   | 'sort_repeated'
   | 'locale_unknown'
+  | 'locale_list_too_long'
+  | 'locale_repeated'
   | 'status_invalid'
   | 'include_invalid'
   | 'include_too_deep'

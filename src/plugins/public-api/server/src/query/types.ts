@@ -103,6 +103,11 @@ export type ParsedQuery = {
   sort: SortTerm[];
   /** A configured locale code, or null when absent or when the resource is not localized. */
   locale: string | null;
+  /**
+   * The locales after the first of a list (`locale=de-CH,de,en`, contract section 15), in order: a record
+   * missing in `locale` is answered in the first of these it exists in. Empty for a single code.
+   */
+  fallback: string[];
   include: IncludeSpec[];
   /** In request order; all of them apply (AND). */
   filters: FilterCondition[];
@@ -113,6 +118,6 @@ export type ParsedQuery = {
 };
 
 /** What a single-record read accepts. */
-export type RecordQuery = Pick<ParsedQuery, 'locale' | 'include' | 'fields' | 'status'>;
+export type RecordQuery = Pick<ParsedQuery, 'locale' | 'fallback' | 'include' | 'fields' | 'status'>;
 
 export type RecordVocabulary = Pick<QueryVocabulary, 'include' | 'records' | 'locales'>;

@@ -26,6 +26,7 @@ export type RecordObject = {
     truncated?: string[];
     /** Draft reads only (contract section 15): whether the document has a published version. */
     status?: 'draft' | 'published';
+    locale?: string;
   };
 };
 
@@ -118,6 +119,7 @@ export const recordSerializer = (projection: Projection, parts: RecordParts): ((
     const meta: RecordObject['meta'] = recordMeta(row);
     if (truncated) meta.truncated = truncated;
     if (row.status !== undefined) meta.status = row.status;
+    if (row.locale !== undefined) meta.locale = row.locale;
     return { type, id: row.documentId, attributes, meta };
   };
 };

@@ -18,6 +18,8 @@ export type RecordRow = {
    * (`draft`), as `meta.status` shows it. Absent on published reads.
    */
   status?: 'draft' | 'published';
+  /** Reads with a locale fallback list only: the locale the row is in, as `meta.locale` shows it. */
+  locale?: string;
 };
 
 /** A relation target as a reference carries it, plus its row id for batched expansion. */

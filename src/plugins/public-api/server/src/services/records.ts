@@ -30,6 +30,11 @@ import type { Field, Resource } from '../registry/types';
 export type Scope = {
   /** The locale rows are read in; null for resources that are not localized. */
   locale: string | null;
+  /**
+   * The locales after `locale` of a fallback list (contract section 15), in order: each document is read
+   * in the first listed locale it has a visible row in. Absent or empty: `locale` alone.
+   */
+  fallback?: readonly string[];
   /** Which rows: published (absent) or, for a preview key's `status=draft`, the drafts (contract section 15). */
   status?: ReadStatus;
 };
@@ -59,7 +64,11 @@ const ROW_ALIASES = {
   updatedAt: '__updated_at',
   publishedAt: '__published_at',
   hasPublished: '__has_published',
+  locale: '__locale',
 } as const;
+
+/** What a scope's locales put in a statement's shape: the fallback order is part of the SQL. */
+const localeShape = (scope: Scope): string => [scope.locale, ...(scope.fallback ?? [])].join('>');
 
 type RawRow = Record<string, unknown>;
 
@@ -90,13 +99,49 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
 
   /**
+   * The rows in the locales of a fallback list that are their document's first listed one: a row in the
+   * i-th locale is taken when its document has no row (of the same status) in a locale listed before it.
+   * One statement for the whole page: each NOT EXISTS is an indexed lookup on Strapi's (document_id,
+   * locale, published_at) index, and filters, order and keyset then apply to the chosen rows' values.
+   */
+  const applyLocales = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope & { locale: string }) => {
+    const { locale, fallback = [] } = scope;
+    const column = qualified(model, 'locale');
+    if (fallback.length === 0) {
+      builder.where(column, locale);
+      return;
+    }
+    const listed = [locale, ...fallback];
+    builder.where((inner) => {
+      inner.where(column, locale);
+      listed.forEach((code, index) => {
+        if (index === 0) return;
+        inner.orWhere((branch) =>
+          branch.where(column, code).whereNotExists(earlierRows(resource, model, scope.status, listed.slice(0, index))),
+        );
+      });
+    });
+  };
+
+  /** The rows (of the status read) of the current row's document in one of the `earlier` locales: one index search. */
+  const earlierRows = (resource: Resource, model: ReadModel, status: ReadStatus | undefined, earlier: readonly string[]) => {
+    const rows = knex()(`${model.table} as fb`)
+      .select(knex().raw('1'))
+      .where('fb.document_id', knex().ref(qualified(model, 'document_id')))
+      .whereIn('fb.locale', [...earlier]);
+    if (status === 'draft' && resource.draftAndPublish) rows.whereNull('fb.published_at');
+    else rows.whereNotNull('fb.published_at');
+    return rows;
+  };
+
+  /**
    * Restricts a query to what the resource shows: published rows (or, on a draft read, the draft rows of
    * a type with draft & publish; a type without it has only published rows), the locale, the website.
    */
   const applyVisibility = (builder: Knex.QueryBuilder, resource: Resource, model: ReadModel, scope: Scope) => {
     if (scope.status === 'draft' && resource.draftAndPublish) builder.whereNull(qualified(model, 'published_at'));
     else builder.whereNotNull(qualified(model, 'published_at'));
-    if (resource.localized && scope.locale) builder.where(qualified(model, 'locale'), scope.locale);
+    if (resource.localized && scope.locale) applyLocales(builder, resource, model, { ...scope, locale: scope.locale });
     if (resource.scopeAttribute && resource.website) {
       const join = model.relations[resource.scopeAttribute]!;
       builder.whereIn(qualified(model, 'id'), knex()(join.table).select(join.ownerColumn).where(join.targetColumn, resource.website.id));
@@ -127,6 +172,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     model: ReadModel,
     also: readonly Field[] = [],
     status: ReadStatus = 'published',
+    fallback: readonly string[] = [],
   ): Record<string, string | Knex.Raw> => {
     const { resource } = projection;
     const columns: Record<string, string | Knex.Raw> = {
@@ -144,6 +190,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (column) columns[field.key] = qualified(model, column);
     }
     if (status === 'draft') columns[ROW_ALIASES.hasPublished] = hasPublishedVersion(resource, model);
+    // Which locale of a fallback list each row is in, for its `meta.locale`.
+    if (resource.localized && fallback.length) columns[ROW_ALIASES.locale] = qualified(model, 'locale');
     return columns;
   };
 
@@ -166,6 +214,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ...(ROW_ALIASES.hasPublished in raw
         ? { status: raw[ROW_ALIASES.hasPublished] === true || Number(raw[ROW_ALIASES.hasPublished]) === 1 ? 'published' : 'draft' }
         : {}),
+      ...(ROW_ALIASES.locale in raw ? { locale: String(raw[ROW_ALIASES.locale]) } : {}),
     };
   };
 
@@ -212,7 +261,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const baseQuery = (projection: Projection, scope: Scope, also: readonly Field[] = []) => {
     const model = models(projection.resource.uid);
-    const builder = knex()(model.table).select(selectColumns(projection, model, also, scope.status));
+    const builder = knex()(model.table).select(selectColumns(projection, model, also, scope.status, scope.fallback));
     applyVisibility(builder, projection.resource, model, scope);
     return { model, builder };
   };
@@ -253,7 +302,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const shape = [
           'page',
           projectionShape(query.shown ?? projection, sortFields),
-          query.locale,
+          localeShape(query),
           JSON.stringify(segment.sort),
           JSON.stringify(segment.order),
           segment.leadIsNull,
@@ -263,17 +312,63 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           query.status ?? 'published',
         ].join('|');
         return run(shape, values, (param) => {
-          const { builder } = baseQuery(query.shown ?? projection, query, sortFields);
-          const owners = relationOwners(projection.resource, model, (field) => projection.targets.get(field), query.language, query.status);
-          for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
-          if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
-          if (after) {
-            const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));
-            applyCondition(builder, keysetAfter(segment.sort, position), segment.keys);
-          }
-          applyOrder(builder, orderBy(segment.order), segment.keys);
-          return builder.limit(segment.limit);
+          /** The segment's page among the rows of `scope`, less those whose document has a row in `earlier`. */
+          const branch = (scope: Scope, earlier: readonly string[]) => {
+            const { builder } = baseQuery(query.shown ?? projection, scope, sortFields);
+            if (earlier.length) builder.whereNotExists(earlierRows(projection.resource, model, query.status, earlier));
+            const owners = relationOwners(
+              projection.resource,
+              model,
+              (field) => projection.targets.get(field),
+              query.language,
+              query.status,
+            );
+            for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+            if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
+            if (after) {
+              const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));
+              applyCondition(builder, keysetAfter(segment.sort, position), segment.keys);
+            }
+            applyOrder(builder, orderBy(segment.order), segment.keys);
+            return builder.limit(segment.limit);
+          };
+          if (!projection.resource.localized || !query.locale || !query.fallback?.length) return branch(query, []);
+          return fallbackPage(query.locale, query.fallback, segment, (code, earlier) =>
+            branch({ ...query, locale: code, fallback: [] }, earlier).select({ [ROW_ALIASES.locale]: qualified(model, 'locale') }),
+          );
         });
+      };
+
+      /**
+       * A page of a fallback list (contract section 15) as one statement: per listed locale, a keyset range
+       * of its rows whose document has no row in an earlier-listed locale (each served by the order index,
+       * each NOT EXISTS an index search), cut to the page; then the union, ordered and cut again. So a page
+       * costs at most (locales x page size) rows, not the size of the resource.
+       */
+      const fallbackPage = (
+        locale: string,
+        fallback: readonly string[],
+        segment: Segment & { limit: number },
+        branchOf: (code: string, earlier: readonly string[]) => Knex.QueryBuilder,
+      ): Knex.QueryBuilder => {
+        const listed = [locale, ...fallback];
+        const [first, ...rest] = listed.map((code, index) =>
+          knex()
+            .select('*')
+            .from(branchOf(code, listed.slice(0, index)).as(`l${index}`)),
+        );
+        const union = first!.unionAll(rest);
+        // The outer order names the branches' output columns: the alias each order key was selected under.
+        const selected = selectColumns(query.shown ?? projection, model, sortFields, query.status);
+        const aliasOf = (key: string) => {
+          const column = segment.keys(key).column;
+          const alias = Object.keys(selected).find((name) => selected[name] === column);
+          if (alias === undefined) throw new Error(`The order key ${key} is not among the selected columns.`);
+          return `u.${alias}`;
+        };
+        const outer = knex().select('*').from(union.as('u'));
+        applyOrder(outer, orderBy(segment.order), (key) => ({ ...segment.keys(key), column: aliasOf(key) }));
+        return outer.limit(segment.limit);
       };
 
       const raws: RawRow[] = [];
@@ -295,7 +390,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (resource.identifiers.includes('slug') && resource.slugAttribute) lookups.push(['slug', resource.slugAttribute]);
       if (resource.identifiers.includes('id')) lookups.push(['id', 'documentId']);
       for (const [, attribute] of lookups) {
-        const shape = `one|${projectionShape(projection)}|${scope.locale}|${attribute}|${scope.status ?? 'published'}`;
+        const shape = `one|${projectionShape(projection)}|${localeShape(scope)}|${attribute}|${scope.status ?? 'published'}`;
         const raws = await run(shape, [identifier], (param) => {
           const { model, builder } = baseQuery(projection, scope);
           return builder.where(qualified(model, model.columns[attribute]!), param(0)).limit(1);
@@ -333,7 +428,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One record by its id (documentId) whatever identifiers the resource accepts in paths: a write's read-back. */
     async byDocumentId(projection: Projection, documentId: string, scope: Scope): Promise<RecordRow | null> {
-      const raws = await run(`document|${projectionShape(projection)}|${scope.locale}`, [documentId], (param) => {
+      const raws = await run(`document|${projectionShape(projection)}|${localeShape(scope)}`, [documentId], (param) => {
         const { model, builder } = baseQuery(projection, scope);
         return builder.where(qualified(model, 'document_id'), param(0)).limit(1);
       });
@@ -342,7 +437,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The one record of a singleton: the first in the resource's default order. */
     async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
-      const shape = `singleton|${projectionShape(projection)}|${scope.locale}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;
+      const shape = `singleton|${projectionShape(projection)}|${localeShape(scope)}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;
       const raws = await run(shape, [], () => {
         const { model, builder } = baseQuery(projection, scope);
         applyOrder(builder, orderBy(totalSort(sort)), sqlKeys(projection, model));

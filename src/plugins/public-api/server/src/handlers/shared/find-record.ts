@@ -13,8 +13,9 @@ export const findRecord = async (
   identifier: string,
   locale: string | null,
   status: ReadStatus = 'published',
+  fallback: readonly string[] = [],
 ): Promise<RecordRow> => {
-  const row = await getService('records').one(projection, identifier, { locale, status });
+  const row = await getService('records').one(projection, identifier, { locale, status, fallback });
   if (!row) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
   return row;
 };
@@ -23,8 +24,9 @@ export const findSingleton = async (
   projection: Projection,
   locale: string | null,
   status: ReadStatus = 'published',
+  fallback: readonly string[] = [],
 ): Promise<RecordRow> => {
-  const row = await getService('records').singleton(projection, { locale, status }, defaultSort(projection.resource));
+  const row = await getService('records').singleton(projection, { locale, status, fallback }, defaultSort(projection.resource));
   if (!row) {
     const detail = status === 'draft' ? 'This resource has no record.' : 'This resource has no published record.';
     throw apiError(404, detail, { reason: 'record_not_found' });

@@ -1,0 +1,303 @@
+/**
+ * Locale fallback (contract section 15, issue 17): `locale=de,fr,en` answers each record in the first
+ * listed locale it exists in, with `meta.locale`; paging stays exact (one record per document, none twice,
+ * none skipped) also when the sort values differ by locale; the cursor is bound to the list's order; one
+ * statement per page whatever its size.
+ */
+import type { Knex } from 'knex';
+import { bootApp, type TestApp } from '../helpers/app';
+import { usingPostgres } from '../helpers/database';
+import { checkResponses } from '../helpers/openapi';
+import { createKey } from '../helpers/keys';
+import { expectValidJsonApi } from '../helpers/jsonapi';
+import { ensureLocale, localize, publish } from '../helpers/fixtures';
+
+let app: TestApp;
+type Key = { auth: string };
+let key: Key;
+
+const LOCALES = ['en', 'de', 'fr'] as const;
+type Locale = (typeof LOCALES)[number];
+
+/** Per document: its title in each locale it exists in. Titles differ in order from one locale to the next. */
+type Doc = { id: string; titles: Partial<Record<Locale, string>> };
+const docs: Doc[] = [];
+
+const EVENT = 'api::event.event';
+const DOCUMENTS = 14;
+
+/** A deterministic, locale-dependent title: the order of documents by title differs in each locale. */
+const titleOf = (index: number, locale: Locale) => {
+  const rank = { en: index, de: (index * 5) % DOCUMENTS, fr: DOCUMENTS - 1 - index }[locale];
+  return `${locale}-${String(rank).padStart(2, '0')}-${index}`;
+};
+
+beforeAll(async () => {
+  app = await checkResponses(await bootApp());
+  const s = app.strapi;
+  await ensureLocale(s, 'de', 'German');
+  await ensureLocale(s, 'fr', 'French');
+  for (let index = 0; index < DOCUMENTS; index += 1) {
+    // Each document exists in a non-empty subset of the locales (bits 1..7 of index % 7 + 1), created in the first.
+    const mask = (index % 7) + 1;
+    const present = LOCALES.filter((_, bit) => mask & (1 << bit));
+    const [first, ...rest] = present;
+    const base = { sort: index, startsAt: '2027-06-01T19:30:00.000Z', category: 'concert' };
+    const created = await publish(s, EVENT, { ...base, title: titleOf(index, first!), slug: `e${index}-${first}` }, first);
+    for (const locale of rest)
+      await localize(s, EVENT, created.documentId, locale, { ...base, title: titleOf(index, locale), slug: `e${index}-${locale}` });
+    docs.push({ id: created.documentId, titles: Object.fromEntries(present.map((locale) => [locale, titleOf(index, locale)])) });
+  }
+  key = await createKey(s, { resources: { 'native:events': { actions: ['read'], read: ['title', 'sort'] } } });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const get = async (path: string, status = 200) => {
+  const res = await app.http().get(path).set('Authorization', key.auth);
+  if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status}\n${res.text}`);
+  expectValidJsonApi(res.body);
+  return res.body;
+};
+
+type Answer = { id: string; locale: string; title: string };
+
+/** What a list read must answer: each document in its first listed locale, in the order of `sort`. */
+const expected = (list: Locale[], sort: 'title' | '-title' | 'sort'): Answer[] => {
+  const chosen = docs.flatMap((doc, index) => {
+    const locale = list.find((code) => doc.titles[code] !== undefined);
+    return locale ? [{ id: doc.id, locale, title: doc.titles[locale]!, index }] : [];
+  });
+  chosen.sort((a, b) => {
+    if (sort === 'sort') return a.index - b.index;
+    const order = a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
+    return sort === 'title' ? order : -order;
+  });
+  return chosen.map(({ id, locale, title }) => ({ id, locale, title }));
+};
+
+type RecordObject = { id: string; attributes: { title: string }; meta: { locale?: string } };
+
+/** Every page of a read, following links.next, with a page size drawn per page. */
+const readAll = async (query: string, sizes: () => number): Promise<Answer[]> => {
+  const answers: Answer[] = [];
+  let next: string | null = `/api/v2/events?${query}&limit=${sizes()}`;
+  for (let pages = 0; next !== null; pages += 1) {
+    if (pages > 100) throw new Error('More pages than records: paging does not advance.');
+    const body = await get(next);
+    for (const record of body.data as RecordObject[]) {
+      answers.push({ id: record.id, locale: record.meta.locale!, title: record.attributes.title });
+    }
+    const link: string | undefined = body.links.next;
+    next = link ? `${new URL(link).pathname}${new URL(link).search.replace(/limit=\d+/, `limit=${sizes()}`)}` : null;
+  }
+  return answers;
+};
+
+/** A small deterministic generator (no flaky seeds): page sizes 1 to 4. */
+const sizesFrom = (seed: number) => {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return (state % 4) + 1;
+  };
+};
+
+describe('collections', () => {
+  const lists: Locale[][] = [['de', 'en'], ['fr', 'de', 'en'], ['en', 'fr'], ['de', 'fr'], ['fr']];
+  for (const list of lists) {
+    for (const sort of ['title', '-title', 'sort'] as const) {
+      test(`locale=${list.join(',')}&sort=${sort}: each document once, in its first listed locale, exact across pages`, async () => {
+        const want = expected(list, sort);
+        for (const seed of [1, 7, 42]) {
+          const got = await readAll(`locale=${list.join(',')}&sort=${sort}`, sizesFrom(seed));
+          if (list.length === 1) {
+            // A single locale keeps its answers as before: no meta.locale.
+            expect(got.map(({ id, title }) => ({ id, title }))).toEqual(want.map(({ id, title }) => ({ id, title })));
+            expect(got.every((answer) => answer.locale === undefined)).toBe(true);
+          } else {
+            expect(got).toEqual(want);
+          }
+        }
+      });
+    }
+  }
+
+  test('filters match the chosen row (its locale values)', async () => {
+    const body = await get('/api/v2/events?locale=de,en&filter[title][startsWith]=en-&limit=100');
+    const want = expected(['de', 'en'], 'sort').filter((answer) => answer.locale === 'en');
+    expect(want.length).toBeGreaterThan(0);
+    expect((body.data as RecordObject[]).map((record) => record.id).sort()).toEqual(want.map((answer) => answer.id).sort());
+  });
+
+  test('the cursor is bound to the order of the list', async () => {
+    const first = await get('/api/v2/events?locale=de,en&limit=2');
+    const cursor: string = first.meta.page.nextCursor;
+    expect(cursor).toBeTruthy();
+    await get(`/api/v2/events?locale=de,en&limit=2&cursor=${cursor}`);
+    for (const other of ['en,de', 'de', 'de,en,fr']) {
+      const refused = await get(`/api/v2/events?locale=${other}&limit=2&cursor=${cursor}`, 400);
+      expect(refused.errors[0]).toMatchObject({ source: { parameter: 'cursor' }, meta: { reason: 'cursor_mismatch' } });
+    }
+  });
+
+  test.each([
+    ['de,xx', 'locale_unknown'],
+    ['de,', 'locale_unknown'],
+    ['de,DE', 'locale_repeated'],
+    ['en,de,fr,en,de,fr', 'locale_list_too_long'],
+  ])('locale=%s is refused (%s)', async (list, reason) => {
+    const refused = await get(`/api/v2/events?locale=${list}`, 400);
+    expect(refused.errors[0]).toMatchObject({ source: { parameter: 'locale' }, meta: { reason } });
+    const single = await get(`/api/v2/events/${docs[0]!.id}?locale=${list}`, 400);
+    expect(single.errors[0]).toMatchObject({ source: { parameter: 'locale' }, meta: { reason } });
+  });
+});
+
+describe('single records', () => {
+  test('each document in its first listed locale, else 404', async () => {
+    for (const list of [['de', 'en'], ['fr', 'de'], ['de']] as Locale[][]) {
+      for (const doc of docs) {
+        const locale = list.find((code) => doc.titles[code] !== undefined);
+        const path = `/api/v2/events/${doc.id}?locale=${list.join(',')}`;
+        if (!locale) {
+          await get(path, 404);
+          continue;
+        }
+        const body = await get(path);
+        expect(body.data.attributes.title).toBe(doc.titles[locale]);
+        expect(body.data.meta.locale).toBe(list.length > 1 ? locale : undefined);
+      }
+    }
+  });
+
+  test('by slug: the slug of the chosen row', async () => {
+    const doc = docs.find((candidate) => candidate.titles.de && candidate.titles.en)!;
+    const index = docs.indexOf(doc);
+    expect((await get(`/api/v2/events/e${index}-de?locale=de,en`)).data.id).toBe(doc.id);
+    // The en row is not the one answered when a de row exists.
+    await get(`/api/v2/events/e${index}-en?locale=de,en`, 404);
+    expect((await get(`/api/v2/events/e${index}-en?locale=en,de`)).data.meta.locale).toBe('en');
+  });
+});
+
+describe('drafts (status=draft, preview keys)', () => {
+  test('a draft-only translation is the chosen row on draft reads, not on published ones', async () => {
+    const s = app.strapi;
+    const created = await publish(
+      s,
+      EVENT,
+      { title: 'en-zz-draft', slug: 'draft-fallback-en', sort: 99, startsAt: '2027-06-01T19:30:00.000Z', category: 'talk' },
+      'en',
+    );
+    // A German draft that was never published.
+    await s.documents(EVENT as never).update({
+      documentId: created.documentId,
+      locale: 'de',
+      data: {
+        title: 'de-zz-draft',
+        slug: 'draft-fallback-de',
+        sort: 99,
+        startsAt: '2027-06-01T19:30:00.000Z',
+        category: 'talk',
+      } as never,
+    } as never);
+    const preview = await createKey(s, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } }, { preview: true });
+    const read = async (auth: string, path: string) => {
+      const res = await app.http().get(path).set('Authorization', auth);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const drafted = await read(preview.auth, `/api/v2/events/${created.documentId}?locale=de,en&status=draft`);
+    expect([drafted.data.attributes.title, drafted.data.meta.locale, drafted.data.meta.status]).toEqual(['de-zz-draft', 'de', 'draft']);
+    const published = await read(preview.auth, `/api/v2/events/${created.documentId}?locale=de,en`);
+    expect([published.data.attributes.title, published.data.meta.locale]).toEqual(['en-zz-draft', 'en']);
+    // Collections alike: the draft read finds it by its German title, the published read by its English one.
+    const draftPage = await read(preview.auth, '/api/v2/events?locale=de,en&status=draft&filter[title][startsWith]=de-zz');
+    expect(draftPage.data.map((record: RecordObject) => [record.id, record.meta.locale])).toEqual([[created.documentId, 'de']]);
+    expect((await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=de-zz')).data).toEqual([]);
+    const publishedPage = await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=en-zz');
+    expect(publishedPage.data.map((record: RecordObject) => [record.id, record.meta.locale])).toEqual([[created.documentId, 'en']]);
+  });
+});
+
+describe('cost', () => {
+  type QueryEvent = { sql: string };
+  const statements = async (path: string): Promise<number> => {
+    await get(path);
+    await app.flushKeyUse();
+    let seen = 0;
+    const listener = () => {
+      seen += 1;
+    };
+    const connection = app.strapi.db.connection as unknown as {
+      on: (event: string, listener: (query: QueryEvent) => void) => void;
+      off: (event: string, listener: (query: QueryEvent) => void) => void;
+    };
+    connection.on('query', listener);
+    try {
+      await get(path);
+    } finally {
+      connection.off('query', listener);
+    }
+    return seen;
+  };
+
+  test('a page with a fallback list runs as many statements as a single-locale page, whatever its size', async () => {
+    const single = await statements('/api/v2/events?locale=de&sort=title&limit=2');
+    expect(await statements('/api/v2/events?locale=fr,de,en&sort=title&limit=2')).toBe(single);
+    expect(await statements('/api/v2/events?locale=fr,de,en&sort=title&limit=8')).toBe(single);
+    expect(await statements(`/api/v2/events/${docs[6]!.id}?locale=fr,de,en`)).toBe(
+      await statements(`/api/v2/events/${docs[6]!.id}?locale=de`),
+    );
+  });
+
+  /**
+   * The plan of the page statement (as read-indexes.test.ts takes it): on PostgreSQL with sequential scans,
+   * bitmap scans and sorts priced out, since an almost empty table is read fastest without any index.
+   */
+  const planOf = async (knex: Knex, sql: string, bindings: readonly unknown[]): Promise<string> => {
+    if (!usingPostgres()) {
+      const plan = await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[]);
+      return plan.map((row: { detail: string }) => row.detail).join(' | ');
+    }
+    return knex.transaction(async (trx) => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      await trx.raw('SET LOCAL enable_bitmapscan = off');
+      await trx.raw('SET LOCAL enable_sort = off');
+      const plan = await trx.raw(`EXPLAIN ${sql}`, bindings as Knex.RawBinding[]);
+      return plan.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join(' | ');
+    });
+  };
+
+  test('the page statement looks up earlier locales by index (NOT EXISTS on document_id, locale), never scanning per row', async () => {
+    const knex = app.strapi.db.connection as unknown as Knex;
+    const pages: { sql: string; bindings: readonly unknown[] }[] = [];
+    const listen = (query: { sql: string; bindings?: readonly unknown[] }) => {
+      if (/^select .* from [`"]events[`"]/i.test(query.sql) && /not exists/i.test(query.sql))
+        pages.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    };
+    knex.on('query', listen);
+    try {
+      const first = await get('/api/v2/events?locale=fr,de,en&limit=3');
+      await get(`${new URL(first.links.next).pathname}${new URL(first.links.next).search}`);
+    } finally {
+      knex.off('query', listen);
+    }
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    for (const page of pages) {
+      // knex reports PostgreSQL's placeholders as $1, $2...; raw() takes ?.
+      const plan = await planOf(knex, page.sql.replace(/\$\d+/g, '?'), page.bindings);
+      // The correlated lookups of earlier locales go through an index of fb (Strapi's document_id, locale index).
+      if (usingPostgres()) {
+        expect(plan).toMatch(/Index (Only )?Scan using \S+ on events fb/);
+        expect(plan).not.toMatch(/Seq Scan on events fb/);
+      } else {
+        expect(plan).toMatch(/SEARCH fb USING (COVERING )?INDEX/);
+        expect(plan).not.toMatch(/SCAN fb\b(?! USING)/);
+      }
+    }
+  });
+});
