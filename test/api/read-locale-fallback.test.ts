@@ -10,7 +10,7 @@ import { usingPostgres } from '../helpers/database';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
-import { ensureLocale, localize, publish } from '../helpers/fixtures';
+import { ensureLocale, localize, publish, website } from '../helpers/fixtures';
 
 let app: TestApp;
 type Key = { auth: string };
@@ -348,6 +348,34 @@ describe('include and references', () => {
         .map((event) => ({ id: event.id, title: event.attributes.title, locale: event.meta.locale }))
         .sort((a, b) => a.id.localeCompare(b.id)),
     ).toEqual(want(['de', 'en'])[venue.id]);
+  });
+
+  test('a localized owner answered in en (a homepage) reads its own links, its events shown by the list', async () => {
+    const s = app.strapi;
+    const venue = venues[3]!;
+    const [both, enOnly] = venue.events;
+    await website(s, 'fallback-site', [{ collection: 'home', contentType: 'api::homepage.homepage', mode: 'singleton' }]);
+    // The homepage exists in en only: its en row links the events' en rows.
+    await publish(s, 'api::homepage.homepage', { headline: 'Welcome', featuredEvents: [both!.id, enOnly!.id] }, 'en');
+    const home = await createKey(s, {
+      resources: {
+        'cms:fallback-site/home': { actions: ['read'], read: ['headline', 'featuredEvents'] },
+        'native:events': { actions: ['read'], read: ['title'] },
+      },
+    });
+    const body = await getAs(home.auth, '/api/v2/cms/fallback-site/home?locale=de,en&include=featuredEvents');
+    expect(body.data.meta.locale).toBe('en');
+    const featured = (body.data.attributes.featuredEvents as Expanded[]).map((event) => [
+      event.id,
+      event.attributes.title,
+      event.meta.locale,
+    ]);
+    expect(featured).toEqual([
+      [both!.id, both!.titles.de, 'de'],
+      [enOnly!.id, enOnly!.titles.en, 'en'],
+    ]);
+    const references = await getAs(home.auth, '/api/v2/cms/fallback-site/home?locale=de,en');
+    expect(references.data.attributes.featuredEvents.map((ref: { id: string }) => ref.id)).toEqual([both!.id, enOnly!.id]);
   });
 
   test('preview: a draft-only translation of an event is the included row on draft reads only', async () => {
