@@ -10,7 +10,7 @@ import { usingPostgres } from '../helpers/database';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
-import { ensureLocale, localize, publish } from '../helpers/fixtures';
+import { ensureLocale, localize, publish, website } from '../helpers/fixtures';
 
 let app: TestApp;
 type Key = { auth: string };
@@ -220,6 +220,223 @@ describe('drafts (status=draft, preview keys)', () => {
     expect((await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=de-zz')).data).toEqual([]);
     const publishedPage = await read(preview.auth, '/api/v2/events?locale=de,en&filter[title][startsWith]=en-zz');
     expect(publishedPage.data.map((record: RecordObject) => [record.id, record.meta.locale])).toEqual([[created.documentId, 'en']]);
+  });
+});
+
+/**
+ * References and `include` (issue 17): a target document of a localized resource is shown in the first
+ * listed locale it has a visible row in, whichever locale the link names; expanded records say which in
+ * `meta.locale`. Buildings are not localized, their events are.
+ */
+describe('include and references', () => {
+  const BUILDING = 'api::building.building';
+  const BUILDINGS = 9;
+  /** Per building: its events, each with the locales it exists in (published). */
+  const venues: { id: string; events: { id: string; titles: Partial<Record<Locale, string>> }[] }[] = [];
+  let reader: Key;
+
+  beforeAll(async () => {
+    const s = app.strapi;
+    const base = { startsAt: '2027-06-01T19:30:00.000Z', category: 'concert' };
+    for (let b = 0; b < BUILDINGS; b += 1) {
+      const building = await publish(s, BUILDING, { name: `Venue ${b}`, slug: `venue-${b}` });
+      const events = [];
+      // One event in de and en, one in en only, one in fr only: de,en shows the first in de, the second in en.
+      for (const [tag, present] of [
+        ['both', ['en', 'de']],
+        ['en', ['en']],
+        ['fr', ['fr']],
+      ] as const) {
+        const title = (locale: Locale) => `${locale}-venue-${b}-${tag}`;
+        const [first, ...rest] = present;
+        const created = await publish(
+          s,
+          EVENT,
+          { ...base, venue: building.documentId, title: title(first), slug: `v${b}-${tag}-${first}` },
+          first,
+        );
+        for (const locale of rest)
+          await localize(s, EVENT, created.documentId, locale, {
+            ...base,
+            venue: building.documentId,
+            title: title(locale),
+            slug: `v${b}-${tag}-${locale}`,
+          });
+        events.push({ id: created.documentId, titles: Object.fromEntries(present.map((locale) => [locale, title(locale)])) });
+      }
+      venues.push({ id: building.documentId, events });
+    }
+    reader = await createKey(s, {
+      resources: {
+        'native:buildings': { actions: ['read'], read: ['name', 'events'] },
+        'native:events': { actions: ['read'], read: ['title', 'venue'] },
+      },
+    });
+  });
+
+  type Expanded = { id: string; attributes: { title: string }; meta: { locale?: string } };
+  const getAs = async (auth: string, path: string) => {
+    const res = await app.http().get(path).set('Authorization', auth);
+    if (res.status !== 200) throw new Error(`${path}: expected 200, got ${res.status}\n${res.text}`);
+    expectValidJsonApi(res.body);
+    return res.body;
+  };
+  /** Each building's events as the list `list` must show them: each in its first listed locale, or absent. */
+  const want = (list: Locale[]) =>
+    Object.fromEntries(
+      venues.map((venue) => [
+        venue.id,
+        venue.events
+          .flatMap((event) => {
+            const locale = list.find((code) => event.titles[code] !== undefined);
+            return locale ? [{ id: event.id, title: event.titles[locale]!, locale }] : [];
+          })
+          .sort((a, b) => a.id.localeCompare(b.id)),
+      ]),
+    );
+  const shown = (body: { data: { id: string; attributes: { events: Expanded[] } }[] }) =>
+    Object.fromEntries(
+      body.data
+        .filter((building) => venues.some((venue) => venue.id === building.id))
+        .map((building) => [
+          building.id,
+          building.attributes.events
+            .map((event) => ({ id: event.id, title: event.attributes.title, locale: event.meta.locale }))
+            .sort((a, b) => a.id.localeCompare(b.id)),
+        ]),
+    );
+
+  for (const list of [
+    ['de', 'en'],
+    ['fr', 'de', 'en'],
+    ['en', 'fr'],
+  ] as Locale[][]) {
+    test(`locale=${list.join(',')}: a building's events are included each in its first listed locale, with meta.locale`, async () => {
+      const body = await getAs(reader.auth, `/api/v2/buildings?locale=${list.join(',')}&include=events&limit=100`);
+      expect(shown(body)).toEqual(want(list));
+      // References (not expanded) name the same documents.
+      const plain = await getAs(reader.auth, `/api/v2/buildings?locale=${list.join(',')}&limit=100`);
+      for (const building of plain.data as { id: string; attributes: { events: { id: string }[] } }[]) {
+        const expected = want(list)[building.id];
+        if (!expected) continue;
+        expect(building.attributes.events.map((ref) => ref.id).sort()).toEqual(expected.map((event) => event.id));
+      }
+    });
+  }
+
+  test('a single code keeps its answers: the events in that locale only, no meta.locale', async () => {
+    const body = await getAs(reader.auth, '/api/v2/buildings?locale=de&include=events&limit=100');
+    const expected = want(['de']);
+    expect(shown(body)).toEqual(
+      Object.fromEntries(
+        Object.entries(expected).map(([id, events]) => [
+          id,
+          events.map(({ id: event, title }) => ({ id: event, title, locale: undefined })),
+        ]),
+      ),
+    );
+  });
+
+  test("an event answered in en includes its venue's events by the list (nested include)", async () => {
+    const venue = venues[0]!;
+    const enOnly = venue.events[1]!;
+    const body = await getAs(reader.auth, `/api/v2/events/${enOnly.id}?locale=de,en&include=venue.events`);
+    expect(body.data.meta.locale).toBe('en');
+    const nested = body.data.attributes.venue.attributes.events as Expanded[];
+    expect(
+      nested
+        .map((event) => ({ id: event.id, title: event.attributes.title, locale: event.meta.locale }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(want(['de', 'en'])[venue.id]);
+  });
+
+  test('a localized owner answered in en (a homepage) reads its own links, its events shown by the list', async () => {
+    const s = app.strapi;
+    const venue = venues[3]!;
+    const [both, enOnly] = venue.events;
+    await website(s, 'fallback-site', [{ collection: 'home', contentType: 'api::homepage.homepage', mode: 'singleton' }]);
+    // The homepage exists in en only: its en row links the events' en rows.
+    await publish(s, 'api::homepage.homepage', { headline: 'Welcome', featuredEvents: [both!.id, enOnly!.id] }, 'en');
+    const home = await createKey(s, {
+      resources: {
+        'cms:fallback-site/home': { actions: ['read'], read: ['headline', 'featuredEvents'] },
+        'native:events': { actions: ['read'], read: ['title'] },
+      },
+    });
+    const body = await getAs(home.auth, '/api/v2/cms/fallback-site/home?locale=de,en&include=featuredEvents');
+    expect(body.data.meta.locale).toBe('en');
+    const featured = (body.data.attributes.featuredEvents as Expanded[]).map((event) => [
+      event.id,
+      event.attributes.title,
+      event.meta.locale,
+    ]);
+    expect(featured).toEqual([
+      [both!.id, both!.titles.de, 'de'],
+      [enOnly!.id, enOnly!.titles.en, 'en'],
+    ]);
+    const references = await getAs(home.auth, '/api/v2/cms/fallback-site/home?locale=de,en');
+    expect(references.data.attributes.featuredEvents.map((ref: { id: string }) => ref.id)).toEqual([both!.id, enOnly!.id]);
+  });
+
+  test('preview: a draft-only translation of an event is the included row on draft reads only', async () => {
+    const s = app.strapi;
+    const venue = venues[1]!;
+    const event = venue.events[1]!; // published in en only
+    await s.documents(EVENT as never).update({
+      documentId: event.id,
+      locale: 'de',
+      data: {
+        title: 'de-venue-draft',
+        slug: 'venue-draft-de',
+        venue: venue.id,
+        startsAt: '2027-06-01T19:30:00.000Z',
+        category: 'concert',
+      } as never,
+    } as never);
+    const preview = await createKey(
+      s,
+      {
+        resources: {
+          'native:buildings': { actions: ['read'], read: ['name', 'events'] },
+          'native:events': { actions: ['read'], read: ['title'] },
+        },
+      },
+      { preview: true },
+    );
+    const pick = (body: { data: { id: string; attributes: { events: Expanded[] } }[] }) =>
+      body.data.find((building) => building.id === venue.id)!.attributes.events.find((included) => included.id === event.id);
+    const drafted = pick(await getAs(preview.auth, '/api/v2/buildings?locale=de,en&include=events&status=draft&limit=100'));
+    expect([drafted?.attributes.title, drafted?.meta.locale]).toEqual(['de-venue-draft', 'de']);
+    const published = pick(await getAs(preview.auth, '/api/v2/buildings?locale=de,en&include=events&limit=100'));
+    expect([published?.attributes.title, published?.meta.locale]).toEqual([event.titles.en, 'en']);
+  });
+
+  test('statements: include with a fallback list costs what a single-locale include does, whatever the page size', async () => {
+    const count = async (path: string) => {
+      await getAs(reader.auth, path);
+      await app.flushKeyUse();
+      let seen = 0;
+      const listener = () => {
+        seen += 1;
+      };
+      const connection = app.strapi.db.connection as unknown as {
+        on: (e: string, l: () => void) => void;
+        off: (e: string, l: () => void) => void;
+      };
+      connection.on('query', listener);
+      try {
+        await getAs(reader.auth, path);
+      } finally {
+        connection.off('query', listener);
+      }
+      return seen;
+    };
+    const single = await count('/api/v2/buildings?locale=de&include=events.venue&limit=2');
+    expect(await count('/api/v2/buildings?locale=fr,de,en&include=events.venue&limit=2')).toBe(single);
+    expect(await count('/api/v2/buildings?locale=fr,de,en&include=events.venue&limit=8')).toBe(single);
+    expect(await count(`/api/v2/buildings/${venues[2]!.id}?locale=fr,de,en&include=events`)).toBe(
+      await count(`/api/v2/buildings/${venues[2]!.id}?locale=de&include=events`),
+    );
   });
 });
 

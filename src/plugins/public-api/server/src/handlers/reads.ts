@@ -129,7 +129,8 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     shown,
     status: parsed.status,
   });
-  const context = loadContext(request, access, language, parsed.fields, parsed.status);
+  // References and `include` fall back by the list also from a resource that is not localized (buildings).
+  const context = loadContext(request, access, language, parsed.fields, parsed.status, parsed.fallback);
   await boundInclude(request, context, projection, page.rows, parsed.include, true);
   const data = await loadRecords(context, shown, page.rows, parsed.include);
   const last = page.rows.at(-1);
@@ -171,7 +172,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
     identifier === null
       ? await findSingleton(shown, locale, parsed.status, fallback)
       : await findRecord(shown, identifier, locale, parsed.status, fallback);
-  const context = loadContext(request, access, language, parsed.fields, parsed.status);
+  const context = loadContext(request, access, language, parsed.fields, parsed.status, parsed.fallback);
   await boundInclude(request, context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);
   return {

@@ -56,7 +56,11 @@ export const allLinks = (visible: Knex.QueryBuilder, columns: LinkColumns): Knex
 export type LinkTables = {
   owners: { table: string; ids: number[] };
   join: { table: string; targetColumn: string };
-  target: { table: string };
+  /**
+   * `join`, when given, joins the target rows to the links `j` itself (and keeps only the visible ones):
+   * where a link does not name the shown row directly (a locale fallback list picks the document's row).
+   */
+  target: { table: string; join?: (builder: Knex.QueryBuilder) => void };
 };
 
 /**
@@ -87,11 +91,13 @@ export const cutLinks = (
   }
   // SQLite: CROSS JOIN keeps the owners the outer loop; each owner's links are then found by id from the
   // correlated subquery's list (the planner's "CORRELATED LIST SUBQUERY").
-  return knex
+  const outer = knex
     .select(selected(columns))
     .from(`${tables.owners.table} as o`)
-    .crossJoin(knex.raw('??', [`${tables.join.table} as j`]))
-    .join(tables.target.table, `${tables.target.table}.id`, `j.${tables.join.targetColumn}`)
+    .crossJoin(knex.raw('??', [`${tables.join.table} as j`]));
+  if (tables.target.join) tables.target.join(outer);
+  else outer.join(tables.target.table, `${tables.target.table}.id`, `j.${tables.join.targetColumn}`);
+  return outer
     .whereIn('o.id', tables.owners.ids)
     .whereIn(columns.link, perOwner().select(columns.link))
     .orderBy([columns.owner, ...columns.order]);

@@ -18,10 +18,19 @@ import type { RichtextDoc } from '../richtext';
 import { imageIdsOf, richtextIdentity } from '../serialize/richtext-read';
 
 export type RecordSource = {
-  /** References per owner row, in `language` where the target is localized, each target document once. */
-  relations: (projection: Projection, rowIds: number[], fields: string[], language: string | null) => Promise<Related<TargetRef>>;
+  /**
+   * References per owner row, each target document once; where the target is localized, in `language`,
+   * or with a `fallback` list in the first of `language, ...fallback` the target document has.
+   */
+  relations: (
+    projection: Projection,
+    rowIds: number[],
+    fields: string[],
+    language: string | null,
+    fallback: readonly string[],
+  ) => Promise<Related<TargetRef>>;
   media: (projection: Projection, rows: RecordRow[], fields: string[]) => Promise<Related<FileRow>>;
-  byRowIds: (projection: Projection, rowIds: number[], language: string | null) => Promise<RecordRow[]>;
+  byRowIds: (projection: Projection, rowIds: number[], language: string | null, fallback: readonly string[]) => Promise<RecordRow[]>;
   /** The files images embedded in richtext name, as they are now, by documentId. */
   imageFiles: (documentIds: string[]) => Promise<Map<string, CurrentImageFile>>;
 };
@@ -34,6 +43,12 @@ export type LoadContext = {
    * targets (events) in the language asked for, at every level of `include`.
    */
   language: string | null;
+  /**
+   * The locales after `language` of a read's fallback list (contract section 15), empty without one: each
+   * localized record the read reaches (references and `include`, at every level) is its document's row in
+   * the first of `language, ...fallback` it has, whatever locale the link names.
+   */
+  fallback: readonly string[];
   projectionOf: (resource: Projection['resource']) => Projection;
   /** The read's sparse fieldsets, applied to every level of `include` (none: every readable field). */
   fieldsets: Fieldsets;
@@ -61,7 +76,7 @@ export const includeReaches = async (
   const walk = async (owner: Projection, owners: ReadonlyMap<number, number>, specs: readonly IncludeSpec[]): Promise<void> => {
     const fields = specs.filter((spec) => owner.targets.has(spec.field)).map((spec) => spec.field);
     if (owners.size === 0 || fields.length === 0) return;
-    const references = await context.source.relations(owner, [...owners.keys()], fields, context.language);
+    const references = await context.source.relations(owner, [...owners.keys()], fields, context.language, context.fallback);
     await readAll(
       specs.map((spec) => async () => {
         const target = owner.targets.get(spec.field);
@@ -115,6 +130,7 @@ export const loadRecords = async (
         rows.map((row) => row.rowId),
         relationFields,
         context.language,
+        context.fallback,
       ),
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
@@ -135,7 +151,7 @@ export const loadRecords = async (
       const ids = new Set<number>();
       // Only what the records show: a list cut to the cap expands its shown references alone.
       for (const refs of references.get(spec.field)?.values() ?? []) for (const ref of shownReferences(refs)) ids.add(ref.rowId);
-      const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language);
+      const targetRows = await context.source.byRowIds(targetProjection, [...ids], context.language, context.fallback);
       const records = await loadRecords(context, targetProjection, targetRows, spec.include);
       expanded.set(spec.field, new Map(targetRows.map((row, index) => [row.rowId, records[index]!])));
     }),

@@ -225,13 +225,50 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * localized target would be reached once per language; with it, once. References, `include` and
    * relation filters all read links through here, so they agree on which targets exist.
    */
-  const visibleLinks = (join: RelationModel, target: Resource, language: string | null, status?: ReadStatus) => {
+  const visibleLinks = (
+    join: RelationModel,
+    target: Resource,
+    language: string | null,
+    status?: ReadStatus,
+    fallback: readonly string[] = [],
+  ) => {
     const targetModel = models(join.targetUid);
     if (target.localized && !language) throw new Error(`Links to ${target.uid} need the language to read them in.`);
-    const builder = knex()(`${join.table} as j`).join(targetModel.table, qualified(targetModel, 'id'), `j.${join.targetColumn}`);
+    const builder = knex()(`${join.table} as j`);
+    joinTargets(builder, join, target, targetModel, fallback, status);
     // A draft links to its targets' drafts (Strapi links each version to the same version of the target).
-    applyVisibility(builder, target, targetModel, { locale: target.localized ? language : null, status });
+    applyVisibility(builder, target, targetModel, {
+      locale: target.localized ? language : null,
+      fallback: target.localized ? fallback : [],
+      status,
+    });
     return { builder, targetModel };
+  };
+
+  /**
+   * Joins the target rows the links of `j` reach. With a fallback list (contract section 15) a link names
+   * a row in some locale (the one its owner row was written in), but the record shown is the target
+   * document's row in the first listed locale it has: the linked row only names the document, and
+   * `applyVisibility` then keeps that document's chosen row (one per document, so a link still gives one
+   * row). The linked row must be of the same version (published, or the draft on a draft read).
+   */
+  const joinTargets = (
+    builder: Knex.QueryBuilder,
+    join: RelationModel,
+    target: Resource,
+    targetModel: ReadModel,
+    fallback: readonly string[],
+    status?: ReadStatus,
+  ) => {
+    if (!target.localized || fallback.length === 0) {
+      builder.join(targetModel.table, qualified(targetModel, 'id'), `j.${join.targetColumn}`);
+      return;
+    }
+    builder
+      .join(`${targetModel.table} as ln`, 'ln.id', `j.${join.targetColumn}`)
+      .join(targetModel.table, qualified(targetModel, 'document_id'), 'ln.document_id');
+    if (status === 'draft' && target.draftAndPublish) builder.whereNull('ln.published_at');
+    else builder.whereNotNull('ln.published_at');
   };
 
   /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
@@ -447,15 +484,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Rows by row id (for expanding relations), in no particular order; drafts only on a draft read. */
-    async byRowIds(projection: Projection, rowIds: number[], language: string | null, status?: ReadStatus): Promise<RecordRow[]> {
+    async byRowIds(
+      projection: Projection,
+      rowIds: number[],
+      language: string | null,
+      status?: ReadStatus,
+      fallback: readonly string[] = [],
+    ): Promise<RecordRow[]> {
       if (rowIds.length === 0) return [];
       const model = models(projection.resource.uid);
-      const locale = projection.resource.localized ? language : null;
-      const shape = `rows|${projectionShape(projection)}|${locale}|${rowIds.length}|${status ?? 'published'}`;
+      const scope: Scope = projection.resource.localized ? { locale: language, fallback, status } : { locale: null, status };
+      const shape = `rows|${projectionShape(projection)}|${localeShape(scope)}|${rowIds.length}|${status ?? 'published'}`;
       const raws = await run(shape, rowIds, (param) => {
-        const builder = knex()(model.table).select(selectColumns(projection, model, [], status));
-        // Visibility again: a reference never leads to a draft (but on a draft read), to another website's record or to another language.
-        applyVisibility(builder, projection.resource, model, { locale, status });
+        // With a fallback list each expanded record says which locale it is in (`meta.locale`).
+        const builder = knex()(model.table).select(selectColumns(projection, model, [], status, scope.fallback));
+        // Visibility again: a reference never leads to a draft (but on a draft read), to another website's
+        // record or to a locale other than its document's first listed one.
+        applyVisibility(builder, projection.resource, model, scope);
         return builder.whereIn(
           qualified(model, 'id'),
           rowIds.map((_, index) => param(index) as number),
@@ -478,6 +523,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       language: string | null,
       whole = false,
       status?: ReadStatus,
+      fallback: readonly string[] = [],
     ): Promise<Related<TargetRef>> {
       const result: Related<TargetRef> = new Map();
       if (rowIds.length === 0) return result;
@@ -489,7 +535,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (!join || !target) return;
           const targetModel = models(join.targetUid);
           const visible = (owners: number[]) =>
-            visibleLinks(join, target, language, status).builder.whereIn(`j.${join.ownerColumn}`, owners);
+            visibleLinks(join, target, language, status, fallback).builder.whereIn(`j.${join.ownerColumn}`, owners);
           const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
           const columns = {
             link: 'j.id',
@@ -500,23 +546,35 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           };
           // One query; a second only for owners a repeated link left short (never on consistent data).
           const cap = REFERENCE_LIST_CAP + 1;
+          // Through a fallback list (localized targets only) a link names the document, not the shown row.
+          const targetFallback = target.localized ? fallback : [];
           const tables = {
             join: { table: join.table, targetColumn: join.targetColumn },
-            target: { table: targetModel.table },
+            target: {
+              table: targetModel.table,
+              ...(targetFallback.length
+                ? {
+                    join: (builder: Knex.QueryBuilder) => {
+                      joinTargets(builder, join, target, targetModel, targetFallback, status);
+                      applyVisibility(builder, target, targetModel, { locale: language, fallback: targetFallback, status });
+                    },
+                  }
+                : {}),
+            },
           };
           // The cut read is a prepared shape (its SQL depends on the relation, the target's visibility,
           // the language and the number of owners; the owners' ids are its parameters), built once.
           const rows = whole
             ? ((await allLinks(visible(rowIds), columns)) as RawRow[])
             : await run(
-                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? language : ''}|${cap}|${rowIds.length}|${status ?? 'published'}`,
+                `links|${resourceShape(projection.resource)}|${field}|${resourceShape(target)}|${target.localized ? localeShape({ locale: language, fallback }) : ''}|${cap}|${rowIds.length}|${status ?? 'published'}`,
                 rowIds,
                 (param) =>
                   cutLinks(
                     knex(),
                     databaseClient(strapi),
                     { ...tables, owners: { table: model.table, ids: rowIds.map((_, index) => param(index) as number) } },
-                    () => visibleLinks(join, target, language, status).builder,
+                    () => visibleLinks(join, target, language, status, fallback).builder,
                     columns,
                     cap,
                   ),

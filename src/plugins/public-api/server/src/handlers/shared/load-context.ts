@@ -19,17 +19,18 @@ const readRichtext = createRichtextReader();
 const NO_FIELDSETS: Fieldsets = new Map();
 
 /**
- * Where a read's records come from: the records service as it is for published reads; for a draft read
+ * Where a read's records come from: the records service; for a draft read
  * (contract section 15) the same with every relation and expanded record read among drafts, so that
- * `include` and references of a draft show the targets' drafts, never their published versions.
+ * `include` and references of a draft show the targets' drafts, never their published versions; and both
+ * pass on the read's locale fallback list.
  */
 const recordSource = (status: ReadStatus): RecordSource => {
   const records = getService('records');
-  if (status === 'published') return records;
   return {
-    relations: (projection, rowIds, fields, language) => records.relations(projection, rowIds, fields, language, false, status),
+    relations: (projection, rowIds, fields, language, fallback) =>
+      records.relations(projection, rowIds, fields, language, false, status, fallback),
     media: (projection, rows, fields) => records.media(projection, rows, fields),
-    byRowIds: (projection, rowIds, language) => records.byRowIds(projection, rowIds, language, status),
+    byRowIds: (projection, rowIds, language, fallback) => records.byRowIds(projection, rowIds, language, status, fallback),
     imageFiles: (documentIds) => records.imageFiles(documentIds),
   };
 };
@@ -37,7 +38,8 @@ const recordSource = (status: ReadStatus): RecordSource => {
 /**
  * `language`: the locale of the localized records the read reaches (see `LoadContext`); `fieldsets`:
  * the read's sparse fieldsets (a write's read-back shows every readable field); `status`: which version
- * of each record (a write's read-back: the published one).
+ * of each record (a write's read-back: the published one); `fallback`: the locales after `language` of the
+ * read's fallback list.
  */
 export const loadContext = (
   request: ApiRequest,
@@ -45,11 +47,13 @@ export const loadContext = (
   language: string,
   fieldsets: Fieldsets = NO_FIELDSETS,
   status: ReadStatus = 'published',
+  fallback: readonly string[] = [],
 ): LoadContext => {
   const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
   return {
     source: recordSource(status),
     language,
+    fallback,
     projectionOf: access.projectionOf,
     fieldsets,
     asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
