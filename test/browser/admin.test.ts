@@ -437,8 +437,12 @@ test('the Preview drafts toggle: stored on create, names status in the OpenAPI p
   expect(await view.textContent()).not.toContain('status (query)');
   await toggle.check();
   await view.getByText(/status \(query\)/).first().waitFor();
-  await toggle.scrollIntoViewIfNeeded();
-  await screenshot(page, 'key-preview-toggle');
+  // The picture is of the details with the toggle on, without the focus ring the click left.
+  await toggle.evaluate((element) => {
+    element.scrollIntoView({ block: 'center' });
+    (element as HTMLElement).blur();
+  });
+  await screenshot(page, 'key-preview-toggle', { whole: false });
 
   await page.getByRole('button', { name: 'Create the key' }).click();
   await page.waitForURL(/\/keys\/\d+$/);
