@@ -436,7 +436,10 @@ test('the Preview drafts toggle: stored on create, names status in the OpenAPI p
   await view.getByText('/events/{record}', { exact: true }).waitFor();
   expect(await view.textContent()).not.toContain('status (query)');
   await toggle.check();
-  await view.getByText(/status \(query\)/).first().waitFor();
+  await view
+    .getByText(/status \(query\)/)
+    .first()
+    .waitFor();
   // The picture is of the details with the toggle on, without the focus ring the click left.
   await toggle.evaluate((element) => {
     element.scrollIntoView({ block: 'center' });
@@ -457,13 +460,14 @@ test('the Preview drafts toggle: stored on create, names status in the OpenAPI p
   await page.getByRole('heading', { name: 'Editors’ preview site', level: 1 }).waitFor();
   await expect(page.getByLabel('Preview drafts').isChecked()).resolves.toBe(true);
   await preview.getByRole('tab', { name: 'OpenAPI document' }).click();
-  await view.getByText(/status \(query\)/).first().waitFor();
+  await view
+    .getByText(/status \(query\)/)
+    .first()
+    .waitFor();
 
   // Off and saved: stored false, `status` gone from the preview, and the key may no longer read drafts.
   await page.getByLabel('Preview drafts').uncheck();
-  await page.waitForFunction(
-    () => !document.querySelector('[data-testid="openapi-view"]')?.textContent?.includes('status (query)'),
-  );
+  await page.waitForFunction(() => !document.querySelector('[data-testid="openapi-view"]')?.textContent?.includes('status (query)'));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await waitForValue(async () => (await keys.findOne(previewKeyId)).preview, false);
   await waitForValue(async () => (await v2('/events?status=draft', previewPlaintext)).status, 403);
