@@ -365,6 +365,7 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
       'Create the key',
       'Name*',
       'Description',
+      'Preview drafts',
       'Buildings (/buildings)',
       'Events (/events)',
       'Products (/products)',
