@@ -365,6 +365,7 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
       'Create the key',
       'Name*',
       'Description',
+      'Preview drafts',
       'Buildings (/buildings)',
       'Events (/events)',
       'Products (/products)',
@@ -418,4 +419,60 @@ test('roles: the plugin’s actions are assigned in Settings > Roles, and a read
   } finally {
     await readerBrowser.close();
   }
+});
+
+test('the Preview drafts toggle: stored on create, names status in the OpenAPI preview, lets the key read drafts, and turns off again', async () => {
+  await page.goto(settings('keys/create'));
+  await page.getByLabel('Name').fill('Editors’ preview site');
+  await page.getByRole('button', { name: 'Events (/events)' }).click();
+  await page.getByTestId('grant-native:events').getByRole('checkbox', { name: 'Title is readable', exact: true }).click();
+  const toggle = page.getByLabel('Preview drafts');
+  await expect(toggle.isChecked()).resolves.toBe(false);
+
+  // Off: the OpenAPI preview does not name `status`; on: every read of a draft-and-publish resource does.
+  const preview = page.getByTestId('section-preview');
+  await preview.getByTestId('preview-index').getByText('native:events').waitFor();
+  await preview.getByRole('tab', { name: 'OpenAPI document' }).click();
+  const view = preview.getByTestId('openapi-view');
+  await view.getByText('/events/{record}', { exact: true }).waitFor();
+  expect(await view.textContent()).not.toContain('status (query)');
+  await toggle.check();
+  await view
+    .getByText(/status \(query\)/)
+    .first()
+    .waitFor();
+  // The picture is of the details with the toggle on, without the focus ring the click left.
+  await toggle.evaluate((element) => {
+    element.scrollIntoView({ block: 'center' });
+    (element as HTMLElement).blur();
+  });
+  await screenshot(page, 'key-preview-toggle', { whole: false });
+
+  await page.getByRole('button', { name: 'Create the key' }).click();
+  await page.waitForURL(/\/keys\/\d+$/);
+  const previewKeyId = Number(page.url().split('/').pop());
+  const previewPlaintext = (await page.getByTestId('plaintext-key').textContent()) ?? '';
+  const keys = app.strapi.plugin('public-api').service('keys');
+  await expect(keys.findOne(previewKeyId)).resolves.toEqual(expect.objectContaining({ preview: true }));
+  await expect(v2('/events?status=draft', previewPlaintext)).resolves.toEqual(expect.objectContaining({ status: 200 }));
+
+  // Read back in the editor: the toggle is on, and the saved key's preview names `status`.
+  await page.reload();
+  await page.getByRole('heading', { name: 'Editors’ preview site', level: 1 }).waitFor();
+  await expect(page.getByLabel('Preview drafts').isChecked()).resolves.toBe(true);
+  await preview.getByRole('tab', { name: 'OpenAPI document' }).click();
+  await view
+    .getByText(/status \(query\)/)
+    .first()
+    .waitFor();
+
+  // Off and saved: stored false, `status` gone from the preview, and the key may no longer read drafts.
+  await page.getByLabel('Preview drafts').uncheck();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="openapi-view"]')?.textContent?.includes('status (query)'));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await waitForValue(async () => (await keys.findOne(previewKeyId)).preview, false);
+  await waitForValue(async () => (await v2('/events?status=draft', previewPlaintext)).status, 403);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Editors’ preview site', level: 1 }).waitFor();
+  await expect(page.getByLabel('Preview drafts').isChecked()).resolves.toBe(false);
 });

@@ -145,7 +145,7 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
           error={errors.preview}
           hint={t(
             'key.preview.hint',
-            'A preview key may also read unpublished drafts by adding status=draft to a read: the latest draft of each record, never cached. Give it only to a preview site for editors, never to a public website or app.',
+            'With status=draft in a request, the key also reads the latest unpublished drafts (never cached). Only for a preview site used by editors, never for a public website or app.',
           )}
           width="100%"
         >

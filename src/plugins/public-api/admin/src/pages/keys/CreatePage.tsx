@@ -56,6 +56,7 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
         expiresAt: details.expiresAt ?? null,
         limits: details.limits ?? null,
         cache: details.cache ?? null,
+        preview: details.preview ?? false,
         grants: form.grants,
       });
       toggleNotification({ type: 'success', message: t('key.created', 'The key {name} is created.', { name: created.data.name }) });
