@@ -28,7 +28,11 @@ const listChange = (before: readonly string[] = [], after: readonly string[] = [
 
 const changed = (list: ListChange) => list.added.length > 0 || list.removed.length > 0;
 
-const valueChanges = <T extends object>(before: T | null, after: T | null, fields: readonly (keyof T & ValueChange['field'])[]): ValueChange[] =>
+const valueChanges = <T extends object>(
+  before: T | null,
+  after: T | null,
+  fields: readonly (keyof T & ValueChange['field'])[],
+): ValueChange[] =>
   fields.flatMap((field) => {
     const from = before ? (before[field] ?? null) : null;
     const to = after ? (after[field] ?? null) : null;

@@ -1,6 +1,6 @@
 /**
  * The audit log (issue 19): one row per admin change to a key or a website, in the plugin's table
- * `public_api_audit_log`, written on the connection of the change's own transaction (database/connection.ts),
+ * `public_api_audit_log`, written in the change's own transaction (controllers/admin/audited.ts),
  * so an entry exists exactly when its change was committed. Entries are kept: nothing deletes them (admin
  * changes come at human speed; docs/admin.md says how an operator prunes old ones). Read newest first,
  * keyset-paged by id, optionally for one key or website.
@@ -8,7 +8,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { AuditAction, AuditChange, AuditEntry, AuditSubjectType } from '../../../shared/contracts/audit';
-import { connectionOf } from '../database/connection';
 
 export const AUDIT_TABLE = 'public_api_audit_log';
 export const AUDIT_PAGE_MAX = 100;
@@ -30,7 +29,11 @@ const entryOf = (row: Record<string, unknown>): AuditEntry => {
   return {
     id: Number(row.id),
     at: new Date(Number(row.at)).toISOString(),
-    actor: { id: row.actor_id === null ? null : Number(row.actor_id), name: String(row.actor_name), email: (row.actor_email as string | null) ?? null },
+    actor: {
+      id: row.actor_id === null ? null : Number(row.actor_id),
+      name: String(row.actor_name),
+      email: (row.actor_email as string | null) ?? null,
+    },
     subject: { type: row.subject_type as AuditSubjectType, id: Number(row.subject_id), name: String(row.subject_name) },
     action: row.action as AuditAction,
     changes,
@@ -66,9 +69,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     start: ensureTable,
 
-    /** Writes one entry in the current transaction, if any (the change's own). */
-    async record(entry: AuditRecord, now = Date.now()): Promise<void> {
-      await connectionOf(strapi)(AUDIT_TABLE).insert({
+    /** Writes one entry on `connection`: the transaction of the change it records. */
+    async record(entry: AuditRecord, connection: Knex, now = Date.now()): Promise<void> {
+      await connection(AUDIT_TABLE).insert({
         at: now,
         actor_id: entry.actor.id,
         actor_name: clip(entry.actor.name, 255),
@@ -85,7 +88,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Newest first; `next` is the `before` of the following page (null: this is the last). */
     async list(query: AuditQuery = {}): Promise<{ entries: AuditEntry[]; next: number | null }> {
       const limit = Math.min(Math.max(query.limit ?? AUDIT_PAGE_DEFAULT, 1), AUDIT_PAGE_MAX);
-      const builder = connectionOf(strapi)(AUDIT_TABLE).select('*');
+      const builder = (strapi.db.connection as unknown as Knex)(AUDIT_TABLE).select('*');
       if (query.subjectType) builder.where('subject_type', query.subjectType);
       if (query.subjectId !== undefined) builder.where('subject_id', query.subjectId);
       if (query.before !== undefined) builder.where('id', '<', query.before);

@@ -88,7 +88,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         table.integer('bucket').notNullable();
         table.string('resource', 255).notNullable();
         for (const column of COUNT_COLUMNS) table.bigInteger(column).notNullable().defaultTo(0);
-        table.primary(['api_key', 'grain', 'bucket', 'resource'], { constraintName: `${USAGE_TABLE}_pkey` });
+        table.primary(['api_key', 'grain', 'bucket', 'resource'], `${USAGE_TABLE}_pkey`);
         table.index(['grain', 'bucket'], `${USAGE_TABLE}_grain_bucket_index`);
       });
     } catch (error) {
@@ -100,7 +100,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Adds rows to their stored counterparts (or inserts them): the one write of usage, additive. */
   const upsert = async (connection: Knex, rows: UsageRow[]) => {
     if (!rows.length) return;
-    const add = Object.fromEntries(COUNT_COLUMNS.map((column) => [column, connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column])]));
+    const add = Object.fromEntries(
+      COUNT_COLUMNS.map((column) => [column, connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column])]),
+    );
     await connection(USAGE_TABLE).insert(rows).onConflict(['api_key', 'grain', 'bucket', 'resource']).merge(add);
   };
 
@@ -108,7 +110,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     for (let batch = 0; batch < FLUSH_BATCHES && tally.size() > 0; batch += 1) {
       const cells = tally.take(FLUSH_BATCH_ROWS);
       try {
-        await upsert(knex(), cells.map((cell) => rowOf(cell, 'minute')));
+        await upsert(
+          knex(),
+          cells.map((cell) => rowOf(cell, 'minute')),
+        );
       } catch (error) {
         tally.restore(cells);
         throw error;
@@ -165,7 +170,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (kept) addCell(kept, cell);
         else byResource.set(cell.resource, cell);
       }
-      await upsert(connection, [...byResource.values()].map((cell) => rowOf(cell, into)));
+      await upsert(
+        connection,
+        [...byResource.values()].map((cell) => rowOf(cell, into)),
+      );
     });
     return true;
   };
@@ -178,8 +186,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  const sumColumns = (connection: Knex) =>
-    COUNT_COLUMNS.map((column) => connection.raw('SUM(??) AS ??', [column, column]));
+  const sumColumns = (connection: Knex) => COUNT_COLUMNS.map((column) => connection.raw('SUM(??) AS ??', [column, column]));
 
   const series = async (apiKey: number, window: UsageWindow, now = Date.now()): Promise<KeyUsage> => {
     const connection = knex();
@@ -205,7 +212,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       .limit(TOP_RESOURCES)) as Record<string, unknown>[];
     const sums: SlotSums[] = slots.map((row) => {
       const cell = cellOf({ ...row, api_key: apiKey, resource: '' }, 0);
-      return { slot: Number(row.slot), requests: cell.requests, byClass: cell.byClass, rateLimited: cell.rateLimited, latency: cell.latency };
+      return {
+        slot: Number(row.slot),
+        requests: cell.requests,
+        byClass: cell.byClass,
+        rateLimited: cell.rateLimited,
+        latency: cell.latency,
+      };
     });
     const resources: ResourceUsage[] = top.map((row) => ({
       resource: String(row.resource),
@@ -254,7 +267,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .select('grain', 'bucket', 'resource', 'requests')
         .where('api_key', apiKey)
         .orderBy(['grain', 'bucket', 'resource'])) as Record<string, unknown>[];
-      return rows.map((row) => ({ grain: row.grain as Grain, bucket: Number(row.bucket), resource: String(row.resource), requests: Number(row.requests) }));
+      return rows.map((row) => ({
+        grain: row.grain as Grain,
+        bucket: Number(row.bucket),
+        resource: String(row.resource),
+        requests: Number(row.requests),
+      }));
     },
 
     /** Stops the timers and writes what is left (graceful shutdown). */

@@ -49,14 +49,21 @@ export const buildUsage = (
   const first = windowStart(window, Math.floor(nowMs / 60_000));
   const bySlot = new Map(slots.map((sums) => [sums.slot, sums]));
   const points: UsagePoint[] = [];
-  const total: SlotSums = { slot: 0, requests: 0, byClass: zeroClasses(), rateLimited: 0, latency: new Array<number>(LATENCY_BUCKETS).fill(0) };
+  const total: SlotSums = {
+    slot: 0,
+    requests: 0,
+    byClass: zeroClasses(),
+    rateLimited: 0,
+    latency: new Array<number>(LATENCY_BUCKETS).fill(0),
+  };
   for (let step = 0; step < steps; step += 1) {
     const start = first + step * stepMinutes;
     const sums = bySlot.get(start / stepMinutes);
     points.push(pointOf(start, sums));
     if (!sums) continue;
     total.requests += sums.requests;
-    for (const statusClass of Object.keys(total.byClass) as (keyof StatusClassCounts)[]) total.byClass[statusClass] += sums.byClass[statusClass];
+    for (const statusClass of Object.keys(total.byClass) as (keyof StatusClassCounts)[])
+      total.byClass[statusClass] += sums.byClass[statusClass];
     total.rateLimited += sums.rateLimited;
     sums.latency.forEach((count, index) => (total.latency[index]! += count));
   }

@@ -9,7 +9,11 @@ import { AUDIT_PAGE_MAX } from '../../services/audit-log';
 import { getService } from '../../utils/get-service';
 import { parseBody } from './input';
 
-const id = (what: string) => z.coerce.number({ error: `${what} is a positive whole number.` }).int(`${what} is a positive whole number.`).positive(`${what} is a positive whole number.`);
+const id = (what: string) =>
+  z.coerce
+    .number({ error: `${what} is a positive whole number.` })
+    .int(`${what} is a positive whole number.`)
+    .positive(`${what} is a positive whole number.`);
 
 const auditQuery = z
   .object({

@@ -12,7 +12,7 @@ import type { AuditAction, AuditSubjectType } from '../../../../shared/contracts
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { AdminWebsite } from '../../../../shared/contracts/websites';
 import { keyChanges, websiteChanges } from '../../audit/diff';
-import { inTransaction } from '../../database/connection';
+import type { Knex } from 'knex';
 import { getService } from '../../utils/get-service';
 import { toAdminKey, toAdminWebsite } from './serialize';
 
@@ -40,8 +40,15 @@ const findWebsite = async (id: string | undefined): Promise<AdminWebsite | null>
   return website ? toAdminWebsite(website) : null;
 };
 
+/**
+ * Runs `work` in Strapi's transaction (which its query engine and the plugin's statement runner join),
+ * handing it the transaction for the entry's own write.
+ */
+const inTransaction = (work: (trx: Knex) => Promise<void>): Promise<void> =>
+  strapi.db.transaction(({ trx }) => work(trx as unknown as Knex)) as unknown as Promise<void>;
+
 const auditKey = (action: AuditAction) => async (ctx: Context, next: Next) =>
-  inTransaction(strapi, async () => {
+  inTransaction(async (trx) => {
     const before = await findKey(ctx.params?.id as string | undefined);
     await next();
     if (!succeeded(ctx)) return;
@@ -50,17 +57,20 @@ const auditKey = (action: AuditAction) => async (ctx: Context, next: Next) =>
     if (!subject) return;
     const changes = action === 'regenerated' ? [] : keyChanges(before, after);
     if (action === 'changed' && !changes.length) return;
-    await getService('audit-log').record({
-      actor: actorOf(ctx),
-      subject: { type: 'key', id: subject.id, name: subject.name },
-      action,
-      changes,
-      cause: null,
-    });
+    await getService('audit-log').record(
+      {
+        actor: actorOf(ctx),
+        subject: { type: 'key', id: subject.id, name: subject.name },
+        action,
+        changes,
+        cause: null,
+      },
+      trx,
+    );
   });
 
 const auditWebsite = (action: AuditAction) => async (ctx: Context, next: Next) =>
-  inTransaction(strapi, async () => {
+  inTransaction(async (trx) => {
     const before = await findWebsite(ctx.params?.id as string | undefined);
     const keysBefore = before ? (await getService('keys').list()).map(toAdminKey) : [];
     await next();
@@ -72,7 +82,7 @@ const auditWebsite = (action: AuditAction) => async (ctx: Context, next: Next) =
     if (action === 'changed' && !changes.length) return;
     const actor = actorOf(ctx);
     const audit = getService('audit-log');
-    await audit.record({ actor, subject: { type: 'website', id: subject.id, name: subject.name }, action, changes, cause: null });
+    await audit.record({ actor, subject: { type: 'website', id: subject.id, name: subject.name }, action, changes, cause: null }, trx);
     if (!before) return;
     // Keys whose grants followed the website (renamed resource ids, resources gone).
     const keysAfter = new Map((await getService('keys').list()).map((key) => [key.id, toAdminKey(key)]));
@@ -81,7 +91,11 @@ const auditWebsite = (action: AuditAction) => async (ctx: Context, next: Next) =
       const now = keysAfter.get(key.id);
       if (!now) continue;
       const keyDiff = keyChanges(key, now);
-      if (keyDiff.length) await audit.record({ actor, subject: { type: 'key', id: key.id, name: now.name }, action: 'changed', changes: keyDiff, cause });
+      if (keyDiff.length)
+        await audit.record(
+          { actor, subject: { type: 'key', id: key.id, name: now.name }, action: 'changed', changes: keyDiff, cause },
+          trx,
+        );
     }
   });
 

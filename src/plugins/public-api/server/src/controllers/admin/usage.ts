@@ -8,7 +8,9 @@ import { USAGE_WINDOWS, type GetKeyUsage } from '../../../../shared/contracts/us
 import { getService } from '../../utils/get-service';
 import { parseBody } from './input';
 
-const usageQuery = z.object({ window: z.enum(USAGE_WINDOWS, { error: `The window is one of ${USAGE_WINDOWS.join(', ')}.` }).default('24h') }).strict();
+const usageQuery = z
+  .object({ window: z.enum(USAGE_WINDOWS, { error: `The window is one of ${USAGE_WINDOWS.join(', ')}.` }).default('24h') })
+  .strict();
 
 export default () => ({
   async find(ctx: Context) {
