@@ -112,7 +112,7 @@ export const AuditEntries = ({ query, showSubject = true, emptyText }: Props) =>
         closeLabel={t('common.close', 'Close')}
         title={t('audit.error.title', 'Audit log unavailable')}
         action={
-          <Button variant="tertiary" onClick={() => void load()}>
+          <Button type="button" variant="tertiary" onClick={() => void load()}>
             {t('common.retry', 'Try again')}
           </Button>
         }
@@ -131,7 +131,7 @@ export const AuditEntries = ({ query, showSubject = true, emptyText }: Props) =>
       </Box>
       {next !== null && (
         <Box>
-          <Button variant="secondary" loading={loading} onClick={() => void load(next)}>
+          <Button type="button" variant="secondary" loading={loading} onClick={() => void load(next)}>
             {t('audit.older', 'Show older entries')}
           </Button>
         </Box>

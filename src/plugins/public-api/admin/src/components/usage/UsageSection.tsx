@@ -53,6 +53,7 @@ export const UsageSection = ({ keyId }: { keyId: number }) => {
       <Flex gap={2} role="group" aria-label={t('usage.window', 'Window')}>
         {USAGE_WINDOWS.map((option) => (
           <Button
+            type="button"
             key={option}
             size="S"
             variant={option === window ? 'default' : 'tertiary'}
@@ -70,7 +71,7 @@ export const UsageSection = ({ keyId }: { keyId: number }) => {
           closeLabel={t('common.close', 'Close')}
           title={t('usage.error.title', 'Usage unavailable')}
           action={
-            <Button variant="tertiary" onClick={() => void usage.reload()}>
+            <Button type="button" variant="tertiary" onClick={() => void usage.reload()}>
               {t('common.retry', 'Try again')}
             </Button>
           }

@@ -45,6 +45,7 @@ const AuditLogPage = () => {
                 const active = (filter === 'all' && !subjectType) || filter === subjectType;
                 return (
                   <Button
+                    type="button"
                     key={filter}
                     size="S"
                     variant={active ? 'default' : 'tertiary'}
