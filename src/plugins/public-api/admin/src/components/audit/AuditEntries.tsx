@@ -7,6 +7,7 @@ import { Alert, Badge, Box, Button, Flex, Typography } from '@strapi/design-syst
 import { Link } from 'react-router-dom';
 import type { AuditAction, AuditEntry, ListAuditLog } from '../../../../shared/contracts/audit';
 import { useActivityApi } from '../../hooks/useActivityApi';
+import { PLUGIN_ID } from '../../pluginId';
 import { useT, type Translate } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
 import { DateText } from '../DateText';
@@ -26,7 +27,7 @@ const Entry = ({ entry, showSubject }: { entry: AuditEntry; showSubject: boolean
   const subjectType = entry.subject.type === 'key' ? t('audit.subject.key', 'Key') : t('audit.subject.website', 'Website');
   const subject =
     entry.subject.type === 'key' && entry.action !== 'deleted' ? (
-      <Link to={`../keys/${entry.subject.id}`}>{entry.subject.name}</Link>
+      <Link to={`/settings/${PLUGIN_ID}/keys/${entry.subject.id}`}>{entry.subject.name}</Link>
     ) : (
       entry.subject.name
     );
