@@ -3,13 +3,14 @@
  * instances by plain sums (a quantile of quantiles would be wrong; a sum of histograms is exact).
  *
  * The bounds grow by about 1.6x from 1 ms to 10 s. A quantile is reported as the upper bound of the bucket
- * it falls in, so it is never below the true value and at most the ratio between two bounds above it
- * (1.67x at worst, e.g. a true p95 of 301 ms is reported as 500 ms); beyond 10 s it is reported as 10 s.
+ * it falls in, so it is never below the true value and at most the ratio between two bounds above it:
+ * 1.67x at worst (a true p95 of 301 ms is reported as 500 ms), or 1 ms more below 2 ms; beyond 10 s it is
+ * reported as 10 s.
  * Pure.
  */
 
 /** Upper bounds (ms, inclusive) of every bucket but the last, which holds everything slower. */
-export const LATENCY_BOUNDS_MS = [1, 2, 3, 5, 8, 13, 20, 30, 50, 80, 130, 200, 300, 500, 800, 1300, 2000, 3000, 5000, 10000] as const;
+export const LATENCY_BOUNDS_MS = [1, 2, 3, 5, 8, 13, 20, 30, 50, 80, 130, 200, 300, 500, 800, 1300, 2000, 3000, 5000, 7000, 10000] as const;
 
 /** How many buckets a histogram has: one per bound and one beyond the last. */
 export const LATENCY_BUCKETS = LATENCY_BOUNDS_MS.length + 1;

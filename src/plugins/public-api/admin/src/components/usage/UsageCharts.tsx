@@ -60,8 +60,8 @@ export const UsageCharts = ({ usage }: { usage: KeyUsage }) => {
               <YAxis tick={AXIS} width={48} />
               <Tooltip />
               <Legend />
-              <Line type="monotone" dataKey="p50" name="p50" stroke="#4945ff" dot={false} connectNulls isAnimationActive={false} />
-              <Line type="monotone" dataKey="p95" name="p95" stroke="#b35c00" dot={false} connectNulls isAnimationActive={false} />
+              <Line type="monotone" dataKey="p50" name="p50" stroke="#4945ff" dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+              <Line type="monotone" dataKey="p95" name="p95" stroke="#b35c00" dot={{ r: 3 }} connectNulls isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>
         </Figure>
