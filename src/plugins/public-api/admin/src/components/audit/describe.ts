@@ -5,8 +5,17 @@
 import type { AuditChange, ListChange } from '../../../../shared/contracts/audit';
 import type { Translate } from '../../hooks/useT';
 
-const shown = (value: unknown): string => {
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const shown = (t: Translate, field: string, value: unknown): string => {
   if (value === null || value === undefined || value === '') return '—';
+  if (field === 'limits' && isRecord(value))
+    return t('audit.value.limits', '{requests} requests per {window} s', {
+      requests: String(value.requests),
+      window: String(value.window),
+    });
+  if (field === 'cache' && isRecord(value) && typeof value.sharedMaxAge === 'number')
+    return t('audit.value.cache', 'shared caches keep it {seconds} s', { seconds: value.sharedMaxAge });
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
@@ -41,7 +50,11 @@ const label = (t: Translate, field: string) => {
 export const describeChange = (t: Translate, change: AuditChange): string => {
   switch (change.kind) {
     case 'value':
-      return t('audit.value', '{field}: {from} → {to}', { field: label(t, change.field), from: shown(change.from), to: shown(change.to) });
+      return t('audit.value', '{field}: {from} → {to}', {
+        field: label(t, change.field),
+        from: shown(t, change.field, change.from),
+        to: shown(t, change.field, change.to),
+      });
     case 'list':
       return t('audit.list', '{field}: {changes}', { field: label(t, change.field), changes: listText(t, change) });
     case 'resource': {
