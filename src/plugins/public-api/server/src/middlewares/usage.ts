@@ -37,9 +37,12 @@ export const observeUsage = (ctx: Context, key: ApiKey, match: RouteMatch<RouteN
     counted = true;
     const durationMs = performance.now() - started;
     const status = ctx.res.writableFinished ? ctx.res.statusCode : CLIENT_CLOSED_REQUEST;
-    void resourceLabel(match).then((resource) =>
-      getService('usage').record({ apiKey: key.id, resource, status, durationMs, rateLimited: status === 429, at: Date.now() }),
-    );
+    void resourceLabel(match)
+      .then((resource) =>
+        getService('usage').record({ apiKey: key.id, resource, status, durationMs, rateLimited: status === 429, at: Date.now() }),
+      )
+      // A response that ends while the application shuts down has no service left to count it: never a crash.
+      .catch(() => undefined);
   };
   ctx.res.once('finish', count);
   ctx.res.once('close', count);
