@@ -45,7 +45,7 @@ const DATA = [
 ];
 const KERNEL = [`${SERVER}(config|utils)/`];
 const CODECS = [
-  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext)/`,
+  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext|usage|audit)/`,
   `${SERVER}openapi/types\\.ts$`,
   `${SERVER}serialize/rows\\.ts$`,
   `${SERVER}slugs/(?!middleware\\.ts$)`,

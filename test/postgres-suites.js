@@ -13,6 +13,9 @@
 const onPostgres = {
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
   'admin-websites.test.ts': "unique website slugs, and every key's stored grants rewritten when a website changes",
+  'audit-log.test.ts': "entries written in the change's own transaction (rolled back with it), keyset paging by id in SQL",
+  'usage.test.ts':
+    'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',

@@ -13,6 +13,8 @@ import records from './records';
 import resources from './resources';
 import slugs from './slugs';
 import uploads from './uploads';
+import usage from './usage';
+import auditLog from './audit-log';
 import websites from './websites';
 import writes from './writes';
 
@@ -32,6 +34,8 @@ export default {
   resources,
   slugs,
   uploads,
+  usage,
+  'audit-log': auditLog,
   websites,
   writes,
 };

@@ -21,6 +21,7 @@ import { issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
 import { isExpired } from '../../utils/expiry';
 import type { CreatedState } from './CreatePage';
 import { KeyFormSections } from './KeyFormSections';
+import { KeyActivity } from '../../components/usage/KeyActivity';
 import { useKeyForm } from './useKeyForm';
 
 export const EditPage = () => {
@@ -198,6 +199,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
             </Alert>
           )}
           <KeyFormSections form={form} registry={registry} disabled={!canUpdate} keyId={apiKey.id} currentExpiry={apiKey.expiresAt} />
+          <KeyActivity keyId={apiKey.id} />
         </Flex>
       </Layouts.Content>
     </form>
