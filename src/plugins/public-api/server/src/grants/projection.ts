@@ -224,12 +224,12 @@ export const includeTree = (projection: Projection, projectTarget: (resource: Re
  * include trees of its components, merged (a dynamic zone's components side by side). Empty for fields
  * that are not components, and for components with nothing to expand.
  */
-const throughComponents = <T>(
+const throughComponents = (
   owner: Projection,
   field: Field,
-  build: (component: Projection) => ReadonlyMap<string, T>,
-): Map<string, T> => {
-  const merged = new Map<string, T>();
+  build: (component: Projection) => ReadonlyMap<string, IncludeTree>,
+): Map<string, IncludeTree> & { throughComponent: true } => {
+  const merged = Object.assign(new Map<string, IncludeTree>(), { throughComponent: true as const });
   for (const component of field.components ?? []) {
     const projection = owner.components.get(component.uid);
     if (!projection) continue;
