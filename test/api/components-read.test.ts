@@ -4,15 +4,21 @@
  * draft change, a German SEO). Every response is checked against the key's own OpenAPI document
  * (checkResponses), so the conformance checks cover pages with sections.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Core } from '@strapi/strapi';
 import { COMPONENT } from '../../src/seed/plan/sections';
 import { UID } from '../../src/seed/plan/types';
-import { bootApp, type TestApp } from '../helpers/app';
+import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
 import { checkResponses } from '../helpers/openapi';
 import { writer } from '../helpers/writes';
 
 type Row = Record<string, any>;
+
+const run = promisify(execFile);
 type Key = Awaited<ReturnType<typeof createKey>>;
 
 let app: TestApp;
@@ -348,5 +354,100 @@ describe('versions and locales are the record’s own', () => {
       expect(record.attributes.seo?.metaTitle ?? null).toBe(stored.seo?.metaTitle ?? null);
     }
     expect(new Set((body.data as Row[]).map((record) => record.meta.locale)).size).toBeGreaterThan(0);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const ARTIFACTS = path.join(APP_ROOT, 'test', '.artifacts', `components-read-${process.pid}`);
+  const bin = (relative: string) => path.join(APP_ROOT, 'node_modules', relative);
+  const TSC = ['--strict', '--noUncheckedIndexedAccess', '--target', 'ES2022', '--module', 'commonjs', '--skipLibCheck', '--noEmit'];
+  afterAll(() => fs.rmSync(ARTIFACTS, { recursive: true, force: true }));
+
+  test('each component schema once, a dynamic zone as oneOf with a discriminator on type', async () => {
+    const openapi = await openapiOf(all);
+    const schemas = openapi.components.schemas as Record<string, Row>;
+    expect(
+      Object.keys(schemas)
+        .filter((name) => name.startsWith('Component.'))
+        .sort(),
+    ).toEqual([
+      'Component.Sections.CallToAction',
+      'Component.Sections.CallToAction.Item',
+      'Component.Sections.Hero',
+      'Component.Sections.Hero.Item',
+      'Component.Sections.ImageGallery',
+      'Component.Sections.ImageGallery.Item',
+      'Component.Sections.RelatedEvents',
+      'Component.Sections.RelatedEvents.Item',
+      'Component.Sections.RichText',
+      'Component.Sections.RichText.Item',
+      'Component.Shared.Link',
+      'Component.Shared.Seo',
+    ]);
+    const sections = schemas['CultureHub_PagesAttributes']!.properties.sections;
+    expect(sections.items.discriminator).toEqual({
+      propertyName: 'type',
+      mapping: Object.fromEntries(
+        SECTION_TYPES.map((uid) => {
+          const [category, name] = uid.split('.') as [string, string];
+          const pascal = (text: string) => text.replace(/(^|-)(.)/g, (_m, _d, c: string) => c.toUpperCase());
+          return [uid, `#/components/schemas/Component.${pascal(category)}.${pascal(name)}.Item`];
+        }),
+      ),
+    });
+    // Two websites' pages and the events share one SEO schema.
+    expect(schemas['CityGuide_PagesAttributes']!.properties.seo.oneOf[0]).toEqual({ $ref: '#/components/schemas/Component.Shared.Seo' });
+    expect(schemas['EventsAttributes']!.properties.seo.oneOf[0]).toEqual({ $ref: '#/components/schemas/Component.Shared.Seo' });
+  });
+
+  test('openapi-typescript makes a dynamic zone a discriminated union: typed usage compiles, wrong usage does not', async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(path.join(ARTIFACTS, 'openapi.json'), JSON.stringify(await openapiOf(all)));
+    await run(
+      process.execPath,
+      [bin('openapi-typescript/bin/cli.js'), path.join(ARTIFACTS, 'openapi.json'), '--output', path.join(ARTIFACTS, 'api.d.ts')],
+      {
+        cwd: ARTIFACTS,
+      },
+    );
+    const prelude = [
+      "import type { components } from './api';",
+      "type Section = NonNullable<components['schemas']['CultureHub_PagesAttributes']['sections']>[number];",
+    ];
+    fs.writeFileSync(
+      path.join(ARTIFACTS, 'usage.ts'),
+      [
+        ...prelude,
+        'export const summary = (section: Section): string => {',
+        '  switch (section.type) {',
+        "    case 'sections.hero': return section.attributes.heading + (section.attributes.cta?.url ?? '');",
+        "    case 'sections.call-to-action': return section.attributes.link.label + section.attributes.style;",
+        "    case 'sections.image-gallery': return section.attributes.images.map((image) => image.url).join(' ');",
+        "    case 'sections.rich-text': return section.attributes.body.type;",
+        "    case 'sections.related-events': return (section.attributes.events ?? []).map((event) => ('attributes' in event ? event.id : event.slug)).join(' ');",
+        '  }',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const WRONG = [
+      "export const a = (s: Section) => (s.type === 'sections.rich-text' ? s.attributes.heading : null);",
+      "export const b: Section = { type: 'sections.hero', attributes: { text: 'x' } };",
+      "export const c: Section = { type: 'sections.nothing', attributes: {} };",
+    ];
+    fs.writeFileSync(path.join(ARTIFACTS, 'wrong.ts'), `${[...prelude, ...WRONG].join('\n')}\n`);
+    await run(process.execPath, [bin('typescript/bin/tsc'), ...TSC, path.join(ARTIFACTS, 'usage.ts')], { cwd: APP_ROOT }).catch(
+      (error: { stdout?: string }) => {
+        throw new Error(`tsc failed on the typed usage:\n${error.stdout}`);
+      },
+    );
+    const failure = await run(process.execPath, [bin('typescript/bin/tsc'), ...TSC, path.join(ARTIFACTS, 'wrong.ts')], {
+      cwd: APP_ROOT,
+    }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? '',
+    );
+    const lines = [...failure.matchAll(/wrong\.ts\((\d+),\d+\): error TS\d+/g)].map((match) => Number(match[1]));
+    expect([...new Set(lines)]).toEqual(WRONG.map((_, index) => index + prelude.length + 1));
   });
 });
