@@ -12,8 +12,6 @@ export const BENCH_PAGE_COUNT = 100;
 export const BENCH_PAGE_PREFIX = 'Bench page';
 const WEBSITE = 'culture-hub';
 
-type Row = Record<string, any>;
-
 const sections = (n: number, images: number[], events: string[]) =>
   [0, 1].flatMap((round) => [
     {
@@ -43,9 +41,11 @@ const sections = (n: number, images: number[], events: string[]) =>
 
 /** Makes the bench pages that are missing; returns how many were made. */
 export const prepareComponentPages = async (strapi: Core.Strapi): Promise<number> => {
-  const website = (await strapi.db.query('plugin::public-api.website').findOne({ where: { slug: WEBSITE } })) as Row;
-  const files = (await strapi.db.query('plugin::upload.file').findMany({ limit: 3, orderBy: { id: 'asc' } })) as Row[];
-  const events = (await strapi.documents('api::event.event').findMany({ status: 'published', locale: 'en', limit: 3 } as never)) as Row[];
+  const website = (await strapi.db.query('plugin::public-api.website').findOne({ where: { slug: WEBSITE } })) as { documentId: string };
+  const files = (await strapi.db.query('plugin::upload.file').findMany({ limit: 3, orderBy: { id: 'asc' } })) as { id: number }[];
+  const events = (await strapi.documents('api::event.event').findMany({ status: 'published', locale: 'en', limit: 3 } as never)) as {
+    documentId: string;
+  }[];
   const existing = (await strapi.db
     .query('api::page.page')
     .count({ where: { title: { $startsWith: BENCH_PAGE_PREFIX }, publishedAt: { $notNull: true } } })) as number;
