@@ -25,6 +25,8 @@ const onPostgres = {
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
   'http-caching.test.ts':
     "If-Match reads the record inside the write's transaction (with Idempotency-Key claims); a key's cache policy is stored JSON",
+  'components-read.test.ts':
+    "component values read from Strapi's _cmps join tables and component tables by the plugin's own SQL, per version and locale",
   'components-demo.test.ts': 'writes republish documents whose components are rows and join rows of their own, copied on publish',
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
