@@ -316,7 +316,9 @@ test('a website publication, validated, appears in the grant editor', async () =
   await page.getByTestId('websites-table').getByText('harbour-festival').waitFor();
   await screenshot(page, 'websites-list');
 
-  await page.goto(settings(`keys/${keyId}`));
+  // The first key is revoked by now (read-only): grant the website's pages to another one.
+  await page.goto(settings('keys'));
+  await page.getByRole('link', { name: 'Mobile app' }).click();
   await page.getByRole('heading', { name: 'Website: Harbour Festival' }).waitFor();
   await page.getByRole('button', { name: 'Fields of Pages' }).click();
   const pages = page.getByTestId('fields-cms:harbour-festival/pages');

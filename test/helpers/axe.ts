@@ -12,6 +12,9 @@ export type AxeViolation = { id: string; impact: string; help: string; nodes: st
 
 /** The critical and serious violations on the page as it stands (every node, its CSS path). */
 export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => {
+  // The page at rest: not the hover colour of whatever the last click left the pointer on.
+  const viewport = page.viewportSize();
+  if (viewport) await page.mouse.move(viewport.width - 2, viewport.height - 2);
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
   return page.evaluate(`
     window.axe.run(document, { resultTypes: ['violations'] }).then((results) =>
@@ -21,7 +24,9 @@ export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => 
           id: violation.id,
           impact: violation.impact,
           help: violation.help,
-          nodes: violation.nodes.map((node) => node.target.join(' ')),
+          nodes: violation.nodes.map(
+            (node) => node.target.join(' ') + ' ' + node.html.slice(0, 120) + ' [' + (node.any[0]?.message ?? node.failureSummary ?? '') + ']',
+          ),
         })),
     )
   `) as Promise<AxeViolation[]>;

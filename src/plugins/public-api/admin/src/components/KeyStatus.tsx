@@ -11,8 +11,9 @@ export const KeyStatus = ({ apiKey }: { apiKey: Pick<AdminKey, 'revoked' | 'expi
     : isExpired(apiKey.expiresAt)
       ? (['warning', t('key.status.expired', 'Expired')] as const)
       : (['success', t('key.status.active', 'Active')] as const);
+  // The darker text of each variant: the design system's default (e.g. danger600 on danger200) is 3.9:1.
   return (
-    <Badge variant={variant} size="M">
+    <Badge variant={variant} size="M" textColor={`${variant}700`} backgroundColor={`${variant}100`}>
       {label}
     </Badge>
   );

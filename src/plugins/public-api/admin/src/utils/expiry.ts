@@ -31,4 +31,3 @@ export const expiresAtFor = (
 
 export const isExpired = (expiresAt: string | null, now: Date = new Date()): boolean =>
   expiresAt !== null && Date.parse(expiresAt) <= now.getTime();
-

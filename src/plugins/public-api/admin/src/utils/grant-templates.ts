@@ -13,12 +13,7 @@ const NEWSLETTER_COMMAND = 'newsletter-signup';
 
 const allFields = (resource: ResourceSummary) => resource.fields.map((field) => field.key);
 
-export const applyTemplate = (
-  template: GrantTemplate,
-  draft: Draft,
-  resources: ResourceSummary[],
-  commands: CommandSummary[],
-): Draft => {
+export const applyTemplate = (template: GrantTemplate, draft: Draft, resources: ResourceSummary[], commands: CommandSummary[]): Draft => {
   switch (template) {
     // Every resource read with all its fields, but none that holds personal data; no writes, no commands.
     case 'read-only-site':
@@ -36,7 +31,10 @@ export const applyTemplate = (
         origins: draft.origins,
         commands: commands.map((command) => command.name),
         resources: Object.fromEntries(
-          resources.map((resource) => [resource.id, { actions: [...resource.actions], read: allFields(resource), write: allFields(resource) }]),
+          resources.map((resource) => [
+            resource.id,
+            { actions: [...resource.actions], read: allFields(resource), write: allFields(resource) },
+          ]),
         ),
       };
     // A sign-up form: the newsletter command alone, nothing to read.

@@ -28,7 +28,10 @@ const templateLabel = (t: Translate, template: GrantTemplate): string =>
 
 const templateHint = (t: Translate, template: GrantTemplate): string =>
   ({
-    'read-only-site': t('grants.template.readOnly.hint', 'Reads every resource with all fields, except personal data; no writes, no commands.'),
+    'read-only-site': t(
+      'grants.template.readOnly.hint',
+      'Reads every resource with all fields, except personal data; no writes, no commands.',
+    ),
     'full-access': t('grants.template.full.hint', 'Every action on every resource, every field, every command.'),
     'newsletter-form': t('grants.template.newsletter.hint', 'Only the newsletter-signup command; reads nothing.'),
   })[template];

@@ -59,9 +59,13 @@ export const GrantWarnings = ({ resources, draft, onChange, disabled }: Props) =
         };
       case 'write-no-fields':
         return {
-          text: t('grants.warning.writeNoFields', '{resource}: Create or update with no writable field accepts no value. Choose them under Fields.', {
-            resource: warning.resource.name,
-          }),
+          text: t(
+            'grants.warning.writeNoFields',
+            '{resource}: Create or update with no writable field accepts no value. Choose them under Fields.',
+            {
+              resource: warning.resource.name,
+            },
+          ),
         };
     }
   };
@@ -71,7 +75,7 @@ export const GrantWarnings = ({ resources, draft, onChange, disabled }: Props) =
       {warnings.length > 0 && (
         <Box background="warning100" borderColor="warning200" hasRadius padding={4}>
           <Flex direction="column" alignItems="stretch" gap={2}>
-            <Typography variant="omega" fontWeight="bold" textColor="warning700" tag="h3">
+            <Typography variant="omega" fontWeight="bold" textColor="neutral800" tag="h3">
               {t('grants.warnings.title', 'What these grants mean')}
             </Typography>
             <Flex direction="column" alignItems="stretch" gap={2} tag="ul">

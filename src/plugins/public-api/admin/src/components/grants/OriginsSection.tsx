@@ -63,7 +63,9 @@ export const OriginsSection = ({ draft, onChange, errors, blankRows, disabled }:
         <Flex key={index} gap={2} alignItems="start">
           <Field.Root
             name={`origins.${index}`}
-            error={errors[String(index)] ?? (blankRows.includes(index) ? t('origins.blank', 'Type an origin, or remove this row.') : undefined)}
+            error={
+              errors[String(index)] ?? (blankRows.includes(index) ? t('origins.blank', 'Type an origin, or remove this row.') : undefined)
+            }
             style={{ flex: 1 }}
           >
             <Field.Label>{t('origins.label', 'Origin {number}', { number: index + 1 })}</Field.Label>

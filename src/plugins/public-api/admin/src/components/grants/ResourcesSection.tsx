@@ -153,12 +153,12 @@ export const ResourcesSection = ({ resources, commands, draft, onChange, errors,
                             </Typography>
                             {resource.mode === 'singleton' && <Badge size="S">{t('grants.singleton', 'Singleton')}</Badge>}
                             {resource.personalData && (
-                              <Badge size="S" variant="warning">
+                              <Badge size="S" variant="warning" textColor="warning700" backgroundColor="warning100">
                                 {t('grants.personalData', 'Personal data')}
                               </Badge>
                             )}
                             {hasError && (
-                              <Badge size="S" variant="danger">
+                              <Badge size="S" variant="danger" textColor="danger700" backgroundColor="danger100">
                                 {t('grants.hasError', 'Check this resource')}
                               </Badge>
                             )}

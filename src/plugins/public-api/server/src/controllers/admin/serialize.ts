@@ -58,9 +58,7 @@ export const toResourceSummary = (resource: Resource, context: SummaryContext): 
     type: field.type,
     required: field.required,
     localized: field.localized,
-    ...(isStoredIn(field, 'relation')
-      ? { target: field.target ? (context.resolveTarget(resource, field.target)?.id ?? null) : null }
-      : {}),
+    ...(isStoredIn(field, 'relation') ? { target: field.target ? (context.resolveTarget(resource, field.target)?.id ?? null) : null } : {}),
   })),
   personalData: holdsPersonalData(context.schemas.get(resource.uid)),
 });
