@@ -66,7 +66,8 @@ export const showWebsiteInPageList = async (strapi: Core.Strapi): Promise<void> 
       ...configuration.metadatas,
       [WEBSITE_FIELD]: {
         ...metadata,
-        list: { ...metadata.list, mainField: WEBSITE_MAIN_FIELD },
+        // The generated label is the field's name; the column reads better capitalised.
+        list: { ...metadata.list, ...(metadata.list?.label === WEBSITE_FIELD ? { label: 'Website' } : {}), mainField: WEBSITE_MAIN_FIELD },
         edit: { ...metadata.edit, mainField: WEBSITE_MAIN_FIELD },
       },
     },

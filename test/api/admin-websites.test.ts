@@ -125,6 +125,13 @@ test('names and slugs: required, unique, and only known members', async () => {
     { path: ['name'], message: 'A website needs a name of 1 to 120 characters.' },
     { path: ['slug'], message: "The slug 'twin' is already used by another website." },
   ]);
+  // An empty name and no slug: the name's issue alone (no slug is made from a refused name).
+  const unnamed = await api().post('/websites', { name: '  ', publications: [] });
+  expect(issues(unnamed)).toEqual([{ path: ['name'], message: 'A website needs a name of 1 to 120 characters.' }]);
+  const unsluggable = await api().post('/websites', { name: '!!!', publications: [] });
+  expect(issues(unsluggable)).toEqual([
+    { path: ['slug'], message: expect.stringMatching(/^No slug can be made from this name\./) },
+  ]);
   expect((await api().put(`/websites/${first.body.data.id}`, { slug: 'twin' })).status).toBe(200);
   expect((await api().put('/websites/999999', { name: 'x' })).status).toBe(404);
   expect((await api().get('/websites/999999')).status).toBe(404);

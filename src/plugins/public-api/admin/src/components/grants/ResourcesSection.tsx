@@ -12,6 +12,7 @@ import { useT, type Translate } from '../../hooks/useT';
 import { errorsUnder, type FieldErrors } from '../../utils/errors';
 import { hiddenRelations } from '../../utils/grant-warnings';
 import { grantOf, setAction, setAllFields, setField, type Draft } from '../../utils/grants';
+import { StatusBadge } from '../StatusBadge';
 import { ErrorText, FieldPicker } from './FieldPicker';
 import { GrantToolbar } from './GrantToolbar';
 import { GrantWarnings } from './GrantWarnings';
@@ -153,14 +154,14 @@ export const ResourcesSection = ({ resources, commands, draft, onChange, errors,
                             </Typography>
                             {resource.mode === 'singleton' && <Badge size="S">{t('grants.singleton', 'Singleton')}</Badge>}
                             {resource.personalData && (
-                              <Badge size="S" variant="warning" textColor="warning700" backgroundColor="warning100">
+                              <StatusBadge size="S" tone="warning">
                                 {t('grants.personalData', 'Personal data')}
-                              </Badge>
+                              </StatusBadge>
                             )}
                             {hasError && (
-                              <Badge size="S" variant="danger" textColor="danger700" backgroundColor="danger100">
+                              <StatusBadge size="S" tone="danger">
                                 {t('grants.hasError', 'Check this resource')}
-                              </Badge>
+                              </StatusBadge>
                             )}
                           </Flex>
                           <Typography variant="pi" textColor="neutral600">
