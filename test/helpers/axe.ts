@@ -15,6 +15,10 @@ export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => 
   // The page at rest: not the hover colour of whatever the last click left the pointer on.
   const viewport = page.viewportSize();
   if (viewport) await page.mouse.move(viewport.width - 2, viewport.height - 2);
+  // Settled: a notification fading in is measured against a half-transparent background otherwise.
+  await page
+    .waitForFunction('document.getAnimations().every((animation) => animation.playState !== "running")', undefined, { timeout: 3_000 })
+    .catch(() => undefined);
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
   return page.evaluate(`
     window.axe.run(document, { resultTypes: ['violations'] }).then((results) =>
