@@ -69,6 +69,7 @@ test('create: the slug comes from the name; publications appear in the registry 
       { key: 'primaryColor', label: 'Primary color', type: 'string', required: false, localized: false },
       { key: 'logo', label: 'Logo', type: 'image', required: false, localized: false },
     ],
+    personalData: false,
   });
   expect((await api().get(`/websites/${res.body.data.id}`)).body).toEqual(res.body);
   expect((await api().get('/websites')).body.data).toContainEqual(res.body.data);
