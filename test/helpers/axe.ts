@@ -16,9 +16,11 @@ export const seriousViolations = async (page: Page): Promise<AxeViolation[]> => 
   const viewport = page.viewportSize();
   if (viewport) await page.mouse.move(viewport.width - 2, viewport.height - 2);
   // Settled: a notification fading in is measured against a half-transparent background otherwise.
-  await page
-    .waitForFunction('document.getAnimations().every((animation) => animation.playState !== "running")', undefined, { timeout: 3_000 })
-    .catch(() => undefined);
+  // (Polled from here: the admin's Content-Security-Policy refuses waitForFunction's string predicates.)
+  for (let wait = 0; wait < 30; wait += 1) {
+    if (await page.evaluate('document.getAnimations().every((animation) => animation.playState !== "running")')) break;
+    await page.waitForTimeout(100);
+  }
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
   return page.evaluate(`
     window.axe.run(document, { resultTypes: ['violations'] }).then((results) =>
