@@ -181,7 +181,7 @@ export const ListPage = () => {
                   return (
                     <Tr key={key.id} data-testid={`key-row-${key.id}`}>
                       {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text). */}
-                      <Td style={{ whiteSpace: 'normal', minWidth: '14rem', maxWidth: '20rem' }}>
+                      <Td style={{ whiteSpace: 'normal', minWidth: '12rem', maxWidth: '20rem' }}>
                         <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
                           <Link tag={NavLink} to={String(key.id)}>
                             {key.name}
