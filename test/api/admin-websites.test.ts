@@ -130,9 +130,7 @@ test('names and slugs: required, unique, and only known members', async () => {
   const unnamed = await api().post('/websites', { name: '  ', publications: [] });
   expect(issues(unnamed)).toEqual([{ path: ['name'], message: 'A website needs a name of 1 to 120 characters.' }]);
   const unsluggable = await api().post('/websites', { name: '!!!', publications: [] });
-  expect(issues(unsluggable)).toEqual([
-    { path: ['slug'], message: expect.stringMatching(/^No slug can be made from this name\./) },
-  ]);
+  expect(issues(unsluggable)).toEqual([{ path: ['slug'], message: expect.stringMatching(/^No slug can be made from this name\./) }]);
   expect((await api().put(`/websites/${first.body.data.id}`, { slug: 'twin' })).status).toBe(200);
   expect((await api().put('/websites/999999', { name: 'x' })).status).toBe(404);
   expect((await api().get('/websites/999999')).status).toBe(404);

@@ -306,7 +306,7 @@ test('the keys list at 1440 px: long names and descriptions stay in their column
   expect(tableRight).toBeLessThanOrEqual(viewport);
   for (const row of rows) expect(row.deleteRight).toBeLessThanOrEqual(viewport);
   await expectAccessible(page, 'keys list');
-  await screenshot(page, 'keys-list');
+  await screenshot(page, 'keys-list-layout');
 });
 
 test('websites: Save only after a change, no slug error for an empty name, and a warning where personal data is published', async () => {
@@ -362,8 +362,6 @@ test('editors: the grant editor shows the content manager’s labels, and the Pa
 
   const site = await websites().create({ name: 'Riverside', publications: [] });
   await app.strapi.documents('api::page.page').create({ data: { title: 'Market square', website: site.documentId } });
-  const pageModel = contentTypes.findContentType('api::page.page');
-  console.log(JSON.stringify((await contentTypes.findConfiguration(pageModel)).layouts.list), Object.keys(pageModel.attributes));
   await page.goto(`${app.baseUrl}/admin/content-manager/collection-types/api::page.page`);
   const row = page.getByRole('row', { name: /Market square/ });
   await row.waitFor();
