@@ -74,7 +74,7 @@ test('the registry lists the native resources with their fields and types, and t
 test('content types a website may publish: the application’s own, with kind and website scoping', async () => {
   const res = await get('/content-types');
   expect(res.status).toBe(200);
-  const byUid = Object.fromEntries((res.body.data as { uid: string }[]).map((type) => [type.uid, type]));
+  const byUid = Object.fromEntries((res.body.data as { uid: string; personalData: boolean }[]).map((type) => [type.uid, type]));
   expect(Object.keys(byUid).every((uid) => uid.startsWith('api::'))).toBe(true);
   expect(byUid['api::page.page']).toEqual({
     uid: 'api::page.page',
@@ -93,8 +93,8 @@ test('content types a website may publish: the application’s own, with kind an
   // The two content types that hold people's data say so (their schemas' pluginOptions).
   expect(
     Object.values(byUid)
-      .filter((type) => (type as { personalData: boolean }).personalData)
-      .map((type) => (type as { uid: string }).uid)
+      .filter((type) => type.personalData)
+      .map((type) => type.uid)
       .sort(),
   ).toEqual(['api::job-application.job-application', 'api::newsletter-subscription.newsletter-subscription']);
 });
