@@ -61,7 +61,7 @@ export const GrantToolbar = ({ resources, commands, draft, onChange, keyId }: Pr
         </Flex>
       </Flex>
       {(keys.data?.length ?? 0) > 0 && (
-        <Field.Root name="copy-grants" width="20rem">
+        <Field.Root name="copy-grants" width="26rem">
           <Field.Label>{t('grants.copy', 'Copy grants from another key')}</Field.Label>
           <SingleSelect
             value={undefined}

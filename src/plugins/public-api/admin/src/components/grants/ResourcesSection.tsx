@@ -109,7 +109,8 @@ export const ResourcesSection = ({ resources, commands, draft, onChange, errors,
       <GrantWarnings resources={resources} draft={draft} onChange={onChange} disabled={disabled} />
       {groups.map((group) => (
         <Box key={group.id} data-testid={`grant-group-${group.id || 'native'}`}>
-          <table style={{ width: '100%', borderCollapse: 'collapse' }}>
+          {/* Fixed layout: every group's columns line up under one another. */}
+          <table style={{ width: '100%', borderCollapse: 'collapse', tableLayout: 'fixed' }}>
             <caption style={{ textAlign: 'left', paddingBottom: '0.5rem' }}>
               <Typography variant="delta" tag="h3">
                 {group.title}
@@ -117,7 +118,7 @@ export const ResourcesSection = ({ resources, commands, draft, onChange, errors,
             </caption>
             <thead>
               <tr>
-                <th scope="col" style={cell}>
+                <th scope="col" style={{ ...cell, width: '30%' }}>
                   <Typography variant="sigma" textColor="neutral600">
                     {t('grants.resource', 'Resource')}
                   </Typography>
