@@ -12,6 +12,8 @@
  */
 const onPostgres = {
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
+  'admin-registry.test.ts':
+    "editors' field labels are read from Strapi's core store by key prefix (one $startsWith query; its value is text on both)",
   'admin-websites.test.ts': "unique website slugs, and every key's stored grants rewritten when a website changes",
   'audit-log.test.ts': "entries written in the change's own transaction (rolled back with it), keyset paging by id in SQL",
   'usage.test.ts':
@@ -66,8 +68,6 @@ const onPostgres = {
 
 const notOnPostgres = {
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
-  'admin-registry.test.ts':
-    'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",
   'asset-presets.test.ts': 'which transforms preset mode allows: the configuration and the handler, not the database',

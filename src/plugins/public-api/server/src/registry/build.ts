@@ -22,9 +22,16 @@ export type ContentTypeSchema = {
   kind: 'collectionType' | 'singleType';
   info: { displayName: string; pluralName: string; singularName: string };
   options?: { draftAndPublish?: boolean };
-  pluginOptions?: { i18n?: { localized?: boolean } };
+  pluginOptions?: { i18n?: { localized?: boolean }; 'public-api'?: { personalData?: boolean } };
   attributes: Record<string, StrapiAttribute>;
 };
+
+/**
+ * Whether a content type's records hold personal data (`pluginOptions['public-api'].personalData`):
+ * the admin warns before a website publishes it or a key is granted it.
+ */
+export const holdsPersonalData = (schema: ContentTypeSchema | undefined): boolean =>
+  schema?.pluginOptions?.['public-api']?.personalData === true;
 
 export type Publication = {
   collection: string;

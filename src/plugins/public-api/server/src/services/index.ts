@@ -1,6 +1,7 @@
 import access from './access';
 import assets from './assets';
 import components from './components';
+import editorLabels from './editor-labels';
 import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
@@ -23,6 +24,7 @@ export default {
   access,
   assets,
   components,
+  'editor-labels': editorLabels,
   'file-versions': fileVersions,
   grants,
   idempotency,
