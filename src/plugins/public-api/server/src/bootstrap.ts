@@ -32,4 +32,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     );
   }
   await registerRbacActions(strapi);
+  // Webhooks: fans the change journal out to endpoints and sends due deliveries, in the background (services/webhooks).
+  getService('webhook-dispatcher').start();
 };

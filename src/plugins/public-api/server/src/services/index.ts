@@ -13,6 +13,9 @@ import records from './records';
 import resources from './resources';
 import slugs from './slugs';
 import uploads from './uploads';
+import webhookDeliveries from './webhooks/deliveries';
+import webhookDispatcher from './webhooks/dispatcher';
+import webhookEndpoints from './webhooks/endpoints';
 import websites from './websites';
 import writes from './writes';
 
@@ -32,6 +35,9 @@ export default {
   resources,
   slugs,
   uploads,
+  'webhook-deliveries': webhookDeliveries,
+  'webhook-dispatcher': webhookDispatcher,
+  'webhook-endpoints': webhookEndpoints,
   websites,
   writes,
 };
