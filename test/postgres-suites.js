@@ -49,6 +49,7 @@ const onPostgres = {
   'seed.test.ts': "the seed's writes and bulk inserts; its content fingerprint is the same on both databases",
   'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
   'storable-input.test.ts': 'what each database can store: the same answer on both',
+  'webhooks-admin.test.ts': "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
   'write-relation-changes.test.ts': 'add and remove change links in one transaction; which are linked is a query of the plugin',
   'write-cms.test.ts': 'CMS writes and their references',

@@ -24,7 +24,12 @@ export type SendOptions = {
   responseBytes: number;
   /** Development flag: http and loopback allowed. */
   allowHttpLoopback: boolean;
+  /** The resolver (tests stand in a DNS server that answers differently each time); the system's by default. */
+  resolve?: Resolve;
 };
+
+/** `dns.lookup` with `all: true`, or a stand-in of the same shape. */
+export type Resolve = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
 
 export type SendResult = {
   /** A 2xx answer. */
@@ -43,9 +48,9 @@ class RefusedAddressError extends Error {
 
 /** A lookup that resolves as the system does and hands the socket only addresses we may connect to. */
 export const guardedLookup =
-  (allowLoopback: boolean): LookupFunction =>
+  (allowLoopback: boolean, resolve: Resolve = dns.lookup): LookupFunction =>
   (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true, verbatim: true }, (error, found) => {
+    resolve(hostname, { ...(options as dns.LookupOptions), all: true }, (error, found) => {
       if (error) return callback(error, '', 0);
       const addresses = (found as dns.LookupAddress[]).filter((entry) => refusedAddress(entry.address, { allowLoopback }) === null);
       if (addresses.length === 0) {
@@ -89,7 +94,7 @@ export const sendWebhook = (url: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         agent: false,
-        lookup: guardedLookup(options.allowHttpLoopback),
+        lookup: guardedLookup(options.allowHttpLoopback, options.resolve),
         headers: {
           ...headers,
           'content-type': 'application/json',
