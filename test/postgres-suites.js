@@ -50,6 +50,7 @@ const onPostgres = {
   'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
   'storable-input.test.ts': 'what each database can store: the same answer on both',
   'webhooks-admin.test.ts': "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
+  'webhooks-delivery.test.ts': 'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
   'write-relation-changes.test.ts': 'add and remove change links in one transaction; which are linked is a query of the plugin',
   'write-cms.test.ts': 'CMS writes and their references',

@@ -45,7 +45,10 @@ const as = (session: AdminSession) => ({
 });
 const api = () => as(admin);
 
-const issues = (res: { status: number; body: { error?: { name: string; details?: { errors?: { path: string[]; message: string }[] } } } }) => {
+const issues = (res: {
+  status: number;
+  body: { error?: { name: string; details?: { errors?: { path: string[]; message: string }[] } } };
+}) => {
   expect(res.status).toBe(400);
   expect(res.body.error?.name).toBe('ValidationError');
   return (res.body.error?.details?.errors ?? []).map((issue) => [issue.path.join('.'), issue.message]);
@@ -89,7 +92,10 @@ describe('endpoints', () => {
     }
     expect(answers[0]!.body.data).toEqual([expect.objectContaining({ id, url: receiver.url('/once'), secretHint: secret.slice(-4) })]);
     // Stored sealed: not the secret, not its base64 body.
-    const row = (await app.strapi.db.query('plugin::public-api.webhook-endpoint' as never).findOne({ where: { id } })) as Record<string, string>;
+    const row = (await app.strapi.db.query('plugin::public-api.webhook-endpoint' as never).findOne({ where: { id } })) as Record<
+      string,
+      string
+    >;
     expect(row.secretSealed).not.toContain(secretBody);
     expect(row.secretSealed).toMatch(/^v1\./);
     await api().del(`/webhooks/${id}`);
@@ -127,9 +133,9 @@ describe('endpoints', () => {
       ['url', "The URL's address is not public (private)."],
       ['events', 'Choose at least one event.'],
     ]);
-    expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://hooks.example.com/h', resources: ['native:jobs'] }))).toEqual([
-      ['resources.0', "The key may not read 'native:jobs'."],
-    ]);
+    expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://hooks.example.com/h', resources: ['native:jobs'] }))).toEqual(
+      [['resources.0', "The key may not read 'native:jobs'."]],
+    );
     expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'http://hooks.example.com/h' }))).toEqual([
       ['url', 'The URL must use https (plain http only to this machine, in development).'],
     ]);
@@ -139,12 +145,12 @@ describe('endpoints', () => {
     expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://[::ffff:10.0.0.1]/' }))).toEqual([
       ['url', "The URL's address is not public (private)."],
     ]);
-    expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://a.example.com', secret: 'mine', events: ['record.created'] }))).toEqual(
-      [
-        ['events.0', expect.stringContaining('An event is one of record.published')],
-        ['', 'Unknown member: secret.'],
-      ],
-    );
+    expect(
+      issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://a.example.com', secret: 'mine', events: ['record.created'] })),
+    ).toEqual([
+      ['events.0', expect.stringContaining('An event is one of record.published')],
+      ['', 'Unknown member: secret.'],
+    ]);
     expect(issues(await api().post(`/keys/${keyId}/webhooks`, {}))).toEqual([['url', 'The URL is text.']]);
     expect((await api().get(`/keys/${keyId}/webhooks`)).body.data).toHaveLength(before);
   });
@@ -187,7 +193,8 @@ describe('endpoints', () => {
 
   test('at most 10 endpoints per key', async () => {
     const other = (await createKey(app.strapi, EVENTS_TITLE)).id;
-    for (let i = 0; i < 10; i += 1) expect((await api().post(`/keys/${other}/webhooks`, { url: receiver.url(`/many/${i}`) })).status).toBe(201);
+    for (let i = 0; i < 10; i += 1)
+      expect((await api().post(`/keys/${other}/webhooks`, { url: receiver.url(`/many/${i}`) })).status).toBe(201);
     expect(issues(await api().post(`/keys/${other}/webhooks`, { url: receiver.url('/many/11') }))).toEqual([
       ['', 'A key has at most 10 webhook endpoints.'],
     ]);
@@ -219,7 +226,8 @@ describe('the delivery log', () => {
     const created = await api().post(`/keys/${keyId}/webhooks`, { url: receiver.url('/log') });
     const id = created.body.data.id as number;
     const secret = created.body.meta.secret as string;
-    const body = (n: number) => JSON.stringify({ type: 'record.updated', timestamp: new Date().toISOString(), data: { type: 'events', id: `e${n}` } });
+    const body = (n: number) =>
+      JSON.stringify({ type: 'record.updated', timestamp: new Date().toISOString(), data: { type: 'events', id: `e${n}` } });
     await webhookService<Deliveries>(app.strapi, 'webhook-deliveries').enqueue(
       app.strapi.db.connection,
       Array.from({ length: 55 }, (_, n) => ({

@@ -29,7 +29,11 @@ export type SendOptions = {
 };
 
 /** `dns.lookup` with `all: true`, or a stand-in of the same shape. */
-export type Resolve = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+export type Resolve = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 export type SendResult = {
   /** A 2xx answer. */

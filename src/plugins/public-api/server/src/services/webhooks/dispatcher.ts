@@ -29,6 +29,8 @@ const ENDPOINTS_PER_TURN = 64;
 /** How often the log is pruned. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+const iso = (time: number) => new Date(time).toISOString();
+
 const keyUnusable = (key: { revoked: boolean; expiresAt: string | null } | null, now: number): string | null => {
   if (!key) return 'The key was deleted.';
   if (key.revoked) return 'The key was revoked.';
@@ -74,15 +76,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const failingSince = fresh.failingSince === null || fresh.failingSince === undefined ? null : Number(fresh.failingSince);
     if (outcome.ok) {
       if (failingSince !== null) await endpoints().update({ where: { id: row.id }, data: { failingSince: null } });
-    } else if (failingSince === null) {
-      await endpoints().update({ where: { id: row.id }, data: { failingSince: now } });
-    } else if (fresh.enabled && failedTooLong(retry, failingSince, now)) {
-      const since = new Date(failingSince).toISOString();
-      await getService('webhook-endpoints').disable(
-        row.id,
-        `Every delivery failed from ${since} for ${Math.round(retry.windowMs / 3_600_000)} hours; the last: ${outcome.error ?? 'failed'}.`,
-        now,
-      );
+      return;
+    }
+    // The streak starts with the first attempt of the first delivery that failed since the last success.
+    const since = failingSince === null ? delivery.firstAttemptAt : Math.min(failingSince, delivery.firstAttemptAt);
+    if (since !== failingSince) await endpoints().update({ where: { id: row.id }, data: { failingSince: since } });
+    // A delivery given up after the retry window, or a streak that long: the endpoint is turned off, with why.
+    if (fresh.enabled && (next === null || failedTooLong(retry, since, now))) {
+      const last = outcome.error ?? 'failed';
+      const reason =
+        next === null
+          ? `Event ${delivery.eventId} was given up after ${delivery.attempts} attempts from ${iso(delivery.firstAttemptAt)} to ${iso(now)}; the last: ${last}.`
+          : `Every delivery failed from ${iso(since)} to ${iso(now)}; the last: ${last}.`;
+      await getService('webhook-endpoints').disable(row.id, reason, now);
     }
   };
 
