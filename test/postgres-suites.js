@@ -62,6 +62,7 @@ const onPostgres = {
 };
 
 const notOnPostgres = {
+  'webhooks-cli.test.ts': "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
   'admin-registry.test.ts':
     'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
