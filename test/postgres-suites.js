@@ -49,8 +49,10 @@ const onPostgres = {
   'seed.test.ts': "the seed's writes and bulk inserts; its content fingerprint is the same on both databases",
   'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
   'storable-input.test.ts': 'what each database can store: the same answer on both',
-  'webhooks-admin.test.ts': "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
-  'webhooks-delivery.test.ts': 'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',
+  'webhooks-admin.test.ts':
+    "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
+  'webhooks-delivery.test.ts':
+    'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
   'write-relation-changes.test.ts': 'add and remove change links in one transaction; which are linked is a query of the plugin',
   'write-cms.test.ts': 'CMS writes and their references',
@@ -62,7 +64,8 @@ const onPostgres = {
 };
 
 const notOnPostgres = {
-  'webhooks-cli.test.ts': "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
+  'webhooks-cli.test.ts':
+    "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
   'admin-registry.test.ts':
     'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
