@@ -14,6 +14,9 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('indexes').ensure(await resources.all());
   // Every request looks its key up by key id.
   await getService('indexes').ensureKeyIndex();
+  // The change journal's table, and the pruning of entries past the sync retention (services/journal).
+  await getService('journal').ensure();
+  getService('journal').startPruning();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.

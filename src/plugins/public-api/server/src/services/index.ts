@@ -4,6 +4,7 @@ import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
 import indexes from './indexes';
+import journal from './journal';
 import keys from './keys';
 import lastUsed from './last-used';
 import locales from './locales';
@@ -26,6 +27,7 @@ export default {
   grants,
   idempotency,
   indexes,
+  journal,
   keys,
   'last-used': lastUsed,
   locales,
