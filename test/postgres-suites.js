@@ -52,6 +52,9 @@ const onPostgres = {
   'storable-input.test.ts': 'what each database can store: the same answer on both',
   'webhooks-admin.test.ts':
     "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
+  'webhooks-events.test.ts':
+    "events come from the change journal, written in the change's own transaction (a rolled-back write sends nothing)",
+  'webhooks-instances.test.ts': 'two processes on one database, one killed mid-send; PostgreSQL only (skipped on SQLite)',
   'webhooks-delivery.test.ts':
     'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',

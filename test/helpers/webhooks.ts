@@ -15,8 +15,10 @@ export type Receiver = {
   answer: (statuses: number[]) => void;
   /** Requests to `path` get a redirect to `location`. */
   redirect: (path: string, location: string) => void;
-  /** Requests to `path` are never answered. */
+  /** Requests to `path` are never answered (those held so far stay unanswered). */
   hang: (path: string) => void;
+  /** Requests to `path` are answered again. */
+  unhang: (path: string) => void;
   /** Resolves when `count` requests matched, or fails after `timeoutMs`. */
   waitFor: (count: number, match?: (request: Received) => boolean, timeoutMs?: number) => Promise<Received[]>;
   close: () => Promise<void>;
@@ -53,6 +55,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     },
     redirect: (path, location) => redirects.set(path, location),
     hang: (path) => hanging.add(path),
+    unhang: (path) => hanging.delete(path),
     waitFor: async (count, match = () => true, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { useWriteAheadLog } from './database/journal';
 import { registerRbacActions } from './rbac';
+import { renderWebhookEvents } from './serialize/webhook-events';
 import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
@@ -36,5 +37,5 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   }
   await registerRbacActions(strapi);
   // Webhooks: fans the change journal out to endpoints and sends due deliveries, in the background (services/webhooks).
-  getService('webhook-dispatcher').start();
+  getService('webhook-dispatcher').start(renderWebhookEvents);
 };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createJournalMiddleware } from './services/journal/middleware';
+import { createWebhookWakeMiddleware } from './services/webhooks/wake';
 import { createSlugMiddleware } from './slugs/middleware';
 import { getService } from './utils/get-service';
 
@@ -14,4 +15,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   strapi.documents.use(createSlugMiddleware(strapi));
   // The change journal (webhooks' outbox, the sync feed), written in each write's own transaction.
   strapi.documents.use(createJournalMiddleware(strapi, (connection, changes) => getService('journal').append(connection, changes)));
+  // Webhooks: a write wakes this instance's dispatcher (services/webhooks/wake.ts).
+  strapi.documents.use(createWebhookWakeMiddleware(() => getService('webhook-dispatcher').wake()));
 };

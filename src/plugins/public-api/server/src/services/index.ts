@@ -17,6 +17,7 @@ import uploads from './uploads';
 import webhookDeliveries from './webhooks/deliveries';
 import webhookDispatcher from './webhooks/dispatcher';
 import webhookEndpoints from './webhooks/endpoints';
+import webhookFanOut from './webhooks/fan-out';
 import websites from './websites';
 import writes from './writes';
 
@@ -40,6 +41,7 @@ export default {
   'webhook-deliveries': webhookDeliveries,
   'webhook-dispatcher': webhookDispatcher,
   'webhook-endpoints': webhookEndpoints,
+  'webhook-fan-out': webhookFanOut,
   websites,
   writes,
 };

@@ -1,6 +1,6 @@
 /**
  * The webhook dispatcher: runs in the background of every instance (started in bootstrap, stopped in
- * destroy). Each turn it
+ * destroy; woken after local writes, services/webhooks/wake.ts). Each turn it
  *
  *   1. fans the change journal out into each enabled endpoint's queue (webhook-fan-out), and
  *   2. sends due deliveries: it asks for endpoints with due work (soonest first), claims a few rows of each
@@ -22,6 +22,7 @@ import { failedTooLong, nextAttemptAt } from '../../webhooks/retry';
 import { getService } from '../../utils/get-service';
 import { sendWebhook } from './client';
 import type { ClaimedDelivery } from './deliveries';
+import type { EventRenderer } from './fan-out';
 import { WEBHOOK_ENDPOINT_UID, type EndpointRow } from './endpoints';
 
 /** How many endpoints with due work one turn looks at. */
@@ -147,6 +148,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         do {
           again = false;
+          await getService('webhook-fan-out').run();
           await sendDue();
           await prune();
         } while (again && started);
@@ -168,7 +170,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    start() {
+    /** Starts the turns; `renderer` says what journal entries mean to a key (serialize/webhook-events.ts). */
+    start(renderer?: EventRenderer) {
+      if (renderer) getService('webhook-fan-out').useRenderer(renderer);
       if (started) return;
       started = true;
       settings = webhookSettings(strapi);

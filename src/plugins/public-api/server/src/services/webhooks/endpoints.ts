@@ -101,6 +101,8 @@ export const toEndpoint = (row: EndpointRow): Endpoint => ({
   failingSince: numberOrNull(row.failingSince),
 });
 
+const positionColumns = (position: { txid: number; seq: number }) => ({ positionTxid: position.txid, positionSeq: position.seq });
+
 /** Thrown with every issue of a refused input; nothing has been written. */
 export class EndpointValidationError extends errors.ValidationError {
   constructor(issues: EndpointIssue[]) {
@@ -170,6 +172,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           secretSealed: sealSecret(serverSecret(), secret),
           secretHint: secretHint(secret),
           enabled: settings.enabled,
+          // It is sent the changes from now on.
+          ...positionColumns(await getService('webhook-fan-out').horizon()),
         },
       })) as EndpointRow;
       return { endpoint: toAdminEndpoint(row), secret };
