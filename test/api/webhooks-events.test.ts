@@ -186,6 +186,34 @@ describe('each kind of change, from each path', () => {
   });
 });
 
+test("a write wakes the dispatcher: the event arrives with no turn asked for (turns run outside the write's transaction)", async () => {
+  await subscribe({ resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } } }, '/woken');
+  const errors = jest.spyOn(s.log, 'error');
+  const warnings = jest.spyOn(s.log, 'warn');
+  const writer = await createKey(s, { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } });
+  for (const title of ['Woken one', 'Woken two']) {
+    const res = await app
+      .http()
+      .post('/api/v2/events')
+      .set('Authorization', writer.auth)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send({ data: { type: 'events', attributes: { title, startsAt: '2027-04-01T10:00:00Z', category: 'talk' } } });
+    expect(res.status).toBe(201);
+  }
+  await publish(s, EVENT, { title: 'Woken three', startsAt: '2027-04-01T10:00:00Z', category: 'talk' });
+  const received = await receiver.waitFor(3, (request) => request.path === '/woken', 10_000);
+  expect(received.map((request) => JSON.parse(request.body).data.attributes.title).sort()).toEqual([
+    'Woken one',
+    'Woken three',
+    'Woken two',
+  ]);
+  // No turn failed on the way (a turn run inside a finished write's transaction does).
+  const logged = [...errors.mock.calls, ...warnings.mock.calls].map((call) => String(call[0]));
+  expect(logged.filter((message) => message.includes('webhook'))).toEqual([]);
+  errors.mockRestore();
+  warnings.mockRestore();
+});
+
 describe('what each key sees', () => {
   test('events and resources filters; a record the key cannot read is a removal for it', async () => {
     const onlyDeleted = await subscribe(

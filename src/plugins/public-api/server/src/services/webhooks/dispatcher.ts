@@ -15,6 +15,7 @@
  * reason; so is one whose key was revoked, has expired or was deleted (a key that reads nothing is sent
  * nothing).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import { webhookSettings, type WebhookSettings } from '../../config/webhooks';
 import { signedHeaders } from '../../webhooks/message';
@@ -53,10 +54,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => (settings ??= webhookSettings(strapi));
   const endpoints = () => strapi.db.query(WEBHOOK_ENDPOINT_UID);
 
+  /**
+   * Runs a callback in the context `start` was called in (bootstrap's). A wake comes from inside a write,
+   * whose transaction the async context carries (Strapi's and the plugin's): a turn must never run in it,
+   * since that transaction has ended (or is about to) by the time the turn reads and writes.
+   */
+  let inStartContext: <R>(callback: () => R) => R = (callback) => callback();
+
   const schedule = (delayMs: number) => {
     if (!started) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void turn(), delayMs);
+    timer = inStartContext(() => setTimeout(() => void turn(), delayMs));
     timer.unref();
   };
 
@@ -153,7 +161,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await prune();
         } while (again && started);
       } catch (error) {
-        if (started) strapi.log.warn(`[public-api] webhook dispatcher turn failed: ${(error as Error).message}`);
+        if (started) strapi.log.error(`[public-api] webhook dispatcher turn failed: ${(error as Error).message}`);
       } finally {
         running = null;
         schedule(config().pollIntervalMs);
@@ -175,6 +183,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (renderer) getService('webhook-fan-out').useRenderer(renderer);
       if (started) return;
       started = true;
+      inStartContext = AsyncLocalStorage.snapshot();
       settings = webhookSettings(strapi);
       schedule(0);
     },
