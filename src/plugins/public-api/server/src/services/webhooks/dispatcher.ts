@@ -77,16 +77,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const now = Date.now();
     const next = outcome.ok ? null : nextAttemptAt(retry, delivery.firstAttemptAt, delivery.attempts, now);
     await getService('webhook-deliveries').settle(delivery, outcome, next, now);
+    if (outcome.ok) {
+      // The row read before the send says whether a streak is to be ended (no read after a success).
+      if (row.failingSince !== null && row.failingSince !== undefined)
+        await endpoints().update({ where: { id: row.id }, data: { failingSince: null } });
+      return;
+    }
     const fresh = (await endpoints().findOne({ where: { id: row.id }, select: ['id', 'failingSince', 'enabled'] })) as Pick<
       EndpointRow,
       'id' | 'failingSince' | 'enabled'
     > | null;
     if (!fresh) return;
     const failingSince = fresh.failingSince === null || fresh.failingSince === undefined ? null : Number(fresh.failingSince);
-    if (outcome.ok) {
-      if (failingSince !== null) await endpoints().update({ where: { id: row.id }, data: { failingSince: null } });
-      return;
-    }
     // The streak starts with the first attempt of the first delivery that failed since the last success.
     const since = failingSince === null ? delivery.firstAttemptAt : Math.min(failingSince, delivery.firstAttemptAt);
     if (since !== failingSince) await endpoints().update({ where: { id: row.id }, data: { failingSince: since } });
@@ -132,11 +134,38 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             if (left > 0) perEndpoint.set(endpointId, left);
             else perEndpoint.delete(endpointId);
             sends.delete(send);
-            wake();
+            sendSoon();
           });
         sends.add(send);
       }
     }
+  };
+
+  /**
+   * After a send ends, its turn is given to the next due delivery at once: only the sending half runs
+   * (the fan-out runs on writes and polls), one such run at a time.
+   */
+  let sendingAgain: Promise<void> | null = null;
+  let sendAfter = false;
+  const sendSoon = (): void => {
+    if (!started) return;
+    if (sendingAgain) {
+      sendAfter = true;
+      return;
+    }
+    sendingAgain = inStartContext(() =>
+      sendDue()
+        .catch((error: unknown) => {
+          strapi.log.error(`[public-api] webhook sending failed: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          sendingAgain = null;
+          if (sendAfter) {
+            sendAfter = false;
+            sendSoon();
+          }
+        }),
+    );
   };
 
   const prune = async () => {
