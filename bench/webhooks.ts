@@ -88,9 +88,8 @@ export const main = async (args: string[]): Promise<number> => {
 
   const server = await startServer(env);
   const written = new Map<string, number>();
-  let first = 0;
+  const first = performance.now();
   try {
-    first = performance.now();
     let next = 0;
     const worker = async () => {
       while (next < changes) {
