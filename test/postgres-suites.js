@@ -49,6 +49,7 @@ const onPostgres = {
   'relations-demo.test.ts': 'relations in both locales over the whole demo content',
   'seed.test.ts': "the seed's writes and bulk inserts; its content fingerprint is the same on both databases",
   'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
+  'sync.test.ts': 'deltas are read from the journal below the snapshot horizon, rendered by the read path (website moves, fallback)',
   'storable-input.test.ts': 'what each database can store: the same answer on both',
   'webhooks-admin.test.ts':
     "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",

@@ -61,7 +61,7 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
         const published = link.draftAndPublish ? 'AND o.published_at IS NOT NULL' : '';
         await connection.raw(
           `INSERT INTO ${JOURNAL_TABLE} (txid, content_type, document_id, locale, kind, occurred_at)
-           SELECT DISTINCT ${txid}, ?, o.document_id, ${locale}, 'updated', ?
+           SELECT DISTINCT ${txid}, CAST(? AS varchar(255)), o.document_id, ${locale}, 'updated', CAST(? AS bigint)
            FROM ${quote(link.ownerTable)} o
            JOIN ${quote(link.join.table)} j ON j.${quote(link.join.ownerColumn)} = o.id
            JOIN ${quote(targetTable(uid))} t ON t.id = j.${quote(link.join.targetColumn)}
