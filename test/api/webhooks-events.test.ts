@@ -214,6 +214,22 @@ test("a write wakes the dispatcher: the event arrives with no turn asked for (tu
   warnings.mockRestore();
 });
 
+test('a deleted key is sent nothing more: its endpoint is turned off with the reason', async () => {
+  const { key, endpoint } = await subscribe(
+    { resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } } },
+    '/gone-key',
+  );
+  await s.plugin('public-api').service('keys').remove(String(key.id));
+  await publish(s, EVENT, { title: 'After the key', startsAt: '2027-04-01T10:00:00Z', category: 'talk' });
+  await settle();
+  const row = (await s.db.query('plugin::public-api.webhook-endpoint' as never).findOne({ where: { id: endpoint.id } })) as {
+    enabled: boolean;
+    disabledReason: string;
+  };
+  expect(row).toMatchObject({ enabled: false, disabledReason: 'The key was deleted.' });
+  expect(bodies('/gone-key')).toEqual([]);
+});
+
 describe('what each key sees', () => {
   test('events and resources filters; a record the key cannot read is a removal for it', async () => {
     const onlyDeleted = await subscribe(

@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/plugins/public-api/server/src/co
 import { isLoopbackHost, mappedIpv4, refusedAddress } from '../../src/plugins/public-api/server/src/webhooks/addresses';
 import { normalizeSettings, parseCreate, parseUpdate, urlProblem } from '../../src/plugins/public-api/server/src/webhooks/endpoint-input';
 import { eventForKey } from '../../src/plugins/public-api/server/src/webhooks/events';
+import { keyUnusable } from '../../src/plugins/public-api/server/src/webhooks/key-state';
 import { eventBody, eventIdOf, removalOf, signedHeaders } from '../../src/plugins/public-api/server/src/webhooks/message';
 import { backoffMs, failedTooLong, nextAttemptAt } from '../../src/plugins/public-api/server/src/webhooks/retry';
 import { generateSecret, openSecret, sealSecret, secretHint } from '../../src/plugins/public-api/server/src/webhooks/secret';
@@ -280,4 +281,13 @@ describe('messages', () => {
     expect(eventForKey('unpublished', true)).toEqual({ event: 'record.unpublished', removal: true });
     expect(eventForKey('deleted', false)).toEqual({ event: 'record.deleted', removal: true });
   });
+});
+
+test('a key that reads nothing (deleted, revoked, expired) turns its endpoints off, with the reason', () => {
+  const now = Date.parse('2027-01-01T00:00:00Z');
+  expect(keyUnusable(null, now)).toBe('The key was deleted.');
+  expect(keyUnusable({ revoked: true, expiresAt: null }, now)).toBe('The key was revoked.');
+  expect(keyUnusable({ revoked: false, expiresAt: '2026-12-31T23:59:59Z' }, now)).toBe('The key has expired.');
+  expect(keyUnusable({ revoked: false, expiresAt: '2027-01-02T00:00:00Z' }, now)).toBeNull();
+  expect(keyUnusable({ revoked: false, expiresAt: null }, now)).toBeNull();
 });

@@ -18,6 +18,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import { webhookSettings, type WebhookSettings } from '../../config/webhooks';
+import { keyUnusable } from '../../webhooks/key-state';
 import { signedHeaders } from '../../webhooks/message';
 import { failedTooLong, nextAttemptAt } from '../../webhooks/retry';
 import { getService } from '../../utils/get-service';
@@ -32,13 +33,6 @@ const ENDPOINTS_PER_TURN = 64;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 const iso = (time: number) => new Date(time).toISOString();
-
-const keyUnusable = (key: { revoked: boolean; expiresAt: string | null } | null, now: number): string | null => {
-  if (!key) return 'The key was deleted.';
-  if (key.revoked) return 'The key was revoked.';
-  if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'The key has expired.';
-  return null;
-};
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   let settings: WebhookSettings | null = null;

@@ -17,6 +17,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { webhookSettings } from '../../config/webhooks';
+import { keyUnusable } from '../../webhooks/key-state';
 import { eventBody, eventIdOf } from '../../webhooks/message';
 import { connectionOf, inTransaction } from '../../database/connection';
 import { getService } from '../../utils/get-service';
@@ -60,7 +61,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     if (samePosition(endpoint.position, horizon)) return 0;
     const key = await getService('keys').findOne(endpoint.apiKey);
-    if (!key) return 0; // The sender turns the endpoint off with the reason.
+    const unusable = keyUnusable(key, Date.now());
+    if (unusable || !key) {
+      // Nothing is queued for a key that reads nothing; the admin shows why the endpoint stopped.
+      await getService('webhook-endpoints').disable(endpoint.id, unusable ?? 'The key was deleted.');
+      return 0;
+    }
     const queued = await getService('webhook-deliveries').pendingUpTo(endpoint.id, settings.queuePerEndpoint);
     const room = Math.min(settings.fanOutBatch, settings.queuePerEndpoint - queued);
     if (room <= 0) return 0;
