@@ -97,8 +97,12 @@ describe('each kind of change, from each path', () => {
     await s.documents(EVENT as never).delete({ documentId: deleted.documentId } as never);
     // Published and deleted before the dispatcher's turn: the record is rendered as it is now, gone, so its
     // publication is a removal too (record.unpublished) and its content is never sent.
+    // (The dispatcher is held meanwhile: a write would otherwise wake a turn between the two.)
+    const dispatcher = webhookService<{ stop: () => Promise<void>; start: () => void }>(s, 'webhook-dispatcher');
+    await dispatcher.stop();
     const fleeting = await publish(s, EVENT, { title: 'Fleeting', startsAt: '2027-03-03T19:00:00.000Z', category: 'talk' });
     await s.documents(EVENT as never).delete({ documentId: fleeting.documentId } as never);
+    dispatcher.start();
     await settle();
 
     const events = bodies('/kinds').filter((body) => body.data.id === id);
