@@ -35,7 +35,9 @@ const follow = async (url: string, key: string) => {
   let pages = 0;
   const started = performance.now();
   for (let next: string | undefined = url; next;) {
-    const res = await fetch(next, { headers: { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'identity' } });
+    const res = await fetch(next, { headers: { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'identity' } }).catch((error: Error) => {
+      throw new Error(`${next}: ${error.message} (${String((error as { cause?: unknown }).cause)})`);
+    });
     if (res.status !== 200) throw new Error(`${next}: ${res.status} ${await res.text()}`);
     const page = (await res.json()) as SyncPage;
     pages += 1;
