@@ -292,6 +292,11 @@ describe('refusals', () => {
     expect(res.body.errors[0].code).toBe('unauthorized');
   });
 
+  test('a key that may read no resource: 403', async () => {
+    const writer = await createKey(s, { resources: { 'native:events': { actions: ['create'], read: [], write: '*' } } });
+    expectError(await get('/api/v2/sync', writer.auth), 403, 'action_not_granted');
+  });
+
   test('unknown, repeated or invalid parameters, and token with cursor: 400 naming the parameter', async () => {
     expectError(await get('/api/v2/sync?sort=title', reader.auth), 400, 'unknown_parameter', 'sort');
     expectError(await get('/api/v2/sync?limit=0', reader.auth), 400, 'limit_invalid', 'limit');

@@ -22,6 +22,7 @@ import { pluginConfig } from '../config';
 import { allows } from '../grants/projection';
 import type { Projector } from '../grants/projector';
 import type { Projection } from '../grants/projection';
+import { apiError } from '../http/errors';
 import { JSONAPI } from '../http/jsonapi';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { derivedKeys } from '../keys/derived';
@@ -198,6 +199,8 @@ export const sync: Handler = async (request) => {
   const locales = await getService('locales').get();
   const parsed = parseSyncQuery(request.query, locales.codes);
   const readable = await readableResources(request);
+  if (readable.length === 0)
+    throw apiError(403, 'This key may read no resource, so it has nothing to sync.', { reason: 'action_not_granted' });
   const language = parsed.locales?.[0] ?? locales.defaultLocale;
   const fallback = parsed.locales?.slice(1) ?? [];
   const binding: SyncBinding = {

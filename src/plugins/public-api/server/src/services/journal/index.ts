@@ -9,9 +9,9 @@
  * - A **position** `{ txid, seq }` orders entries (by txid, then seq). `horizon()` is the safe end of
  *   the journal now: every entry before it is committed and no entry will ever be added before it. On
  *   PostgreSQL transactions commit in any order, so an entry with a lower seq can become visible after
- *   one with a higher seq; the horizon is therefore the oldest transaction still running
- *   (`pg_snapshot_xmin(pg_current_snapshot())`): transactions below it have ended, and any transaction
- *   that writes later gets a higher id. On SQLite writes are serial and txid is 0: the horizon is the
+ *   one with a higher seq; the horizon is therefore the oldest transaction of this database still running
+ *   (from `pg_current_snapshot()`, see POSTGRES_HORIZON): transactions below it have ended, and any
+ *   transaction that writes later gets a higher id. On SQLite writes are serial and txid is 0: the horizon is the
  *   next seq.
  * - `entries(from, to, limit)`: every entry in [from, to), in order, at most `limit` (webhooks: one event
  *   per entry). `latest(from, to, limit, contentTypes)`: the same, but only each document's last entry
@@ -42,6 +42,24 @@ export const MAX_READ = 1000;
 export const SCAN_FACTOR = 10;
 
 export type JournalPosition = { txid: number; seq: number };
+
+/**
+ * PostgreSQL's horizon: the oldest transaction of the current snapshot that is still running (its xip
+ * list), or the snapshot's xmax when none is. Transactions the statistics show running in another
+ * database are passed over: they cannot write to this table, and a long one elsewhere on the server must
+ * not hold the feed back. Any other (ours, or one that ended since the snapshot and so is not listed any
+ * more) counts, so the horizon is never past a transaction whose entries this snapshot cannot see yet.
+ * xip holds full (64-bit) ids, pg_stat_activity 32-bit ones; ids in one snapshot are less than 2^31
+ * apart, so their low 32 bits tell them apart.
+ */
+const POSTGRES_HORIZON = `
+  SELECT COALESCE(
+    (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) AS x
+      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                        WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()
+                          AND a.backend_xid::text::bigint = x::text::bigint % 4294967296)),
+    pg_snapshot_xmax(s.snap)::text::bigint)::text AS horizon
+  FROM (SELECT pg_current_snapshot() AS snap) s`;
 
 export type JournalChange = { uid: string; documentId: string; locale: string | null; kind: ChangeKind };
 
@@ -124,8 +142,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The safe end of the journal now (see the header). */
     async horizon(): Promise<JournalPosition> {
       if (client() === 'postgres') {
-        const result = (await knex().raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')) as { rows: { xmin: string }[] };
-        return { txid: Number(result.rows[0]!.xmin), seq: 0 };
+        const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
+        return { txid: Number(result.rows[0]!.horizon), seq: 0 };
       }
       const rows = (await knex().raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
       return { txid: 0, seq: Number(rows[0]!.next) };
