@@ -12,7 +12,7 @@
  *   builder, the serializers, and the read path that assembles records (read/load.ts).
  * - data: the database, Strapi's document service and the file system: the plugin's other services,
  *   read/, database/, the command store, asset files and caches, the commands themselves.
- * - codecs: pure functions and types (no Strapi, no database): grants, query, write bodies, values,
+ * - codecs: pure functions and types (no Strapi, no database): grants, query, write bodies, values, webhooks,
  *   registry, keys, HTTP, idempotency, field types, richtext's two formats and their conversions, the OpenAPI
  *   object types (openapi/types.ts), the row types that reads return and serializers take (serialize/rows.ts).
  * - kernel: config/ and utils/ (getService), which any layer may use.
@@ -45,7 +45,7 @@ const DATA = [
 ];
 const KERNEL = [`${SERVER}(config|utils)/`];
 const CODECS = [
-  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext|usage|audit)/`,
+  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext|usage|audit|webhooks)/`,
   `${SERVER}openapi/types\\.ts$`,
   `${SERVER}serialize/rows\\.ts$`,
   `${SERVER}slugs/(?!middleware\\.ts$)`,

@@ -42,6 +42,19 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       redisUrl: env('REDIS_URL', ''),
       rateLimitStore: env('PUBLIC_API_RATE_LIMIT_STORE', 'database'),
       rateLimitPrefix: env('PUBLIC_API_RATE_LIMIT_PREFIX', 'public-api'),
+      // Webhooks (docs/api.md, "Webhooks"); unset settings keep the defaults of the plugin's config/webhooks.ts.
+      webhooks: {
+        allowHttpLoopback: env.bool('PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK', false),
+        pollIntervalMs: env.int('PUBLIC_API_WEBHOOKS_POLL_INTERVAL_MS', 1000),
+        timeoutMs: env.int('PUBLIC_API_WEBHOOKS_TIMEOUT_MS', 10000),
+        sendsInFlight: env.int('PUBLIC_API_WEBHOOKS_SENDS_IN_FLIGHT', 16),
+        queuePerEndpoint: env.int('PUBLIC_API_WEBHOOKS_QUEUE_PER_ENDPOINT', 1000),
+        retry: {
+          baseMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_BASE_MS', 5000),
+          capMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_CAP_MS', 4 * 60 * 60 * 1000),
+          windowMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_WINDOW_MS', 24 * 60 * 60 * 1000),
+        },
+      },
     },
   },
 });

@@ -6,10 +6,15 @@
  *   revoke ID        (ID: the key id shown by list, with or without `pdk_`)
  *   regenerate ID
  *   delete ID
+ *   webhooks ID                                  (the key's webhook endpoints)
+ *   webhook-add ID --url URL [--events E,E] [--resources R,R]
+ *   webhook-rotate ENDPOINT | webhook-remove ENDPOINT
  *
  * The grants file is the grants (resources, commands, origins) and, optionally, the key's rate limit,
  * `"limits": { "requests": 600, "window": 60 }`, its shared-cache policy, `"cache": { "sharedMaxAge": 60 }`,
- * and whether it is a preview key, `"preview": true` (reads drafts with `status=draft`; `--preview` says the same).
+ * and whether it is a preview key, `"preview": true` (reads drafts with `status=draft`; `--preview` says the same),
+ * and its webhook endpoints, `"webhooks": [{ "url": "https://...", "events": [...], "resources": [...] }]`
+ * (each endpoint's signing secret is printed once).
  *
  * `create` and `regenerate` print the key alone on the last line of standard output. Bad input is a
  * message on standard error, a non-zero exit status, and nothing written.
@@ -25,7 +30,11 @@ const USAGE = `usage:
   npm run key -- list
   npm run key -- revoke ID
   npm run key -- regenerate ID
-  npm run key -- delete ID`;
+  npm run key -- delete ID
+  npm run key -- webhooks ID
+  npm run key -- webhook-add ID --url URL [--events record.published,...] [--resources native:events,...]
+  npm run key -- webhook-rotate ENDPOINT
+  npm run key -- webhook-remove ENDPOINT`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -64,6 +73,45 @@ type KeysService = {
 
 const keys = (strapi: Core.Strapi) => strapi.plugin('public-api').service('keys') as KeysService;
 
+type WebhookView = {
+  id: number;
+  url: string;
+  events: string[];
+  resources: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  secretHint: string;
+};
+
+type WebhooksService = {
+  list(keyId: string | number): Promise<WebhookView[]>;
+  create(keyId: string | number, body: unknown): Promise<{ endpoint: WebhookView; secret: string }>;
+  rotate(id: string): Promise<{ endpoint: WebhookView; secret: string }>;
+  remove(id: string): Promise<WebhookView>;
+};
+
+const webhooks = (strapi: Core.Strapi) => strapi.plugin('public-api').service('webhook-endpoints') as WebhooksService;
+
+const describeWebhook = (endpoint: WebhookView) =>
+  `${endpoint.id}  ${endpoint.url}  ${endpoint.events.join(',')}  ${endpoint.resources.length ? endpoint.resources.join(',') : '(every readable resource)'}  ` +
+  `secret …${endpoint.secretHint}  ${endpoint.enabled ? 'on' : `off: ${endpoint.disabledReason ?? ''}`}`;
+
+const csv = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+
+/** A grants file's `webhooks`: a list of endpoint settings (checked by the webhooks service). */
+const webhooksOf = (value: unknown): unknown[] => {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw new UsageError('"webhooks" in the grants file is a list of endpoints ({ "url": ..., "events": [...], "resources": [...] }).');
+  return value;
+};
+
 /** `2027-01-31`, an ISO date-time, or `<N>d` (days from now). */
 export const parseExpiry = (value: string, now = new Date()): string => {
   const days = /^(\d{1,4})d$/.exec(value);
@@ -99,11 +147,14 @@ const readGrantsFile = (file: string): unknown => {
  * "sharedMaxAge": 60 }` (without it the key's responses are `private, no-cache`), and `"preview": true` for a
  * key that may read drafts (contract section 15). The keys service checks all three.
  */
-export const splitGrantsFile = (content: unknown): { grants: unknown; limits?: unknown; cache?: unknown; preview?: unknown } => {
+export const splitGrantsFile = (
+  content: unknown,
+): { grants: unknown; limits?: unknown; cache?: unknown; preview?: unknown; webhooks?: unknown } => {
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return { grants: content };
-  const { limits, cache, preview, ...grants } = content as Record<string, unknown>;
+  const { limits, cache, preview, webhooks: endpoints, ...grants } = content as Record<string, unknown>;
   return {
     grants,
+    ...('webhooks' in content ? { webhooks: endpoints } : {}),
     ...('limits' in content ? { limits } : {}),
     ...('cache' in content ? { cache } : {}),
     ...('preview' in content ? { preview } : {}),
@@ -168,6 +219,9 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         all: { type: 'boolean' },
         expires: { type: 'string' },
         preview: { type: 'boolean' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        resources: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -189,14 +243,21 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         if (!values.name || !values.name.trim()) throw new UsageError(`create needs --name.\n${USAGE}`);
         if (Boolean(values.grants) === Boolean(values.all))
           throw new UsageError(`create needs exactly one of --grants FILE or --all.\n${USAGE}`);
-        const { grants, limits, cache, preview } = values.all
-          ? { grants: 'all', limits: undefined, cache: undefined, preview: undefined }
+        const {
+          grants,
+          limits,
+          cache,
+          preview,
+          webhooks: endpoints,
+        } = values.all
+          ? { grants: 'all', limits: undefined, cache: undefined, preview: undefined, webhooks: undefined }
           : splitGrantsFile(readGrantsFile(values.grants!));
+        const endpointList = webhooksOf(endpoints);
         const expiresAt = values.expires ? parseExpiry(values.expires) : null;
         // `--preview` or the file's `"preview": true`; the service refuses a file's flag that is not a boolean.
         const previewFlag = values.preview ? true : preview;
-        const { key, plaintext } = await withStrapi((strapi) =>
-          keys(strapi).create({
+        const { key, plaintext, secrets } = await withStrapi(async (strapi) => {
+          const created = await keys(strapi).create({
             name: values.name!,
             description: values.description ?? null,
             expiresAt,
@@ -204,9 +265,23 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
             limits,
             cache,
             preview: previewFlag,
-          }),
-        );
+          });
+          // The key's endpoints; a refused one removes the key again, so that nothing half made is left.
+          const made: { endpoint: WebhookView; secret: string }[] = [];
+          try {
+            for (const endpoint of endpointList) made.push(await webhooks(strapi).create(created.key.keyId, endpoint));
+          } catch (error) {
+            for (const done of made) await webhooks(strapi).remove(String(done.endpoint.id));
+            await keys(strapi).remove(created.key.keyId);
+            throw error;
+          }
+          return { ...created, secrets: made };
+        });
         output.out(describeKey(key));
+        for (const { endpoint, secret } of secrets) {
+          output.out(`webhook:   ${describeWebhook(endpoint)}`);
+          output.out(`           signing secret (shown once): ${secret}`);
+        }
         output.out('The key is shown once; store it now:');
         output.out(plaintext);
         return 0;
@@ -253,6 +328,40 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         const id = requireId(positionals, 'delete');
         const key = await withStrapi((strapi) => keys(strapi).remove(id));
         output.out(`Deleted ${key.prefix}_…${key.lastFour} (${key.name}).`);
+        return 0;
+      }
+      case 'webhooks': {
+        const id = requireId(positionals, 'webhooks');
+        const list = await withStrapi((strapi) => webhooks(strapi).list(id.replace(/^pdk_/, '')));
+        output.out(list.length ? list.map(describeWebhook).join('\n') : 'No webhook endpoints.');
+        return 0;
+      }
+      case 'webhook-add': {
+        const id = requireId(positionals, 'webhook-add');
+        if (!values.url) throw new UsageError(`webhook-add needs --url.\n${USAGE}`);
+        const body = {
+          url: values.url,
+          ...(values.events ? { events: csv(values.events) } : {}),
+          ...(values.resources ? { resources: csv(values.resources) } : {}),
+        };
+        const { endpoint, secret } = await withStrapi((strapi) => webhooks(strapi).create(id.replace(/^pdk_/, ''), body));
+        output.out(describeWebhook(endpoint));
+        output.out('The signing secret is shown once; store it now:');
+        output.out(secret);
+        return 0;
+      }
+      case 'webhook-rotate': {
+        const id = requireId(positionals, 'webhook-rotate');
+        const { endpoint, secret } = await withStrapi((strapi) => webhooks(strapi).rotate(id));
+        output.out(describeWebhook(endpoint));
+        output.out('The previous secret signs beside the new one for 24 hours. The new secret is shown once; store it now:');
+        output.out(secret);
+        return 0;
+      }
+      case 'webhook-remove': {
+        const id = requireId(positionals, 'webhook-remove');
+        const endpoint = await withStrapi((strapi) => webhooks(strapi).remove(id));
+        output.out(`Deleted webhook endpoint ${endpoint.id} (${endpoint.url}).`);
         return 0;
       }
       default:

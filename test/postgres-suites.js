@@ -23,6 +23,7 @@ const onPostgres = {
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
   'command-uploads.test.ts': "a CV is written inside the command's transaction: rollbacks and what they leave",
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
+  'change-journal.test.ts': "the journal is written in each write's transaction (rollbacks), and read below PostgreSQL's snapshot horizon",
   'commands.test.ts': 'commands write records and claims in one transaction',
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
   'http-caching.test.ts':
@@ -55,7 +56,15 @@ const onPostgres = {
   'relations-demo.test.ts': 'relations in both locales over the whole demo content',
   'seed.test.ts': "the seed's writes and bulk inserts; its content fingerprint is the same on both databases",
   'shutdown.test.ts': 'the plugin drains the connection pool before the database closes',
+  'sync.test.ts': 'deltas are read from the journal below the snapshot horizon, rendered by the read path (website moves, fallback)',
   'storable-input.test.ts': 'what each database can store: the same answer on both',
+  'webhooks-admin.test.ts':
+    "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
+  'webhooks-events.test.ts':
+    "events come from the change journal, written in the change's own transaction (a rolled-back write sends nothing)",
+  'webhooks-instances.test.ts': 'two processes on one database, one killed mid-send; PostgreSQL only (skipped on SQLite)',
+  'webhooks-delivery.test.ts':
+    'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
   'write-relation-changes.test.ts': 'add and remove change links in one transaction; which are linked is a query of the plugin',
   'write-cms.test.ts': 'CMS writes and their references',
@@ -67,6 +76,8 @@ const onPostgres = {
 };
 
 const notOnPostgres = {
+  'webhooks-cli.test.ts':
+    "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",

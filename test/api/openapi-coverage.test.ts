@@ -161,7 +161,7 @@ const candidates = (): { operation: string; method: HttpMethod; path: string }[]
   const add = (template: string, concrete: string) => {
     for (const method of METHODS) list.push({ operation: `${method.toUpperCase()} ${template}`, method, path: `/api/v2${concrete}` });
   };
-  for (const fixed of ['/', '/schema', '/openapi', '/openapi.json', '/commands/schema', '/operations']) add(fixed, fixed);
+  for (const fixed of ['/', '/schema', '/openapi', '/openapi.json', '/commands/schema', '/operations', '/sync']) add(fixed, fixed);
   for (const command of [...COMMANDS.map((c) => c.name), 'no-such-command']) add(`/commands/${command}`, `/commands/${command}`);
   for (const resource of resources) {
     add(pathOf(resource), pathOf(resource));

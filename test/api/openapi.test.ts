@@ -242,7 +242,8 @@ describe('documents of differently granted keys', () => {
     // Self-description every key may call: the index, the document, the (maybe empty) list of its commands.
     const service = { '/': ['get'], '/schema': ['get'], '/openapi': ['get'], '/openapi.json': ['get'], '/commands/schema': ['get'] };
     expect(methods(documents.none!)).toEqual(service);
-    expect(methods(documents.narrowRead!)).toEqual({ ...service, '/jobs': ['get'], '/jobs/{record}': ['get'] });
+    // A key that reads some resource has the sync feed (contract section 16).
+    expect(methods(documents.narrowRead!)).toEqual({ ...service, '/sync': ['get'], '/jobs': ['get'], '/jobs/{record}': ['get'] });
     expect(methods(documents.writeOnly!)).toEqual({
       ...service,
       '/buildings': ['post'],
@@ -254,6 +255,7 @@ describe('documents of differently granted keys', () => {
     });
     expect(methods(documents.cmsOnly!)).toEqual({
       ...service,
+      '/sync': ['get'],
       '/operations': ['post'],
       '/cms/site-a/pages': ['get'],
       '/cms/site-a/pages/{record}': ['get', 'patch'],
@@ -262,6 +264,7 @@ describe('documents of differently granted keys', () => {
     });
     const all = methods(documents.all!);
     expect(all).toMatchObject({
+      '/sync': ['get'],
       '/events': ['get', 'post'],
       '/events/{record}': ['get', 'patch', 'delete'],
       '/cms/site-b/pages/{record}': ['get', 'patch', 'delete'],

@@ -123,6 +123,7 @@ test('reads: parameters cut to the key (sort keys, include paths, filters, local
     '/openapi': ['get'],
     '/openapi.json': ['get'],
     '/commands/schema': ['get'],
+    '/sync': ['get'],
     '/buildings': ['get'],
     '/buildings/{record}': ['get'],
     '/events': ['get'],

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { useWriteAheadLog } from './database/journal';
 import { registerRbacActions } from './rbac';
+import { renderWebhookEvents } from './serialize/webhook-events';
 import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
@@ -14,6 +15,9 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('indexes').ensure(await resources.all());
   // Every request looks its key up by key id.
   await getService('indexes').ensureKeyIndex();
+  // The change journal's table, and the pruning of entries past the sync retention (services/journal).
+  await getService('journal').ensure();
+  getService('journal').startPruning();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.
@@ -35,4 +39,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // Per-key usage counters and the audit log of admin changes: their tables, the counters' flush and rollup.
   await getService('usage').start();
   await getService('audit-log').start();
+  // Webhooks: fans the change journal out to endpoints and sends due deliveries, in the background (services/webhooks).
+  getService('webhook-dispatcher').start(renderWebhookEvents);
 };

@@ -4,6 +4,8 @@ import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('idempotency').stopCleanup();
+  await getService('webhook-dispatcher').stop();
+  getService('journal').stopPruning();
   await getService('file-versions').stop();
   await getService('uploads').stop();
   await getService('last-used').flush();

@@ -1,5 +1,8 @@
 import type { Core } from '@strapi/strapi';
+import { createJournalMiddleware } from './services/journal/middleware';
+import { createWebhookWakeMiddleware } from './services/webhooks/wake';
 import { createSlugMiddleware } from './slugs/middleware';
+import { getService } from './utils/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   // Tags are a JSON array of strings, edited in the content manager as a list (admin/src/components).
@@ -10,4 +13,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   });
   // Slugs unique per website, kept on every write through the document service (the admin's too).
   strapi.documents.use(createSlugMiddleware(strapi));
+  // The change journal (webhooks' outbox, the sync feed), written in each write's own transaction.
+  strapi.documents.use(createJournalMiddleware(strapi, (connection, changes) => getService('journal').append(connection, changes)));
+  // Webhooks: a write wakes this instance's dispatcher (services/webhooks/wake.ts).
+  strapi.documents.use(createWebhookWakeMiddleware(() => getService('webhook-dispatcher').wake()));
 };

@@ -4,3 +4,4 @@ export * from './permissions';
 export * from './preview';
 export * from './registry';
 export * from './websites';
+export * from './webhooks';

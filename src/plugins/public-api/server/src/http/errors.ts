@@ -11,6 +11,7 @@ export const ERROR_STATUSES = {
   406: { code: 'not_acceptable', title: 'Not Acceptable' },
   408: { code: 'request_timeout', title: 'Request Timeout' },
   409: { code: 'conflict', title: 'Conflict' },
+  410: { code: 'gone', title: 'Gone' },
   412: { code: 'precondition_failed', title: 'Precondition Failed' },
   413: { code: 'payload_too_large', title: 'Payload Too Large' },
   415: { code: 'unsupported_media_type', title: 'Unsupported Media Type' },

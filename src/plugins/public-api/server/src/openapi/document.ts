@@ -28,6 +28,7 @@ import { object } from './schema';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, TagObject } from './types';
 import { writeOperations } from './writes';
 import { OPERATIONS_TAG, operationsPath } from './operations';
+import { syncPath } from './sync';
 
 export type OpenApiInput = {
   /** `{base_url}`: the absolute URL of /api/v2. */
@@ -75,6 +76,8 @@ const RESERVED_NAMES = new Set([
   'AtomicOperationsResults',
   'AtomicRelationInput',
   'AtomicRelationListChange',
+  'SyncItem',
+  'SyncDocument',
 ]);
 
 const indexOperation = (components: Components, exposed: readonly Resource[]): OperationObject => ({
@@ -250,6 +253,8 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
     tags.push({ name: tag, description: tagDescription(resource) });
     Object.assign(paths, resourceItems);
   }
+  const sync = syncPath(context, exposed, SERVICE_TAG);
+  Object.assign(paths, sync);
   const atomic = operationsPath(context, exposed);
   if (Object.keys(atomic).length) {
     tags.push({ name: OPERATIONS_TAG, description: 'Several writes in one transaction (JSON:API Atomic Operations).' });

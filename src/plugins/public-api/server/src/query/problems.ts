@@ -14,6 +14,8 @@ export type QueryProblemReason =
   | 'cursor_invalid'
   | 'cursor_expired'
   | 'cursor_mismatch'
+  | 'sync_token_invalid'
+  | 'sync_token_mismatch'
   | 'sort_invalid'
   | 'sort_repeated'
   | 'locale_unknown'

@@ -23,6 +23,15 @@ const routes: AdminRoute[] = [
   { method: 'GET', path: '/keys/:id/usage', handler: 'admin-usage.find', action: 'read' },
   { method: 'GET', path: '/audit-log', handler: 'admin-audit-log.list', action: 'read' },
 
+  // A key's webhooks are part of its settings: changing them is an update of the key, a new secret a regeneration.
+  { method: 'GET', path: '/keys/:id/webhooks', handler: 'admin-webhooks.list', action: 'read' },
+  { method: 'POST', path: '/keys/:id/webhooks', handler: 'admin-webhooks.create', action: 'update' },
+  { method: 'PUT', path: '/webhooks/:id', handler: 'admin-webhooks.update', action: 'update' },
+  { method: 'POST', path: '/webhooks/:id/rotate', handler: 'admin-webhooks.rotate', action: 'regenerate' },
+  { method: 'DELETE', path: '/webhooks/:id', handler: 'admin-webhooks.remove', action: 'update' },
+  { method: 'GET', path: '/webhooks/:id/deliveries', handler: 'admin-webhooks.deliveries', action: 'read' },
+  { method: 'POST', path: '/webhooks/:id/deliveries/:delivery/redeliver', handler: 'admin-webhooks.redeliver', action: 'update' },
+
   { method: 'GET', path: '/websites', handler: 'admin-websites.list', action: 'read' },
   { method: 'POST', path: '/websites', handler: 'admin-websites.create', action: 'create' },
   { method: 'GET', path: '/websites/:id', handler: 'admin-websites.findOne', action: 'read' },

@@ -13,6 +13,7 @@ import { openApiDocument } from '../handlers/openapi';
 import { commandSchema, runCommand } from '../handlers/commands';
 import { resourceIndex } from '../handlers/resource-index';
 import { runOperations } from '../handlers/operations';
+import { sync } from '../handlers/sync';
 import { cmsCreate, cmsDelete, cmsSingletonUpdate, cmsUpdate, nativeCreate, nativeDelete, nativeUpdate } from '../handlers/writes';
 
 /** Handlers of routes that require an API key. */
@@ -33,6 +34,7 @@ export const handlers = {
   'command-schema': commandSchema,
   'command-run': runCommand,
   operations: runOperations,
+  sync,
 } satisfies Record<string, Handler>;
 
 /** Handlers of routes that need no key: the URL itself is the capability. */
@@ -76,6 +78,7 @@ export const contentApiRoutes: RouteDefinition<RouteName>[] = [
   { method: 'GET', path: '/commands/schema', name: 'command-schema' },
   { method: 'POST', path: '/commands/:command', name: 'command-run' },
   { method: 'POST', path: '/operations', name: 'operations', extensions: [ATOMIC_EXTENSION] },
+  { method: 'GET', path: '/sync', name: 'sync' },
 ];
 
 /** The resource a matched path names (native `/:resource...`, CMS `/cms/:website/:collection...`), or null when none exists. */

@@ -6,6 +6,7 @@ import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
 import indexes from './indexes';
+import journal from './journal';
 import keys from './keys';
 import lastUsed from './last-used';
 import locales from './locales';
@@ -17,6 +18,10 @@ import slugs from './slugs';
 import uploads from './uploads';
 import usage from './usage';
 import auditLog from './audit-log';
+import webhookDeliveries from './webhooks/deliveries';
+import webhookDispatcher from './webhooks/dispatcher';
+import webhookEndpoints from './webhooks/endpoints';
+import webhookFanOut from './webhooks/fan-out';
 import websites from './websites';
 import writes from './writes';
 
@@ -29,6 +34,7 @@ export default {
   grants,
   idempotency,
   indexes,
+  journal,
   keys,
   'last-used': lastUsed,
   locales,
@@ -40,6 +46,10 @@ export default {
   uploads,
   usage,
   'audit-log': auditLog,
+  'webhook-deliveries': webhookDeliveries,
+  'webhook-dispatcher': webhookDispatcher,
+  'webhook-endpoints': webhookEndpoints,
+  'webhook-fan-out': webhookFanOut,
   websites,
   writes,
 };

@@ -472,6 +472,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return raws[0] ? toRecordRow(raws[0]) : null;
     },
 
+    /**
+     * The records of `documentIds` visible in `scope`, in no particular order: one query for all of them
+     * (the sync feed and webhooks render the records a batch of changes names; a document not visible
+     * has no row).
+     */
+    async byDocumentIds(projection: Projection, documentIds: readonly string[], scope: Scope): Promise<RecordRow[]> {
+      if (documentIds.length === 0) return [];
+      const shape = `documents|${projectionShape(projection)}|${localeShape(scope)}|${documentIds.length}`;
+      const raws = await run(shape, documentIds, (param) => {
+        const { model, builder } = baseQuery(projection, scope);
+        return builder.whereIn(
+          qualified(model, 'document_id'),
+          documentIds.map((_, index) => param(index) as string),
+        );
+      });
+      return raws.map(toRecordRow);
+    },
+
     /** The one record of a singleton: the first in the resource's default order. */
     async singleton(projection: Projection, scope: Scope, sort: SortTerm[]): Promise<RecordRow | null> {
       const shape = `singleton|${projectionShape(projection)}|${localeShape(scope)}|${JSON.stringify(sort)}|${scope.status ?? 'published'}`;

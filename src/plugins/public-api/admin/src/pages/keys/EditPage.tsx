@@ -3,10 +3,10 @@
  * live preview, and regenerate / revoke / delete behind confirmations.
  */
 import { useEffect, useState } from 'react';
-import { Alert, Button, Flex } from '@strapi/design-system';
+import { Alert, Button, Flex, LinkButton } from '@strapi/design-system';
 import { ArrowClockwise, Check, Cross, Trash } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -139,6 +139,9 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
         }
         primaryAction={
           <Flex gap={2} wrap="wrap">
+            <LinkButton tag={Link} to="webhooks" variant="tertiary" size="S" data-testid="key-webhooks">
+              {t('key.webhooks', 'Webhooks')}
+            </LinkButton>
             {canRegenerate && !apiKey.revoked && (
               <ConfirmButton
                 label={t('key.regenerate', 'Regenerate')}

@@ -4,6 +4,7 @@ import { PERMISSIONS } from '../../../../shared/contracts/permissions';
 import { CreatePage } from './CreatePage';
 import { EditPage } from './EditPage';
 import { ListPage } from './ListPage';
+import { WebhooksPage } from './WebhooksPage';
 
 /** Settings > Public Data API > API keys. */
 const KeysPage = () => (
@@ -19,6 +20,7 @@ const KeysPage = () => (
         }
       />
       <Route path=":id" element={<EditPage />} />
+      <Route path=":id/webhooks" element={<WebhooksPage />} />
     </Routes>
   </Page.Protect>
 );

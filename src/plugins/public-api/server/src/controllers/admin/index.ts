@@ -3,6 +3,7 @@ import keys from './keys';
 import preview from './preview';
 import registry from './registry';
 import usage from './usage';
+import webhooks from './webhooks';
 import websites from './websites';
 
 export default {
@@ -11,5 +12,6 @@ export default {
   'admin-preview': preview,
   'admin-registry': registry,
   'admin-usage': usage,
+  'admin-webhooks': webhooks,
   'admin-websites': websites,
 };

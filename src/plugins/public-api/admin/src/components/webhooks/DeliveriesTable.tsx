@@ -1,0 +1,158 @@
+/**
+ * An endpoint's recent deliveries, newest first: event, record, status, response code, duration,
+ * attempts, when; Redeliver sends one again (same webhook-id), and older pages load on demand.
+ */
+import { useState } from 'react';
+import { Badge, Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { ArrowClockwise } from '@strapi/icons';
+import { useNotification } from '@strapi/strapi/admin';
+import type { AdminWebhookDelivery } from '../../../../shared/contracts/webhooks';
+import { DateText } from '../DateText';
+import { Mono } from '../Mono';
+import { useLoad } from '../../hooks/useLoad';
+import { useT } from '../../hooks/useT';
+import { messageOf } from '../../utils/errors';
+import type { WebhooksApi } from './api';
+
+const STATUS_VARIANT = { delivered: 'success', pending: 'secondary', failed: 'danger' } as const;
+
+export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: WebhooksApi; endpointId: number; canRedeliver: boolean }) => {
+  const t = useT();
+  const { toggleNotification } = useNotification();
+  const first = useLoad(() => api.deliveries(endpointId), [api, endpointId]);
+  const [older, setOlder] = useState<AdminWebhookDelivery[]>([]);
+  const [next, setNext] = useState<number | null | undefined>(undefined);
+  const rows = [...(first.data?.data ?? []), ...older];
+  const cursor = next === undefined ? (first.data?.meta.next ?? null) : next;
+
+  const loadOlder = async () => {
+    if (cursor === null) return;
+    const page = await api.deliveries(endpointId, cursor);
+    setOlder([...older, ...page.data]);
+    setNext(page.meta.next);
+  };
+
+  const redeliver = async (delivery: AdminWebhookDelivery) => {
+    try {
+      await api.redeliver(endpointId, delivery.id);
+      toggleNotification({ type: 'success', message: t('webhooks.redelivered', 'The event is queued to be sent again.') });
+      setOlder([]);
+      setNext(undefined);
+      await first.reload();
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+    }
+  };
+
+  const statusLabel = (status: AdminWebhookDelivery['status']) =>
+    status === 'delivered'
+      ? t('webhooks.status.delivered', 'Delivered')
+      : status === 'pending'
+        ? t('webhooks.status.pending', 'Pending')
+        : t('webhooks.status.failed', 'Failed');
+
+  if (first.isLoading && !first.data)
+    return <Typography textColor="neutral600">{t('webhooks.deliveries.loading', 'Loading deliveries…')}</Typography>;
+  if (rows.length === 0)
+    return (
+      <Typography textColor="neutral600">
+        {t('webhooks.deliveries.none', 'No deliveries yet: events appear here when content changes.')}
+      </Typography>
+    );
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={3}>
+      <Flex justifyContent="space-between">
+        <Typography variant="sigma" tag="h4">
+          {t('webhooks.deliveries', 'Recent deliveries')}
+        </Typography>
+        <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={() => void first.reload()}>
+          {t('webhooks.deliveries.refresh', 'Refresh')}
+        </Button>
+      </Flex>
+      <Table colCount={8} rowCount={rows.length + 1} data-testid="webhook-deliveries">
+        <Thead>
+          <Tr>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.event', 'Event')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.record', 'Record')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.status', 'Status')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.code', 'Response')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.duration', 'Duration')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.attempts', 'Attempts')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.when', 'Changed')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.col.actions', 'Actions')}</Typography>
+            </Th>
+          </Tr>
+        </Thead>
+        <Tbody>
+          {rows.map((delivery) => (
+            <Tr key={delivery.id}>
+              <Td>
+                <Typography>{delivery.event}</Typography>
+              </Td>
+              <Td>
+                <Mono variant="pi">{delivery.recordId ? `${delivery.resource ?? ''} ${delivery.recordId}` : '—'}</Mono>
+              </Td>
+              <Td>
+                <Flex direction="column" alignItems="flex-start" gap={1}>
+                  <Badge variant={STATUS_VARIANT[delivery.status]}>{statusLabel(delivery.status)}</Badge>
+                  {delivery.lastError && (
+                    <Typography variant="pi" textColor="danger600">
+                      {delivery.lastError}
+                    </Typography>
+                  )}
+                  {delivery.status === 'pending' && delivery.nextAttemptAt !== null && delivery.attempts > 0 && (
+                    <Typography variant="pi" textColor="neutral600">
+                      {t('webhooks.nextAttempt', 'Next attempt')} <DateText value={new Date(delivery.nextAttemptAt).toISOString()} />
+                    </Typography>
+                  )}
+                </Flex>
+              </Td>
+              <Td>
+                <Typography>{delivery.responseStatus ?? '—'}</Typography>
+              </Td>
+              <Td>
+                <Typography>{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</Typography>
+              </Td>
+              <Td>
+                <Typography>{delivery.attempts}</Typography>
+              </Td>
+              <Td>
+                <DateText value={new Date(delivery.occurredAt).toISOString()} relative />
+              </Td>
+              <Td>
+                {canRedeliver && (
+                  <IconButton label={t('webhooks.redeliver', 'Redeliver')} variant="ghost" onClick={() => void redeliver(delivery)}>
+                    <ArrowClockwise />
+                  </IconButton>
+                )}
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      {cursor !== null && (
+        <Flex>
+          <Button variant="tertiary" size="S" onClick={() => void loadOlder()}>
+            {t('webhooks.deliveries.older', 'Older deliveries')}
+          </Button>
+        </Flex>
+      )}
+    </Flex>
+  );
+};

@@ -1,0 +1,145 @@
+/**
+ * A key's webhooks (contract section 16): its endpoints, each with its recent deliveries; adding one
+ * shows its signing secret once. Events carry only what this key may read.
+ */
+import { useState } from 'react';
+import { Button, Flex, Typography } from '@strapi/design-system';
+import { Plus } from '@strapi/icons';
+import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { useParams } from 'react-router-dom';
+import type { AdminWebhookEndpoint, WebhookEndpointInput } from '../../../../shared/contracts/webhooks';
+import { EndpointCard } from '../../components/webhooks/EndpointCard';
+import { EndpointForm } from '../../components/webhooks/EndpointForm';
+import { useWebhooksApi } from '../../components/webhooks/api';
+import { useLoad } from '../../hooks/useLoad';
+import { usePermissions } from '../../hooks/usePermissions';
+import { useT } from '../../hooks/useT';
+import { usePublicApi } from '../../utils/api';
+import { issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+
+export const WebhooksPage = () => {
+  const t = useT();
+  const api = usePublicApi();
+  const webhooks = useWebhooksApi();
+  const { id = '' } = useParams();
+  const { toggleNotification } = useNotification();
+  const { canUpdate, canRegenerate } = usePermissions();
+  const key = useLoad(() => api.getKey(id).then((res) => res.data), [api, id]);
+  const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
+  const endpoints = useLoad(
+    () => (key.data ? webhooks.list(key.data.id).then((res) => res.data) : Promise.resolve([])),
+    [webhooks, key.data],
+  );
+  const [adding, setAdding] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [secrets, setSecrets] = useState<Record<number, { value: string; rotated: boolean }>>({});
+
+  if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
+  if (!key.data || !registry.data) return <Page.Error />;
+  const apiKey = key.data;
+  const readable = registry.data.resources
+    .filter((resource) => apiKey.grants.resources[resource.id]?.actions.includes('read'))
+    .map((resource) => ({ id: resource.id, name: resource.name }));
+
+  const fail = (error: unknown) =>
+    toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+  const replace = (next: AdminWebhookEndpoint) => endpoints.set((endpoints.data ?? []).map((item) => (item.id === next.id ? next : item)));
+
+  const create = async (input: WebhookEndpointInput) => {
+    setSaving(true);
+    try {
+      const created = await webhooks.create(apiKey.id, input);
+      endpoints.set([...(endpoints.data ?? []), created.data]);
+      setSecrets({ ...secrets, [created.data.id]: { value: created.meta.secret, rotated: false } });
+      setAdding(false);
+      setErrors({});
+    } catch (error) {
+      const issues = issuesOf(error);
+      if (issues) setErrors(toFieldErrors(issues));
+      else fail(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const save = async (endpoint: AdminWebhookEndpoint, input: Partial<WebhookEndpointInput>): Promise<FieldErrors | null> => {
+    try {
+      replace((await webhooks.update(endpoint.id, input)).data);
+      toggleNotification({ type: 'success', message: t('webhooks.saved', 'The endpoint is saved.') });
+      return null;
+    } catch (error) {
+      const issues = issuesOf(error);
+      if (issues) return toFieldErrors(issues);
+      fail(error);
+      return {};
+    }
+  };
+
+  const rotate = async (endpoint: AdminWebhookEndpoint) => {
+    try {
+      const rotated = await webhooks.rotate(endpoint.id);
+      replace(rotated.data);
+      setSecrets({ ...secrets, [endpoint.id]: { value: rotated.meta.secret, rotated: true } });
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const remove = async (endpoint: AdminWebhookEndpoint) => {
+    try {
+      await webhooks.remove(endpoint.id);
+      endpoints.set((endpoints.data ?? []).filter((item) => item.id !== endpoint.id));
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  return (
+    <Page.Main>
+      <Page.Title>{t('webhooks.pageTitle', 'Webhooks of {name}', { name: apiKey.name })}</Page.Title>
+      <Layouts.Header
+        navigationAction={<BackButton fallback={`../${apiKey.id}`} />}
+        title={t('webhooks.title', 'Webhooks')}
+        subtitle={t(
+          'webhooks.subtitle',
+          'Signed events when content that {name} may read changes: each event shows only the fields this key may read.',
+          { name: apiKey.name },
+        )}
+        primaryAction={
+          canUpdate && !adding ? (
+            <Button startIcon={<Plus />} size="S" onClick={() => setAdding(true)}>
+              {t('webhooks.new', 'Add endpoint')}
+            </Button>
+          ) : undefined
+        }
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          {adding && (
+            <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
+          )}
+          {endpoints.data?.length === 0 && !adding && (
+            <Typography textColor="neutral600">
+              {t('webhooks.none', 'No endpoints yet. Add one to be told when content this key may read changes.')}
+            </Typography>
+          )}
+          {(endpoints.data ?? []).map((endpoint) => (
+            <EndpointCard
+              key={endpoint.id}
+              api={webhooks}
+              endpoint={endpoint}
+              resources={readable}
+              secret={secrets[endpoint.id]}
+              canUpdate={canUpdate}
+              canRegenerate={canRegenerate}
+              onSave={(input) => save(endpoint, input)}
+              onRotate={() => rotate(endpoint)}
+              onDelete={() => remove(endpoint)}
+            />
+          ))}
+        </Flex>
+      </Layouts.Content>
+    </Page.Main>
+  );
+};

@@ -1,0 +1,89 @@
+/**
+ * Webhook delivery settings (contract section 16; docs/api.md, "Webhooks"). Every bound here is what
+ * keeps a hostile or broken receiver from costing more than its share: how long one send may take, how
+ * much of its answer is read, how many sends run at once, how many events wait per endpoint.
+ */
+import type { Core } from '@strapi/strapi';
+
+/** How failed deliveries are retried (webhooks/retry.ts). */
+export type RetryPolicy = {
+  /** The first wait, and the least any wait is. */
+  baseMs: number;
+  /** The longest single wait. */
+  capMs: number;
+  /** How long a delivery is tried, and how long an endpoint may fail before it is disabled. */
+  windowMs: number;
+};
+
+/** Seconds to hours: 5 s at first, doubling to at most 4 h per wait, for 24 h in all. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseMs: 5_000,
+  capMs: 4 * 60 * 60_000,
+  windowMs: 24 * 60 * 60_000,
+};
+
+export type WebhookSettings = {
+  /** Development only: plain http to the loopback interface, and loopback addresses, allowed. */
+  allowHttpLoopback: boolean;
+  /** How often each instance looks for journal entries and due deliveries when nothing woke it. */
+  pollIntervalMs: number;
+  /** One send, from connecting to the last byte of the answer read. */
+  timeoutMs: number;
+  /** The most bytes of a receiver's answer that are read (the rest is dropped, the send still counts). */
+  responseBytes: number;
+  /** Sends one instance runs at once. */
+  sendsInFlight: number;
+  /** Sends to one endpoint one instance runs at once (a slow receiver holds only these). */
+  sendsPerEndpoint: number;
+  /** Events waiting per endpoint; the journal keeps the rest until the endpoint catches up. */
+  queuePerEndpoint: number;
+  /** Journal entries one fan-out turn reads for one endpoint. */
+  fanOutBatch: number;
+  /** How long delivered and failed deliveries are kept in the log. */
+  logRetentionMs: number;
+  /** Log rows one prune turn deletes at most. */
+  pruneBatch: number;
+  retry: RetryPolicy;
+};
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowHttpLoopback: false,
+  pollIntervalMs: 1_000,
+  timeoutMs: 10_000,
+  responseBytes: 64 * 1024,
+  sendsInFlight: 16,
+  sendsPerEndpoint: 4,
+  queuePerEndpoint: 1_000,
+  fanOutBatch: 100,
+  logRetentionMs: 7 * 24 * 60 * 60_000,
+  pruneBatch: 1_000,
+  retry: DEFAULT_RETRY_POLICY,
+};
+
+type WebhookConfig = Partial<Omit<WebhookSettings, 'retry'>> & { retry?: Partial<RetryPolicy> };
+
+const positive = (value: unknown, fallback: number): number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+
+/** The plugin config's `webhooks` over the defaults; a setting that is not a positive number keeps its default. */
+export const webhookSettings = (strapi: Core.Strapi): WebhookSettings => {
+  const given = ((strapi.config.get('plugin::public-api') as { webhooks?: WebhookConfig } | undefined)?.webhooks ?? {}) as WebhookConfig;
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  return {
+    allowHttpLoopback: given.allowHttpLoopback === true,
+    pollIntervalMs: positive(given.pollIntervalMs, d.pollIntervalMs),
+    timeoutMs: positive(given.timeoutMs, d.timeoutMs),
+    responseBytes: positive(given.responseBytes, d.responseBytes),
+    sendsInFlight: positive(given.sendsInFlight, d.sendsInFlight),
+    sendsPerEndpoint: positive(given.sendsPerEndpoint, d.sendsPerEndpoint),
+    queuePerEndpoint: positive(given.queuePerEndpoint, d.queuePerEndpoint),
+    fanOutBatch: positive(given.fanOutBatch, d.fanOutBatch),
+    logRetentionMs: positive(given.logRetentionMs, d.logRetentionMs),
+    pruneBatch: positive(given.pruneBatch, d.pruneBatch),
+    retry: {
+      baseMs: positive(given.retry?.baseMs, d.retry.baseMs),
+      capMs: positive(given.retry?.capMs, d.retry.capMs),
+      windowMs: positive(given.retry?.windowMs, d.retry.windowMs),
+    },
+  };
+};

@@ -1,0 +1,103 @@
+/**
+ * What a batch of journal entries means to one webhook endpoint (contract section 16): for each entry, the
+ * record as the endpoint's key reads it now (serialize/current-records.ts: the read path, one read per
+ * resource, locale and batch), or a removal `{ type, id, meta: { deletedAt, resource } }` when the key
+ * cannot read it (unpublished, deleted, outside its grants, moved to another website); then only the
+ * events and resources the endpoint asked for.
+ *
+ * Which resources an entry concerns: those the key may read whose content type is the entry's (a CMS
+ * collection type backs one resource per website). Entries of content types the key reads nothing of give
+ * no event at all. A record readable in none of them is a removal under the first of them.
+ */
+import { configuredOrigin } from '../http/base-url';
+import { allows } from '../grants/projection';
+import type { ApiKey } from '../keys/types';
+import type { Resource } from '../registry/types';
+import type { Endpoint } from '../services/webhooks/endpoints';
+import type { EventRenderer, KeyEvent } from '../services/webhooks/fan-out';
+import type { JournalEntry } from '../services/journal';
+import { API_BASE_PATH } from '../config';
+import { eventForKey } from '../webhooks/events';
+import { removalOf } from '../webhooks/message';
+import { getService } from '../utils/get-service';
+import { renderCurrent } from './current-records';
+
+const CMS_PREFIX = 'cms:';
+
+/** Where asset URLs in payloads point: the configured public URL (`URL`), else this server on localhost. */
+const baseUrl = (): string => {
+  const origin =
+    configuredOrigin(strapi.config.get('server.url')) ?? `http://localhost:${String(strapi.config.get('server.port') ?? 1337)}`;
+  return `${origin}${API_BASE_PATH}`;
+};
+
+/** The resources the key may read and the endpoint subscribes to. */
+const subscribed = async (key: ApiKey, endpoint: Endpoint): Promise<Resource[]> => {
+  const registry = getService('resources');
+  const needsWebsites = Object.keys(key.grants.resources).some((id) => id.startsWith(CMS_PREFIX));
+  const resources = needsWebsites ? await registry.all() : registry.native();
+  return resources.filter(
+    (resource) => allows(key.grants, resource.id, 'read') && (endpoint.resources.length === 0 || endpoint.resources.includes(resource.id)),
+  );
+};
+
+export const renderWebhookEvents: EventRenderer = async (key: ApiKey, endpoint: Endpoint, entries: readonly JournalEntry[]) => {
+  if (entries.length === 0) return [];
+  const resources = await subscribed(key, endpoint);
+  const byUid = new Map<string, Resource[]>();
+  for (const resource of resources) byUid.set(resource.uid, [...(byUid.get(resource.uid) ?? []), resource]);
+  const { defaultLocale } = await getService('locales').get();
+  const url = baseUrl();
+
+  // One render per resource and locale for the whole batch.
+  const rendered = new Map<string, Map<string, unknown>>();
+  const renderKey = (resource: Resource, locale: string) => `${resource.id}\u0000${locale}`;
+  const wanted = new Map<string, { resource: Resource; locale: string; ids: Set<string> }>();
+  for (const entry of entries) {
+    for (const resource of byUid.get(entry.uid) ?? []) {
+      const locale = entry.locale ?? defaultLocale;
+      const name = renderKey(resource, locale);
+      const slot = wanted.get(name) ?? { resource, locale, ids: new Set<string>() };
+      slot.ids.add(entry.documentId);
+      wanted.set(name, slot);
+    }
+  }
+  for (const [name, { resource, locale, ids }] of wanted) {
+    rendered.set(name, (await renderCurrent(key.grants, resource, [...ids], { baseUrl: url, language: locale })) as Map<string, unknown>);
+  }
+
+  const events: KeyEvent[] = [];
+  for (const entry of entries) {
+    const candidates = byUid.get(entry.uid) ?? [];
+    if (candidates.length === 0) continue;
+    const locale = entry.locale ?? defaultLocale;
+    const shown = candidates
+      .map((resource) => ({ resource, record: rendered.get(renderKey(resource, locale))?.get(entry.documentId) ?? null }))
+      .find((candidate) => candidate.record !== null);
+    const { event, removal } = eventForKey(entry.kind, shown !== undefined && entry.kind !== 'unpublished' && entry.kind !== 'deleted');
+    if (!endpoint.events.includes(event)) continue;
+    if (!removal && shown) {
+      events.push({
+        seq: entry.seq,
+        event,
+        resource: shown.resource.id,
+        recordId: entry.documentId,
+        occurredAt: entry.occurredAt,
+        data: shown.record,
+      });
+      continue;
+    }
+    // A removal names the record as the first resource it could have been read under.
+    const resource = shown?.resource ?? candidates[0]!;
+    const gone = removalOf(resource.slug, entry.documentId, new Date(entry.occurredAt));
+    events.push({
+      seq: entry.seq,
+      event,
+      resource: resource.id,
+      recordId: entry.documentId,
+      occurredAt: entry.occurredAt,
+      data: { ...gone, meta: { ...gone.meta, resource: resource.id } },
+    });
+  }
+  return events;
+};

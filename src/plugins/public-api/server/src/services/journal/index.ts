@@ -1,0 +1,223 @@
+/**
+ * The change journal: one row per change to a published record (table.ts), written in the change's own
+ * transaction by a document service middleware (middleware.ts), so a write that rolls back leaves no
+ * row and a committed one always has its rows. It is the transactional outbox of webhooks and the
+ * source of the sync feed's deltas (contract section 16).
+ *
+ * Reading it, for both consumers:
+ *
+ * - A **position** `{ txid, seq }` orders entries (by txid, then seq). `horizon()` is the safe end of
+ *   the journal now: every entry before it is committed and no entry will ever be added before it. On
+ *   PostgreSQL transactions commit in any order, so an entry with a lower seq can become visible after
+ *   one with a higher seq; the horizon is therefore the oldest transaction of this database still running
+ *   (from `pg_current_snapshot()`, see POSTGRES_HORIZON): transactions below it have ended, and any
+ *   transaction that writes later gets a higher id. On SQLite writes are serial and txid is 0: the horizon is the
+ *   next seq.
+ * - `entries(from, to, limit)`: every entry in [from, to), in order, at most `limit` (webhooks: one event
+ *   per entry). `latest(from, to, limit, contentTypes)`: the same, but only each document's last entry
+ *   within [from, to) (the sync feed: a document changed five times is reported once), looking at a
+ *   bounded number of entries per call. Both return the
+ *   position to continue from, or null when [from, to) is exhausted. A read walks the `(txid, seq)` index;
+ *   `latest` checks each entry for a later one of its document on the `(content_type, document_id, ...)`
+ *   index.
+ * - `prune()` deletes entries older than the retention (30 days, plus a day so that a sync token just
+ *   inside the retention still finds all it needs), at most PRUNE_BATCH per run; every instance runs it
+ *   every few minutes (`startPruning`).
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { databaseClient, type DatabaseClient } from '../../database/connection';
+import type { ChangeKind } from './changes';
+import { JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
+
+/** How long entries are kept, and so how old a sync token may be (contract section 16). */
+export const JOURNAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Entries are deleted this long after the retention ends, so a token issued just inside it finds them all. */
+export const PRUNE_GRACE_MS = 24 * 60 * 60 * 1000;
+export const PRUNE_BATCH = 5000;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** The most entries one read returns. */
+export const MAX_READ = 1000;
+/** `latest` looks at most this many entries per entry it may return. */
+export const SCAN_FACTOR = 10;
+
+export type JournalPosition = { txid: number; seq: number };
+
+/**
+ * PostgreSQL's horizon: the oldest transaction of the current snapshot that is still running (its xip
+ * list), or the snapshot's xmax when none is. Transactions the statistics show running in another
+ * database are passed over: they cannot write to this table, and a long one elsewhere on the server must
+ * not hold the feed back. Any other (ours, or one that ended since the snapshot and so is not listed any
+ * more) counts, so the horizon is never past a transaction whose entries this snapshot cannot see yet.
+ * xip holds full (64-bit) ids, pg_stat_activity 32-bit ones; ids in one snapshot are less than 2^31
+ * apart, so their low 32 bits tell them apart.
+ */
+const POSTGRES_HORIZON = `
+  SELECT COALESCE(
+    (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) AS x
+      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                        WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()
+                          AND a.backend_xid::text::bigint = x::text::bigint % 4294967296)),
+    pg_snapshot_xmax(s.snap)::text::bigint)::text AS horizon
+  FROM (SELECT pg_current_snapshot() AS snap) s`;
+
+export type JournalChange = { uid: string; documentId: string; locale: string | null; kind: ChangeKind };
+
+export type JournalEntry = JournalChange & { txid: number; seq: number; occurredAt: number };
+
+export type JournalRead = { entries: JournalEntry[]; next: JournalPosition | null };
+
+type RawEntry = {
+  txid: number | string;
+  seq: number | string;
+  content_type: string;
+  document_id: string;
+  locale: string | null;
+  kind: string;
+  occurred_at: number | string;
+};
+
+const toEntry = (raw: RawEntry): JournalEntry => ({
+  txid: Number(raw.txid),
+  seq: Number(raw.seq),
+  uid: raw.content_type,
+  documentId: raw.document_id,
+  locale: raw.locale ?? null,
+  kind: raw.kind as ChangeKind,
+  occurredAt: Number(raw.occurred_at),
+});
+
+const COLUMNS = 'c.txid, c.seq, c.content_type, c.document_id, c.locale, c.kind, c.occurred_at';
+
+/** Entries in [from, to) of `c`, as SQL and its bindings. */
+const rangeSql = (from: JournalPosition, to: JournalPosition) => ({
+  sql: '(c.txid, c.seq) >= (?, ?) AND (c.txid, c.seq) < (?, ?)',
+  bindings: [from.txid, from.seq, to.txid, to.seq],
+});
+
+const boundedLimit = (limit: number) => Math.max(1, Math.min(MAX_READ, Math.floor(limit)));
+
+export const positionAfter = (entry: JournalEntry): JournalPosition => ({ txid: entry.txid, seq: entry.seq + 1 });
+
+/** The position before every entry. */
+export const JOURNAL_START: JournalPosition = { txid: 0, seq: 0 };
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const knex = () => strapi.db.connection as unknown as Knex;
+  const client = (): DatabaseClient => databaseClient(strapi);
+  let timer: NodeJS.Timeout | null = null;
+
+  /** Rows of a raw statement on the pool (SQLite answers the rows, PostgreSQL a result holding them). */
+  const rawRows = async <Row>(sql: string, bindings: readonly unknown[]): Promise<Row[]> => {
+    const result = (await knex().raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
+    return Array.isArray(result) ? result : result.rows;
+  };
+
+  const read = async (sql: string, bindings: readonly unknown[], limit: number): Promise<JournalRead> => {
+    const entries = (await rawRows<RawEntry>(sql, bindings)).map(toEntry);
+    return { entries, next: entries.length === limit ? positionAfter(entries.at(-1)!) : null };
+  };
+
+  return {
+    /** Creates the table and its indexes when missing (every start; idempotent). */
+    async ensure(): Promise<void> {
+      for (const statement of journalTableStatements(client())) await knex().raw(statement);
+    },
+
+    /**
+     * Appends changes in `connection`, the transaction of the write that made them (the middleware's).
+     * One statement, whatever the number of changes.
+     */
+    async append(connection: Knex, changes: readonly JournalChange[], now = Date.now()): Promise<void> {
+      if (changes.length === 0) return;
+      const txid = transactionIdSql(client());
+      const values = changes.map(() => `(${txid}, ?, ?, ?, ?, ?)`).join(', ');
+      const bindings = changes.flatMap((change) => [change.uid, change.documentId, change.locale, change.kind, now]);
+      await connection.raw(
+        `INSERT INTO ${JOURNAL_TABLE} (txid, content_type, document_id, locale, kind, occurred_at) VALUES ${values}`,
+        bindings,
+      );
+    },
+
+    /** The safe end of the journal now (see the header). */
+    async horizon(): Promise<JournalPosition> {
+      if (client() === 'postgres') {
+        const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
+        return { txid: Number(result.rows[0]!.horizon), seq: 0 };
+      }
+      const rows = (await knex().raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
+      return { txid: 0, seq: Number(rows[0]!.next) };
+    },
+
+    /** Every entry in [from, to), in order (webhooks). */
+    async entries(from: JournalPosition, to: JournalPosition, limit: number): Promise<JournalRead> {
+      const bounded = boundedLimit(limit);
+      const range = rangeSql(from, to);
+      return read(
+        `SELECT ${COLUMNS} FROM ${JOURNAL_TABLE} c WHERE ${range.sql} ORDER BY c.txid, c.seq LIMIT ?`,
+        [...range.bindings, bounded],
+        bounded,
+      );
+    },
+
+    /**
+     * Each document's last entry in [from, to), in order, of the content types `uids` only (the sync
+     * feed): at most `limit` of them, found among at most SCAN_FACTOR x `limit` entries (an entry whose
+     * document changes again before `to` is passed over), so a batch costs a bounded index walk however
+     * often documents changed. A document whose last entry lies past this batch is left to the batch that
+     * holds it: reading the whole range batch by batch names every changed document exactly once.
+     */
+    async latest(from: JournalPosition, to: JournalPosition, limit: number, uids: readonly string[]): Promise<JournalRead> {
+      if (uids.length === 0) return { entries: [], next: null };
+      const wanted = boundedLimit(limit);
+      const scan = wanted * SCAN_FACTOR;
+      const range = rangeSql(from, to);
+      const sql = `SELECT ${COLUMNS},
+          CASE WHEN EXISTS (SELECT 1 FROM ${JOURNAL_TABLE} l
+                            WHERE l.content_type = c.content_type AND l.document_id = c.document_id
+                              AND (l.txid, l.seq) > (c.txid, c.seq) AND (l.txid, l.seq) < (?, ?)) THEN 1 ELSE 0 END AS superseded
+        FROM ${JOURNAL_TABLE} c
+        WHERE ${range.sql} AND c.content_type IN (${uids.map(() => '?').join(', ')})
+        ORDER BY c.txid, c.seq LIMIT ?`;
+      const rows = await rawRows<RawEntry & { superseded: number | string | boolean }>(sql, [
+        to.txid,
+        to.seq,
+        ...range.bindings,
+        ...uids,
+        scan,
+      ]);
+      const entries: JournalEntry[] = [];
+      for (const row of rows) {
+        if (row.superseded === true || Number(row.superseded) === 1) continue;
+        const entry = toEntry(row);
+        entries.push(entry);
+        if (entries.length === wanted) return { entries, next: positionAfter(entry) };
+      }
+      return { entries, next: rows.length === scan ? positionAfter(toEntry(rows.at(-1)!)) : null };
+    },
+
+    /** Deletes up to PRUNE_BATCH entries older than the retention and its grace; answers how many. */
+    async prune(now = Date.now()): Promise<number> {
+      const cutoff = now - JOURNAL_RETENTION_MS - PRUNE_GRACE_MS;
+      const deleted = (await knex().raw(
+        `DELETE FROM ${JOURNAL_TABLE} WHERE seq IN (SELECT seq FROM ${JOURNAL_TABLE} WHERE occurred_at < ? ORDER BY occurred_at LIMIT ?)`,
+        [cutoff, PRUNE_BATCH],
+      )) as { rowCount?: number; changes?: number } | unknown[];
+      if (Array.isArray(deleted)) return 0;
+      return Number(deleted.rowCount ?? deleted.changes ?? 0);
+    },
+
+    startPruning(intervalMs = PRUNE_INTERVAL_MS) {
+      if (timer) return;
+      timer = setInterval(() => {
+        this.prune().catch((error: unknown) => strapi.log.warn(`[public-api] change journal pruning failed: ${(error as Error).message}`));
+      }, intervalMs);
+      timer.unref();
+    },
+
+    stopPruning() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+};

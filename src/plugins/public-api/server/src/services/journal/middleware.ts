@@ -1,0 +1,101 @@
+/**
+ * The document service middleware that writes the change journal (index.ts) on every write to an
+ * application content type (`api::*`), whoever makes it: the content manager, /api/v2 writes and atomic
+ * operations, commands, scripts.
+ *
+ * It runs the write inside `strapi.db.transaction`, which joins the caller's transaction when there is
+ * one (an /api/v2 write, an atomic request) and else opens the one the write then joins (Strapi's own
+ * per-action transaction nests into it). The document's published rows are read before and after the
+ * write in that transaction, and the difference (changes.ts) is appended in it too: a write that rolls
+ * back takes its entries along, a committed write always has them, and a draft-only save writes none.
+ *
+ * A record that links to the changed one shows it as a reference (its id, slug, and whether it is there
+ * at all), so its published referrers get an `updated` entry too (referrers.ts).
+ */
+import type { Core, Modules } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { changesOf, type PublishedRow } from './changes';
+import type { JournalChange } from './index';
+import { createReferrers, type Referrers } from './referrers';
+
+/** Actions that only read. */
+const READS = new Set(['findOne', 'findMany', 'findFirst', 'count']);
+/** Actions that may take published versions away (and with them the links other records hold to them). */
+const REMOVALS = new Set(['delete', 'unpublish']);
+
+type Meta = { tableName: string; attributes: Record<string, unknown> };
+type Schema = { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } };
+type Entry = { documentId?: unknown };
+
+const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;
+
+/** The document a call wrote: named by the call, or (create, clone) the new one its result names. */
+const documentIdOf = (action: string, params: unknown, result: unknown): string | null => {
+  const named = isEntry(params) && typeof params.documentId === 'string' ? params.documentId : null;
+  const made = isEntry(result) && typeof result.documentId === 'string' ? result.documentId : null;
+  return action === 'create' || action === 'clone' ? made : (named ?? made);
+};
+
+/** Where a content type's published rows are, and how to read them. */
+type Source = { table: string; localized: boolean; draftAndPublish: boolean };
+
+export const createJournalMiddleware = (
+  strapi: Core.Strapi,
+  append: (connection: Knex, changes: readonly JournalChange[]) => Promise<void>,
+): Modules.Documents.Middleware.Middleware => {
+  let referrers: Referrers | null = null;
+  const referrersOf = () => (referrers ??= createReferrers(strapi));
+  const sources = new Map<string, Source>();
+  const sourceOf = (uid: string): Source => {
+    let source = sources.get(uid);
+    if (!source) {
+      const meta = strapi.db.metadata.get(uid) as unknown as Meta;
+      const schema = strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as unknown as Schema | undefined;
+      source = {
+        table: meta.tableName,
+        localized: schema?.pluginOptions?.i18n?.localized === true && 'locale' in meta.attributes,
+        draftAndPublish: schema?.options?.draftAndPublish === true,
+      };
+      sources.set(uid, source);
+    }
+    return source;
+  };
+
+  /** The document's published rows (every row of a type without draft & publish: it has no drafts). */
+  const publishedRows = async (connection: Knex, source: Source, documentId: string): Promise<PublishedRow[]> => {
+    const query = connection(source.table).select('id', 'updated_at').where('document_id', documentId);
+    if (source.localized) query.select('locale');
+    if (source.draftAndPublish) query.whereNotNull('published_at');
+    const rows = (await query) as { id: number; updated_at: unknown; locale?: string | null }[];
+    return rows.map((row) => ({
+      id: Number(row.id),
+      locale: source.localized ? (row.locale ?? null) : null,
+      updatedAt: row.updated_at instanceof Date ? row.updated_at.toISOString() : String(row.updated_at),
+    }));
+  };
+
+  return async (context, next) => {
+    if (READS.has(context.action) || !context.uid.startsWith('api::')) return next();
+    const source = sourceOf(context.uid);
+    return strapi.db.transaction(async ({ trx }) => {
+      const connection = trx as unknown as Knex;
+      const named = documentIdOf(context.action, context.params, null);
+      const before = named && context.action !== 'create' ? await publishedRows(connection, source, named) : [];
+      // Links to published versions that the write may take away are read while they still exist.
+      if (named && before.length > 0 && REMOVALS.has(context.action)) await referrersOf().journal(connection, context.uid, named);
+      const result = await next();
+      const documentId = documentIdOf(context.action, context.params, result);
+      if (!documentId) return result;
+      const after = await publishedRows(connection, source, documentId);
+      const changes = changesOf(context.action, before, after);
+      await append(
+        connection,
+        changes.map((change) => ({ uid: context.uid, documentId, locale: change.locale, kind: change.kind })),
+      );
+      if (changes.some((change) => change.kind === 'published' || change.kind === 'updated')) {
+        await referrersOf().journal(connection, context.uid, documentId);
+      }
+      return result;
+    });
+  };
+};

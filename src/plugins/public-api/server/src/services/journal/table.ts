@@ -1,0 +1,39 @@
+/**
+ * The change journal's table, `public_api_changes`: a plain table of the plugin's own (not a content
+ * type: no document service, no admin, no rows of Strapi's bookkeeping), created at start when missing.
+ * Strapi's schema sync leaves alone a table it never declared.
+ *
+ * - `seq`: a monotonically increasing integer (PostgreSQL: a bigint identity; SQLite: INTEGER PRIMARY KEY
+ *   AUTOINCREMENT, which never reuses a number, even after the newest rows were pruned).
+ * - `txid`: PostgreSQL's id of the writing transaction (`pg_current_xact_id()`); 0 on SQLite, which runs one
+ *   write transaction at a time, so its rows commit in `seq` order.
+ * - `content_type`, `document_id`, `locale` (null when the type is not localized), `kind` (changes.ts),
+ *   `occurred_at` (Unix milliseconds).
+ *
+ * Indexes: `(txid, seq)`, the order readers walk; `(content_type, document_id, txid, seq)`, a document's
+ * later entries (a sync delta reports a document once, at its last change); `occurred_at`, for pruning.
+ */
+import type { DatabaseClient } from '../../database/connection';
+
+export const JOURNAL_TABLE = 'public_api_changes';
+
+export const journalTableStatements = (client: DatabaseClient): string[] => {
+  const seq = client === 'postgres' ? 'seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' : 'seq INTEGER PRIMARY KEY AUTOINCREMENT';
+  return [
+    `CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (
+       ${seq},
+       txid bigint NOT NULL,
+       content_type varchar(255) NOT NULL,
+       document_id varchar(255) NOT NULL,
+       locale varchar(64),
+       kind varchar(16) NOT NULL,
+       occurred_at bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_order ON ${JOURNAL_TABLE} (txid, seq)`,
+    `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_document ON ${JOURNAL_TABLE} (content_type, document_id, txid, seq)`,
+    `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_occurred ON ${JOURNAL_TABLE} (occurred_at)`,
+  ];
+};
+
+/** The id of the current transaction (PostgreSQL), as a bigint; SQLite's constant 0. */
+export const transactionIdSql = (client: DatabaseClient): string => (client === 'postgres' ? 'pg_current_xact_id()::text::bigint' : '0');

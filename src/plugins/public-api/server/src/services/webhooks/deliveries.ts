@@ -1,0 +1,289 @@
+/**
+ * The webhook queue and delivery log (contract section 16): one row per event for one endpoint, written
+ * by the fan-out in the same transaction that moves the endpoint's journal position past it, so an event
+ * is queued exactly once per endpoint (webhooks/dispatcher).
+ *
+ *   claim    an instance takes due rows of one endpoint in one statement: on PostgreSQL the rows are picked
+ *            `FOR UPDATE SKIP LOCKED` (instances claiming at once get different rows, nobody waits); on
+ *            SQLite there is one writer. Claiming counts the attempt and moves `next_attempt_at` to the end
+ *            of a lease: if the instance dies while sending (kill -9), the row is due again when the lease
+ *            runs out and another instance sends it (at least once; receivers deduplicate by webhook-id).
+ *   settle   the attempt's outcome, under the claim's token: delivered, or the next attempt (backoff with
+ *            full jitter), or failed after about 24 hours.
+ *   list     the log of one endpoint, newest first, keyset-paged by id.
+ *   redeliver  a new row with the same event id and body, due now.
+ *   prune    finished rows older than the retention, a bounded number per turn.
+ *
+ * Times are epoch milliseconds in integer columns, the same on SQLite and PostgreSQL.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import type { Knex } from 'knex';
+import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
+import { databaseClient } from '../../database/connection';
+import { readModelOf } from '../../read/model';
+import { WEBHOOK_ENDPOINT_UID } from './endpoints';
+
+export const WEBHOOK_DELIVERY_UID = 'plugin::public-api.webhook-delivery';
+
+/** Deliveries per page of the admin's log. */
+export const LOG_PAGE = 50;
+
+const ATTRIBUTES = [
+  'id',
+  'endpoint',
+  'eventId',
+  'event',
+  'resource',
+  'recordId',
+  'seq',
+  'occurredAt',
+  'payload',
+  'status',
+  'attempts',
+  'firstAttemptAt',
+  'nextAttemptAt',
+  'leaseToken',
+  'responseStatus',
+  'durationMs',
+  'lastError',
+  'finishedAt',
+  'redeliveryOf',
+  'createdAt',
+  'updatedAt',
+] as const;
+type Attribute = (typeof ATTRIBUTES)[number];
+type Row = Record<string, unknown>;
+
+/** An event to queue for an endpoint. */
+export type NewDelivery = {
+  endpoint: number;
+  eventId: string;
+  event: WebhookEventName;
+  resource: string | null;
+  recordId: string | null;
+  seq: number | null;
+  occurredAt: number;
+  payload: string;
+};
+
+/** A claimed delivery: what the sender needs. */
+export type ClaimedDelivery = {
+  id: number;
+  endpoint: number;
+  eventId: string;
+  payload: string;
+  attempts: number;
+  firstAttemptAt: number;
+  token: string;
+};
+
+export type AttemptOutcome = { ok: boolean; status: number | null; durationMs: number; error: string | null };
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  let columns: Record<Attribute, string> | null = null;
+  let table = '';
+  const model = () => {
+    if (!columns) {
+      const read = readModelOf(strapi, WEBHOOK_DELIVERY_UID);
+      table = read.table;
+      columns = Object.fromEntries(ATTRIBUTES.map((name) => [name, read.columns[name] ?? name])) as Record<Attribute, string>;
+    }
+    return { table, c: columns };
+  };
+  const knex = (): Knex => strapi.db.connection as unknown as Knex;
+
+  const toAdmin = (row: Row): AdminWebhookDelivery => {
+    const { c } = model();
+    const status = String(row[c.status]) as WebhookDeliveryStatus;
+    return {
+      id: Number(row[c.id]),
+      eventId: String(row[c.eventId]),
+      event: String(row[c.event]) as WebhookEventName,
+      resource: (row[c.resource] as string | null) ?? null,
+      recordId: (row[c.recordId] as string | null) ?? null,
+      status,
+      attempts: Number(row[c.attempts]),
+      responseStatus: num(row[c.responseStatus]),
+      durationMs: num(row[c.durationMs]),
+      lastError: (row[c.lastError] as string | null) ?? null,
+      occurredAt: Number(row[c.occurredAt]),
+      firstAttemptAt: num(row[c.firstAttemptAt]),
+      nextAttemptAt: status === 'pending' ? num(row[c.nextAttemptAt]) : null,
+      finishedAt: num(row[c.finishedAt]),
+      redeliveryOf: num(row[c.redeliveryOf]),
+      createdAt: new Date(row[c.createdAt] as string).toISOString(),
+    };
+  };
+
+  /** Rows returned by an UPDATE ... RETURNING through knex.raw on either database. */
+  const returned = (result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
+
+  return {
+    /** Queues events, on `trx` (the fan-out's transaction, which also moves the endpoint's position). */
+    async enqueue(trx: Knex, deliveries: readonly NewDelivery[], now = Date.now()): Promise<void> {
+      if (deliveries.length === 0) return;
+      const { table, c } = model();
+      const at = new Date(now);
+      const rows = deliveries.map((delivery) => ({
+        [c.endpoint]: delivery.endpoint,
+        [c.eventId]: delivery.eventId,
+        [c.event]: delivery.event,
+        [c.resource]: delivery.resource,
+        [c.recordId]: delivery.recordId,
+        [c.seq]: delivery.seq,
+        [c.occurredAt]: delivery.occurredAt,
+        [c.payload]: delivery.payload,
+        [c.status]: 'pending',
+        [c.attempts]: 0,
+        [c.nextAttemptAt]: now,
+        [c.createdAt]: at,
+        [c.updatedAt]: at,
+      }));
+      // A few hundred rows per statement keeps under SQLite's bound-parameter limit.
+      for (let at0 = 0; at0 < rows.length; at0 += 200) await trx(table).insert(rows.slice(at0, at0 + 200));
+    },
+
+    /** Pending deliveries of an endpoint, counted up to `bound` (the queue's bound: never a full count). */
+    async pendingUpTo(endpoint: number, bound: number, connection: Knex = knex()): Promise<number> {
+      const { table, c } = model();
+      const inner = connection(table).select(c.id).where(c.endpoint, endpoint).andWhere(c.status, 'pending').limit(bound);
+      const [row] = (await connection.count({ n: '*' }).from(inner.as('queued'))) as { n: number | string }[];
+      return Number(row?.n ?? 0);
+    },
+
+    /**
+     * Endpoints with deliveries due at `now`, soonest first, at most `limit`: the sender claims per endpoint
+     * so that one endpoint's backlog never takes every turn.
+     */
+    async dueEndpoints(now: number, limit: number): Promise<number[]> {
+      const { table, c } = model();
+      const endpoints = readModelOf(strapi, WEBHOOK_ENDPOINT_UID);
+      const rows = (await knex()(table)
+        .select(c.endpoint)
+        .min({ due: c.nextAttemptAt })
+        // A disabled endpoint's deliveries wait, without taking turns from others.
+        .whereIn(c.endpoint, knex()(endpoints.table).select(endpoints.columns.id!).where(endpoints.columns.enabled!, true))
+        .andWhere(c.status, 'pending')
+        .andWhere(c.nextAttemptAt, '<=', now)
+        .groupBy(c.endpoint)
+        .orderBy('due', 'asc')
+        .limit(limit)) as Row[];
+      return rows.map((row) => Number(row[c.endpoint]));
+    },
+
+    /** Claims up to `limit` due deliveries of one endpoint for `leaseMs` (see the header). */
+    async claim(endpoint: number, limit: number, leaseMs: number, now = Date.now()): Promise<ClaimedDelivery[]> {
+      const { table, c } = model();
+      const token = randomUUID();
+      const postgres = databaseClient(strapi) === 'postgres';
+      const q = (name: string) => `"${name}"`;
+      const picked =
+        `SELECT ${q(c.id)} FROM ${q(table)} WHERE ${q(c.endpoint)} = ? AND ${q(c.status)} = 'pending' AND ${q(c.nextAttemptAt)} <= ? ` +
+        `ORDER BY ${q(c.nextAttemptAt)}, ${q(c.id)} LIMIT ?` +
+        (postgres ? ' FOR UPDATE SKIP LOCKED' : '');
+      const result = await knex().raw(
+        `UPDATE ${q(table)} SET ${q(c.leaseToken)} = ?, ${q(c.nextAttemptAt)} = ?, ${q(c.attempts)} = ${q(c.attempts)} + 1, ` +
+          `${q(c.firstAttemptAt)} = COALESCE(${q(c.firstAttemptAt)}, ?) ` +
+          `WHERE ${q(c.id)} IN (${picked}) AND ${q(c.status)} = 'pending' AND ${q(c.nextAttemptAt)} <= ? ` +
+          `RETURNING ${q(c.id)}, ${q(c.endpoint)}, ${q(c.eventId)}, ${q(c.payload)}, ${q(c.attempts)}, ${q(c.firstAttemptAt)}`,
+        [token, now + leaseMs, now, endpoint, now, limit, now],
+      );
+      return returned(result).map((row) => ({
+        id: Number(row[c.id]),
+        endpoint: Number(row[c.endpoint]),
+        eventId: String(row[c.eventId]),
+        payload: String(row[c.payload]),
+        attempts: Number(row[c.attempts]),
+        firstAttemptAt: Number(row[c.firstAttemptAt]),
+        token,
+      }));
+    },
+
+    /**
+     * Records an attempt's outcome under its claim: delivered, due again at `next`, or failed (`next`
+     * null). False when the claim was lost (its lease ran out and another instance took the row).
+     */
+    async settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, next: number | null, now = Date.now()): Promise<boolean> {
+      const { table, c } = model();
+      const finished = outcome.ok || next === null;
+      const updated = await knex()(table)
+        .where(c.id, delivery.id)
+        .andWhere(c.leaseToken, delivery.token)
+        .andWhere(c.status, 'pending')
+        .update({
+          [c.status]: outcome.ok ? 'delivered' : next === null ? 'failed' : 'pending',
+          [c.responseStatus]: outcome.status,
+          [c.durationMs]: outcome.durationMs,
+          [c.lastError]: outcome.error,
+          [c.nextAttemptAt]: finished ? now : next,
+          [c.finishedAt]: finished ? now : null,
+          [c.leaseToken]: null,
+          [c.updatedAt]: new Date(now),
+        });
+      return Number(updated) === 1;
+    },
+
+    /** One endpoint's log, newest first; `before`: the `meta.next` of the previous page. */
+    async list(endpoint: number, before: number | null, limit = LOG_PAGE): Promise<{ data: AdminWebhookDelivery[]; next: number | null }> {
+      const { table, c } = model();
+      const builder = knex()(table)
+        .select(ATTRIBUTES.filter((name) => name !== 'payload' && name !== 'leaseToken').map((name) => c[name]))
+        .where(c.endpoint, endpoint)
+        .orderBy(c.id, 'desc')
+        .limit(limit + 1);
+      if (before !== null) builder.andWhere(c.id, '<', before);
+      const rows = (await builder) as Row[];
+      const page = rows.slice(0, limit).map(toAdmin);
+      return { data: page, next: rows.length > limit ? page[page.length - 1]!.id : null };
+    },
+
+    /** Sends a delivery again: a new row, same event id and body, due now. */
+    async redeliver(endpoint: number, id: number, now = Date.now()): Promise<AdminWebhookDelivery> {
+      const { table, c } = model();
+      const original = (await knex()(table).where(c.id, id).andWhere(c.endpoint, endpoint).first()) as Row | undefined;
+      if (!original) throw new errors.NotFoundError(`No delivery '${id}' of this endpoint.`);
+      const at = new Date(now);
+      const data = {
+        [c.endpoint]: endpoint,
+        [c.eventId]: original[c.eventId],
+        [c.event]: original[c.event],
+        [c.resource]: original[c.resource],
+        [c.recordId]: original[c.recordId],
+        [c.seq]: original[c.seq],
+        [c.occurredAt]: original[c.occurredAt],
+        [c.payload]: original[c.payload],
+        [c.status]: 'pending',
+        [c.attempts]: 0,
+        [c.nextAttemptAt]: now,
+        [c.redeliveryOf]: id,
+        [c.createdAt]: at,
+        [c.updatedAt]: at,
+      };
+      const [inserted] = returned(await knex()(table).insert(data).returning(c.id));
+      const newId = typeof inserted === 'object' && inserted !== null ? Number(inserted[c.id]) : Number(inserted);
+      const row = (await knex()(table).where(c.id, newId).first()) as Row;
+      return toAdmin(row);
+    },
+
+    /** Deletes finished deliveries that finished before `now - retentionMs`, at most `batch`. How many. */
+    async prune(retentionMs: number, batch: number, now = Date.now()): Promise<number> {
+      const { table, c } = model();
+      const old = knex()(table)
+        .select(c.id)
+        .whereIn(c.status, ['delivered', 'failed'])
+        .andWhere(c.finishedAt, '<', now - retentionMs)
+        .limit(batch);
+      return Number(await knex()(table).whereIn(c.id, old).delete());
+    },
+
+    /** Deletes an endpoint's deliveries (the endpoint is being deleted). */
+    async forgetEndpoint(endpoint: number): Promise<void> {
+      const { table, c } = model();
+      await knex()(table).where(c.endpoint, endpoint).delete();
+    },
+  };
+};

@@ -1,0 +1,225 @@
+/**
+ * The webhook dispatcher: runs in the background of every instance (started in bootstrap, stopped in
+ * destroy; woken after local writes, services/webhooks/wake.ts). Each turn it
+ *
+ *   1. fans the change journal out into each enabled endpoint's queue (webhook-fan-out), and
+ *   2. sends due deliveries: it asks for endpoints with due work (soonest first), claims a few rows of each
+ *      (services/webhooks/deliveries.ts: one instance per row), signs and sends them, and settles each.
+ *
+ * Bounds: at most `sendsInFlight` sends per instance and `sendsPerEndpoint` per endpoint (a slow receiver
+ * holds only its own turns), one send lasts at most `timeoutMs`, at most `responseBytes` of an answer are
+ * read. Turns come every `pollIntervalMs`, sooner when woken (a local commit, a finished send). Finished
+ * log rows older than the retention are pruned a bounded number at a time.
+ *
+ * An endpoint that has failed for the retry window (about 24 h) without a success is disabled with the
+ * reason; so is one whose key was revoked, has expired or was deleted (a key that reads nothing is sent
+ * nothing).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Core } from '@strapi/strapi';
+import { webhookSettings, type WebhookSettings } from '../../config/webhooks';
+import { keyUnusable } from '../../webhooks/key-state';
+import { signedHeaders } from '../../webhooks/message';
+import { failedTooLong, nextAttemptAt } from '../../webhooks/retry';
+import { getService } from '../../utils/get-service';
+import { sendWebhook } from './client';
+import type { ClaimedDelivery } from './deliveries';
+import type { EventRenderer } from './fan-out';
+import { WEBHOOK_ENDPOINT_UID, type EndpointRow } from './endpoints';
+
+/** How many endpoints with due work one turn looks at. */
+const ENDPOINTS_PER_TURN = 64;
+/** How often the log is pruned. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+const iso = (time: number) => new Date(time).toISOString();
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  let settings: WebhookSettings | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let started = false;
+  let lastPrune = 0;
+  let inFlight = 0;
+  const perEndpoint = new Map<number, number>();
+  const sends = new Set<Promise<void>>();
+
+  const config = () => (settings ??= webhookSettings(strapi));
+  const endpoints = () => strapi.db.query(WEBHOOK_ENDPOINT_UID);
+
+  /**
+   * Runs a callback in the context `start` was called in (bootstrap's). A wake comes from inside a write,
+   * whose transaction the async context carries (Strapi's and the plugin's): a turn must never run in it,
+   * since that transaction has ended (or is about to) by the time the turn reads and writes.
+   */
+  let inStartContext: <R>(callback: () => R) => R = (callback) => callback();
+
+  const schedule = (delayMs: number) => {
+    if (!started) return;
+    if (timer) clearTimeout(timer);
+    timer = inStartContext(() => setTimeout(() => void turn(), delayMs));
+    timer.unref();
+  };
+
+  /** Sends one claimed delivery and settles it; the endpoint's failure streak follows the outcome. */
+  const deliver = async (row: EndpointRow, delivery: ClaimedDelivery) => {
+    const { retry, timeoutMs, responseBytes, allowHttpLoopback } = config();
+    const secrets = getService('webhook-endpoints').signingSecrets(row);
+    const headers = signedHeaders(delivery.eventId, delivery.payload, secrets, new Date());
+    const outcome = await sendWebhook(row.url, { ...headers }, delivery.payload, { timeoutMs, responseBytes, allowHttpLoopback });
+    const now = Date.now();
+    const next = outcome.ok ? null : nextAttemptAt(retry, delivery.firstAttemptAt, delivery.attempts, now);
+    await getService('webhook-deliveries').settle(delivery, outcome, next, now);
+    if (outcome.ok) {
+      // The row read before the send says whether a streak is to be ended (no read after a success).
+      if (row.failingSince !== null && row.failingSince !== undefined)
+        await endpoints().update({ where: { id: row.id }, data: { failingSince: null } });
+      return;
+    }
+    const fresh = (await endpoints().findOne({ where: { id: row.id }, select: ['id', 'failingSince', 'enabled'] })) as Pick<
+      EndpointRow,
+      'id' | 'failingSince' | 'enabled'
+    > | null;
+    if (!fresh) return;
+    const failingSince = fresh.failingSince === null || fresh.failingSince === undefined ? null : Number(fresh.failingSince);
+    // The streak starts with the first attempt of the first delivery that failed since the last success.
+    const since = failingSince === null ? delivery.firstAttemptAt : Math.min(failingSince, delivery.firstAttemptAt);
+    if (since !== failingSince) await endpoints().update({ where: { id: row.id }, data: { failingSince: since } });
+    // A delivery given up after the retry window, or a streak that long: the endpoint is turned off, with why.
+    if (fresh.enabled && (next === null || failedTooLong(retry, since, now))) {
+      const last = outcome.error ?? 'failed';
+      const reason =
+        next === null
+          ? `Event ${delivery.eventId} was given up after ${delivery.attempts} attempts from ${iso(delivery.firstAttemptAt)} to ${iso(now)}; the last: ${last}.`
+          : `Every delivery failed from ${iso(since)} to ${iso(now)}; the last: ${last}.`;
+      await getService('webhook-endpoints').disable(row.id, reason, now);
+    }
+  };
+
+  const sendDue = async () => {
+    const { sendsInFlight, sendsPerEndpoint, timeoutMs } = config();
+    if (inFlight >= sendsInFlight) return;
+    const now = Date.now();
+    const due = await getService('webhook-deliveries').dueEndpoints(now, ENDPOINTS_PER_TURN);
+    for (const endpointId of due) {
+      const free = Math.min(sendsInFlight - inFlight, sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0));
+      if (inFlight >= sendsInFlight) break;
+      if (free <= 0) continue;
+      const row = (await endpoints().findOne({ where: { id: endpointId } })) as EndpointRow | null;
+      if (!row || !row.enabled) continue;
+      const unusable = keyUnusable(await getService('keys').findOne(row.apiKey), now);
+      if (unusable) {
+        await getService('webhook-endpoints').disable(row.id, unusable, now);
+        continue;
+      }
+      // The lease outlasts the send (its time limit) with room to record the outcome.
+      const claimed = await getService('webhook-deliveries').claim(endpointId, free, 2 * timeoutMs + 5_000, now);
+      for (const delivery of claimed) {
+        inFlight += 1;
+        perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+        const send = deliver(row, delivery)
+          .catch((error: unknown) => {
+            strapi.log.warn(`[public-api] webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
+          })
+          .finally(() => {
+            inFlight -= 1;
+            const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+            if (left > 0) perEndpoint.set(endpointId, left);
+            else perEndpoint.delete(endpointId);
+            sends.delete(send);
+            sendSoon();
+          });
+        sends.add(send);
+      }
+    }
+  };
+
+  /**
+   * After a send ends, its turn is given to the next due delivery at once: only the sending half runs
+   * (the fan-out runs on writes and polls), one such run at a time.
+   */
+  let sendingAgain: Promise<void> | null = null;
+  let sendAfter = false;
+  const sendSoon = (): void => {
+    if (!started) return;
+    if (sendingAgain) {
+      sendAfter = true;
+      return;
+    }
+    sendingAgain = inStartContext(() =>
+      sendDue()
+        .catch((error: unknown) => {
+          strapi.log.error(`[public-api] webhook sending failed: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          sendingAgain = null;
+          if (sendAfter) {
+            sendAfter = false;
+            sendSoon();
+          }
+        }),
+    );
+  };
+
+  const prune = async () => {
+    const now = Date.now();
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    const { logRetentionMs, pruneBatch } = config();
+    await getService('webhook-deliveries').prune(logRetentionMs, pruneBatch, now);
+  };
+
+  const turn = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await getService('webhook-fan-out').run();
+          await sendDue();
+          await prune();
+        } while (again && started);
+      } catch (error) {
+        if (started) strapi.log.error(`[public-api] webhook dispatcher turn failed: ${(error as Error).message}`);
+      } finally {
+        running = null;
+        schedule(config().pollIntervalMs);
+      }
+    })();
+    return running;
+  };
+
+  /** A turn soon (a local commit journalled a change, or a send finished and freed a turn). */
+  const wake = () => {
+    if (!started) return;
+    if (running) again = true;
+    else schedule(0);
+  };
+
+  return {
+    /** Starts the turns; `renderer` says what journal entries mean to a key (serialize/webhook-events.ts). */
+    start(renderer?: EventRenderer) {
+      if (renderer) getService('webhook-fan-out').useRenderer(renderer);
+      if (started) return;
+      started = true;
+      inStartContext = AsyncLocalStorage.snapshot();
+      settings = webhookSettings(strapi);
+      schedule(0);
+    },
+    wake,
+    /** One turn now, awaited (tests, the bench). */
+    turn,
+    /** Stops turns, then waits for the sends in flight (each ends within its time limit). */
+    async stop() {
+      started = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      await Promise.allSettled([...sends]);
+    },
+  };
+};
