@@ -1,11 +1,12 @@
 import { formats, winston } from '@strapi/logger';
+import { LogFormatError, resolveLogFormat } from '../src/settings/log-format';
 import { LogLevelError, resolveLogLevel } from '../src/settings/log-level';
 
-const level = (): string => {
+const settings = () => {
   try {
-    return resolveLogLevel(process.env.LOG_LEVEL);
+    return { level: resolveLogLevel(process.env.LOG_LEVEL), format: resolveLogFormat(process.env.LOG_FORMAT) };
   } catch (error) {
-    if (error instanceof LogLevelError) {
+    if (error instanceof LogLevelError || error instanceof LogFormatError) {
       process.stderr.write(`Invalid logger settings: ${error.message}\n`);
       process.exit(1);
     }
@@ -13,14 +14,28 @@ const level = (): string => {
   }
 };
 
+/**
+ * A person's line: Strapi's pretty print, with the request id of an entry written while a request ran
+ * (the public-api plugin adds `requestId` to those entries, http/request-context.ts).
+ */
+const pretty = () =>
+  winston.format.combine(
+    winston.format((info) => {
+      if (typeof info.requestId === 'string' && info.level !== 'http') info.message = `${String(info.message)} [request ${info.requestId}]`;
+      return info;
+    })(),
+    formats.prettyPrint({ timestamps: 'YYYY-MM-DD hh:mm:ss.SSS' }),
+  );
+
+/** One JSON object per line: the entry's fields, its level, message and an ISO timestamp; errors with their stack. */
+const json = () => winston.format.combine(winston.format.errors({ stack: true }), winston.format.timestamp(), winston.format.json());
+
 // The transport's level keeps every message at or above it. (A `levelFilter` format here would keep
 // only messages of exactly that level and drop every error.) LOG_LEVEL=error keeps tests, benchmarks
 // and scripts quiet.
-export default () => ({
-  transports: [
-    new winston.transports.Console({
-      level: level(),
-      format: formats.prettyPrint({ timestamps: 'YYYY-MM-DD hh:mm:ss.SSS' }),
-    }),
-  ],
-});
+export default () => {
+  const { level, format } = settings();
+  return {
+    transports: [new winston.transports.Console({ level, format: format === 'json' ? json() : pretty() })],
+  };
+};

@@ -42,6 +42,10 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       redisUrl: env('REDIS_URL', ''),
       rateLimitStore: env('PUBLIC_API_RATE_LIMIT_STORE', 'database'),
       rateLimitPrefix: env('PUBLIC_API_RATE_LIMIT_PREFIX', 'public-api'),
+      // Running several instances (docs/deployment.md): the metrics token, and the drain on SIGTERM.
+      metricsToken: env('METRICS_TOKEN', ''),
+      drainDelayMs: env.int('SHUTDOWN_DRAIN_DELAY_MS', 7000),
+      shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 30000),
     },
   },
 });

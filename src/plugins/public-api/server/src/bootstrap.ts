@@ -32,4 +32,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     );
   }
   await registerRbacActions(strapi);
+  // SIGTERM drains: out of the proxy's rotation first, then in-flight requests finish (docs/deployment.md).
+  getService('graceful-shutdown').installSignalHandler();
 };

@@ -8,6 +8,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('uploads').stop();
   await getService('last-used').flush();
   await getService('rate-limits').stop();
+  await getService('readiness').stop();
   await getService('assets').settled();
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.
   const pool = (strapi.db?.connection as unknown as { client?: { pool?: PoolCounts } } | undefined)?.client?.pool;

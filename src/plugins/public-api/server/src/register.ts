@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { addRequestIdsTo } from './http/request-context';
 import { createSlugMiddleware } from './slugs/middleware';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -10,4 +11,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   });
   // Slugs unique per website, kept on every write through the document service (the admin's too).
   strapi.documents.use(createSlugMiddleware(strapi));
+  // Every log entry written while a request runs names its request id (docs/deployment.md, Logs).
+  addRequestIdsTo(strapi.log as unknown as Parameters<typeof addRequestIdsTo>[0]);
 };

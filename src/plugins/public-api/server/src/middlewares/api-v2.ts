@@ -26,6 +26,7 @@ import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
+import { labelRequestKey } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
@@ -249,6 +250,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   if (match.route?.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
   const key = await authenticate(ctx, strapi);
+  labelRequestKey(ctx, key.keyId);
   await applyRateLimit(ctx, strapi, key);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets

@@ -1,0 +1,243 @@
+/**
+ * Running many instances (issue 20; docs/deployment.md): the request id, the per-request log line, the
+ * health endpoints, the protected Prometheus metrics, and the drain's first steps (readiness 503, then the
+ * listener closes while a request in flight still finishes). The SIGTERM of a real process, and the same
+ * behind HAProxy, are in cluster.test.ts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { winston } from '@strapi/logger';
+import { bootApp, type TestApp } from '../helpers/app';
+import { createKey } from '../helpers/keys';
+import { listenOnce } from '../helpers/writes';
+
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+const EVENTS_READ = { resources: { 'native:events': { actions: ['read'], read: ['title'] } } };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+let app: TestApp;
+const logged: Array<{ level: string; message: string; [field: string]: unknown }> = [];
+
+beforeAll(async () => {
+  app = await bootApp({ METRICS_TOKEN, SHUTDOWN_DRAIN_DELAY_MS: '300', SHUTDOWN_TIMEOUT_MS: '5000' });
+  // What the logger's transports receive, fields included (the console transport is at LOG_LEVEL=error).
+  const stream = new Writable({
+    objectMode: true,
+    write(entry: { level: string; message: string }, _encoding, done) {
+      logged.push({ ...entry });
+      done();
+    },
+  });
+  app.strapi.log.add(new winston.transports.Stream({ stream, level: 'silly' }));
+});
+afterAll(async () => {
+  await app?.close();
+  delete process.env.METRICS_TOKEN;
+  delete process.env.SHUTDOWN_DRAIN_DELAY_MS;
+  delete process.env.SHUTDOWN_TIMEOUT_MS;
+});
+
+describe('request ids', () => {
+  test('every answer has a new X-Request-Id; one sent by a client is not kept when no proxy is trusted', async () => {
+    const first = await app.http().get('/api/v2/');
+    const second = await app.http().get('/api/v2/').set('X-Request-Id', 'chosen-by-the-client');
+    const admin = await app.http().get('/no-such-page');
+    for (const res of [first, second, admin]) expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(new Set([first, second, admin].map((res) => res.headers['x-request-id'])).size).toBe(3);
+  });
+
+  test('behind a trusted proxy, a sane incoming id is kept and an insane one replaced', async () => {
+    app.strapi.server.app.proxy = true;
+    try {
+      const kept = await app.http().get('/api/v2/').set('X-Request-Id', 'haproxy-7f3a:9c21.42');
+      expect(kept.headers['x-request-id']).toBe('haproxy-7f3a:9c21.42');
+      for (const insane of ['has space', 'x'.repeat(65), 'semi;colon', '"quoted"']) {
+        const res = await app.http().get('/api/v2/').set('X-Request-Id', insane);
+        expect(res.headers['x-request-id']).toMatch(UUID);
+      }
+    } finally {
+      app.strapi.server.app.proxy = false;
+    }
+  });
+});
+
+describe('the log line of a request', () => {
+  test('names the request id, method, path, route template, status, duration and key id', async () => {
+    const key = await createKey(app.strapi, EVENTS_READ);
+    logged.length = 0;
+    const res = await app.http().get('/api/v2/events?limit=1').set('Authorization', key.auth);
+    expect(res.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    const line = logged.find((entry) => entry.requestId === res.headers['x-request-id'] && entry.level === 'http');
+    expect(line).toMatchObject({
+      method: 'GET',
+      path: '/api/v2/events',
+      route: 'v2:native-collection',
+      status: 200,
+      keyId: key.keyId,
+    });
+    expect(typeof line!.durationMs).toBe('number');
+    // The query string (filters, cursors) is not logged; the path is.
+    expect(JSON.stringify(line)).not.toContain('limit=1');
+  });
+
+  test('a request without a valid key is logged without one; its 401 keeps its route', async () => {
+    logged.length = 0;
+    const res = await app.http().get('/api/v2/events').set('Authorization', 'Bearer pdk_nope');
+    expect(res.status).toBe(401);
+    await new Promise((resolve) => setImmediate(resolve));
+    const line = logged.find((entry) => entry.requestId === res.headers['x-request-id']);
+    expect(line).toMatchObject({ status: 401, route: 'v2:native-collection', keyId: null });
+  });
+
+  test('an error logged while a request runs carries its request id', async () => {
+    logged.length = 0;
+    const resources = app.strapi.plugin('public-api').service('resources') as { all: () => Promise<unknown> };
+    const all = resources.all;
+    resources.all = async () => {
+      throw new Error('the registry broke (test)');
+    };
+    try {
+      const key = await createKey(app.strapi, EVENTS_READ);
+      const res = await app.http().get('/api/v2/').set('Authorization', key.auth);
+      expect(res.status).toBe(500);
+      expect(res.text).not.toContain('the registry broke');
+      await new Promise((resolve) => setImmediate(resolve));
+      const error = logged.find((entry) => entry.level === 'error' && String(entry.message).includes('the registry broke'));
+      expect(error?.requestId).toBe(res.headers['x-request-id']);
+    } finally {
+      resources.all = all;
+    }
+  });
+});
+
+describe('health endpoints', () => {
+  test('/health/live and /health/ready answer 200 with the database up; no key, no cache', async () => {
+    const live = await app.http().get('/health/live');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: 'live' });
+    const ready = await app.http().get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.headers['cache-control']).toBe('no-store');
+    expect(ready.body).toEqual({ status: 'ready', checks: { database: { status: 'up' } } });
+    expect((await app.http().head('/health/ready')).status).toBe(200);
+  });
+
+  test('other methods get 405 with Allow', async () => {
+    const res = await app.http().post('/health/ready');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.body.errors[0].status).toBe('405');
+  });
+});
+
+describe('metrics', () => {
+  test('401 without the token or with another, 200 with it', async () => {
+    const none = await app.http().get('/metrics');
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    expect(none.text).not.toContain('public_api_');
+    expect((await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}x`)).status).toBe(401);
+    expect((await app.http().get('/metrics').set('Authorization', METRICS_TOKEN)).status).toBe(401);
+    const ok = await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(ok.headers['cache-control']).toBe('no-store');
+  });
+
+  test('404 when no token is configured', async () => {
+    const config = app.strapi.config.get('plugin::public-api') as { metricsToken: string };
+    config.metricsToken = '';
+    try {
+      const res = await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain('public_api_');
+    } finally {
+      config.metricsToken = METRICS_TOKEN;
+    }
+  });
+
+  test('requests by route, status and key; latency; rate-limit hits; pool, queue and process metrics', async () => {
+    const key = await createKey(app.strapi, EVENTS_READ, { limits: { requests: 2, window: 60 } });
+    for (let i = 0; i < 3; i += 1) await app.http().get('/api/v2/events').set('Authorization', key.auth);
+    await app.http().get('/api/v2/events/nosuch').set('Authorization', key.auth);
+    const text = (await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text;
+    const value = (series: string) => {
+      const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    expect(value(`public_api_requests_total{route="v2:native-collection",method="GET",status="200",key="${key.keyId}"}`)).toBe(2);
+    expect(value(`public_api_requests_total{route="v2:native-collection",method="GET",status="429",key="${key.keyId}"}`)).toBe(1);
+    expect(value(`public_api_requests_total{route="v2:native-record",method="GET",status="429",key="${key.keyId}"}`)).toBe(1);
+    expect(value('public_api_rate_limited_total{scope="key"}')).toBeGreaterThanOrEqual(2);
+    expect(value('public_api_request_duration_seconds_count{route="v2:native-collection",method="GET"}')).toBeGreaterThanOrEqual(3);
+    expect(text).toMatch(/^public_api_request_duration_seconds_bucket\{le="0\.005",route="v2:native-collection",method="GET"\} \d+$/m);
+    expect(value('public_api_db_pool_connections{state="used"}')).toBeGreaterThanOrEqual(0);
+    expect(value('public_api_db_pool_max')).toBeGreaterThanOrEqual(1);
+    expect(value('public_api_transform_queue{state="waiting"}')).toBe(0);
+    expect(value('public_api_requests_in_flight')).toBe(0);
+    expect(value('public_api_draining')).toBe(0);
+    expect(text).toContain('process_resident_memory_bytes');
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+    // Paths never become labels: no record id, no query, no file name.
+    expect(text).not.toContain('nosuch');
+    // The outbox of webhooks has not registered its lag: the metric is absent, not a made-up 0.
+    expect(text).not.toContain('public_api_webhook_outbox_lag_seconds');
+  });
+
+  test('a registered outbox lag is read at every scrape', async () => {
+    const metrics = app.strapi.plugin('public-api').service('metrics') as {
+      observeWebhookOutboxLag: (lag: () => Promise<number>) => void;
+    };
+    let lag = 3;
+    metrics.observeWebhookOutboxLag(async () => lag);
+    const scrape = async () => (await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text;
+    expect(await scrape()).toContain('public_api_webhook_outbox_lag_seconds 3');
+    lag = 0;
+    expect(await scrape()).toContain('public_api_webhook_outbox_lag_seconds 0');
+  });
+});
+
+describe('drain', () => {
+  test('readiness says 503 at once; the listener closes after the delay; a request in flight finishes', async () => {
+    await listenOnce(app);
+    const { port } = app.strapi.server.httpServer.address() as AddressInfo;
+    const key = await createKey(app.strapi, { resources: { 'native:buildings': { actions: ['create', 'read'], read: '*', write: '*' } } });
+    // A write whose body is still arriving when the drain starts.
+    const body = JSON.stringify({ data: { type: 'buildings', attributes: { name: 'Drain Hall' } } });
+    const inFlight = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = http.request(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/api/v2/buildings',
+          headers: { Authorization: key.auth, 'Content-Type': 'application/vnd.api+json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 700);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const shutdown = app.strapi.plugin('public-api').service('graceful-shutdown') as { drain: () => Promise<{ finished: boolean }> };
+    const drained = shutdown.drain();
+    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'draining' });
+    // Still answering during the delay.
+    expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The listener is closed: a new connection is refused.
+    await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    expect(answer.connection).toBe('close');
+    expect(await drained).toEqual({ finished: true, leftInFlight: 0 });
+  });
+});
