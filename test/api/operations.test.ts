@@ -17,6 +17,16 @@ const EVENTS_READ = { resources: { 'native:events': { actions: ['read'], read: [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let app: TestApp;
+
+/** The captured entries once one matches (the line is written when the response has left). */
+const loggedEntry = async (matches: (entry: (typeof logged)[number]) => boolean) => {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const found = logged.find(matches);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return undefined;
+};
 const logged: Array<{ level: string; message: string; [field: string]: unknown }> = [];
 
 beforeAll(async () => {
@@ -24,8 +34,9 @@ beforeAll(async () => {
   // What the logger's transports receive, fields included (the console transport is at LOG_LEVEL=error).
   const stream = new Writable({
     objectMode: true,
-    write(entry: { level: string; message: string }, _encoding, done) {
-      logged.push({ ...entry });
+    write(entry: { level: string; message: string; [level: symbol]: string }, _encoding, done) {
+      // The console transport colours `level` in place; the symbol keeps the plain one.
+      logged.push({ ...entry, level: entry[Symbol.for('level')]! });
       done();
     },
   });
@@ -68,8 +79,7 @@ describe('the log line of a request', () => {
     logged.length = 0;
     const res = await app.http().get('/api/v2/events?limit=1').set('Authorization', key.auth);
     expect(res.status).toBe(200);
-    await new Promise((resolve) => setImmediate(resolve));
-    const line = logged.find((entry) => entry.requestId === res.headers['x-request-id'] && entry.level === 'http');
+    const line = await loggedEntry((entry) => entry.requestId === res.headers['x-request-id'] && entry.level === 'http');
     expect(line).toMatchObject({
       method: 'GET',
       path: '/api/v2/events',
@@ -86,28 +96,26 @@ describe('the log line of a request', () => {
     logged.length = 0;
     const res = await app.http().get('/api/v2/events').set('Authorization', 'Bearer pdk_nope');
     expect(res.status).toBe(401);
-    await new Promise((resolve) => setImmediate(resolve));
-    const line = logged.find((entry) => entry.requestId === res.headers['x-request-id']);
+    const line = await loggedEntry((entry) => entry.requestId === res.headers['x-request-id']);
     expect(line).toMatchObject({ status: 401, route: 'v2:native-collection', keyId: null });
   });
 
   test('an error logged while a request runs carries its request id', async () => {
     logged.length = 0;
-    const resources = app.strapi.plugin('public-api').service('resources') as { all: () => Promise<unknown> };
-    const all = resources.all;
-    resources.all = async () => {
+    const key = await createKey(app.strapi, EVENTS_READ);
+    const resources = app.strapi.plugin('public-api').service('resources') as { native: () => unknown };
+    const native = resources.native;
+    resources.native = () => {
       throw new Error('the registry broke (test)');
     };
     try {
-      const key = await createKey(app.strapi, EVENTS_READ);
       const res = await app.http().get('/api/v2/').set('Authorization', key.auth);
       expect(res.status).toBe(500);
       expect(res.text).not.toContain('the registry broke');
-      await new Promise((resolve) => setImmediate(resolve));
-      const error = logged.find((entry) => entry.level === 'error' && String(entry.message).includes('the registry broke'));
+      const error = await loggedEntry((entry) => entry.level === 'error' && String(entry.message).includes('the registry broke'));
       expect(error?.requestId).toBe(res.headers['x-request-id']);
     } finally {
-      resources.all = all;
+      resources.native = native;
     }
   });
 });

@@ -145,8 +145,10 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
     ctx.set(REQUEST_ID_HEADER, requestId);
     const operator = ctx.path === LIVENESS_PATH || ctx.path === READINESS_PATH || ctx.path === METRICS_PATH;
     observe(ctx, strapi, requestId, operator);
-    if (getService('graceful-shutdown').isClosing()) ctx.set('Connection', 'close');
     await runInRequest({ requestId }, async () => {
       if (!(await operatorEndpoint(ctx, strapi))) await next();
     });
+    // Koa sends the headers after the last middleware returned: a request that was in flight when the
+    // listener began closing also closes its connection.
+    if (getService('graceful-shutdown').isClosing() && !ctx.headerSent) ctx.set('Connection', 'close');
   };
