@@ -24,6 +24,8 @@ export type ClusterOptions = {
   port: number;
   /** Environment of every instance (database, Redis, secrets), on top of this process's. */
   env: Record<string, string>;
+  /** What differs per instance (e.g. its own variant cache directory, on a disk of its own). */
+  instanceEnv?: (index: number) => Record<string, string>;
   /** The configuration, runtime socket and pid file. */
   workDir: string;
   /** Where instance and proxy output goes, a line at a time, with the instance's name. */
@@ -93,6 +95,7 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
       env: {
         ...process.env,
         ...options.env,
+        ...options.instanceEnv?.(index),
         HOST: host,
         PORT: String(instance.port),
         // The proxy appends the client's address to X-Forwarded-For and sets X-Request-Id.

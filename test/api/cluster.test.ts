@@ -11,12 +11,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { createStrapi } from '@strapi/strapi';
 import { Client } from 'pg';
 import { haproxyAvailable, startCluster, type Cluster } from '../../scripts/lib/cluster';
 import { APP_ROOT } from '../helpers/app';
+import { solidImage, storeFile } from '../helpers/assets';
+import { publish } from '../helpers/fixtures';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/database';
 import { TEST_ENV, applyTestEnv } from '../helpers/env';
 import { keysService } from '../helpers/keys';
@@ -72,6 +76,9 @@ describeWithCluster('two instances behind HAProxy', () => {
   let output = '';
   let everything: string;
   let limited: string;
+  // Uploads on a directory every instance sees (PUBLIC_DIR); each instance's variant cache on its own.
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-cluster-public-'));
+  const caches = [0, 1].map((index) => fs.mkdtempSync(path.join(os.tmpdir(), `pda-cluster-cache-${index}-`)));
 
   beforeAll(async () => {
     const previous = process.env.TEST_DATABASE;
@@ -84,7 +91,7 @@ describeWithCluster('two instances behind HAProxy', () => {
     }
     // The keys, written once through the application itself (then it stops: the cluster runs alone).
     applyTestEnv();
-    Object.assign(process.env, database.env);
+    Object.assign(process.env, database.env, { PUBLIC_DIR: shared });
     const strapi = createStrapi({ appDir: APP_ROOT, distDir: path.join(APP_ROOT, 'dist') });
     await strapi.load();
     try {
@@ -97,8 +104,11 @@ describeWithCluster('two instances behind HAProxy', () => {
           limits: { requests: 6, window: 60 },
         })
       ).plaintext;
+      const image = await storeFile(strapi, { name: 'facade.png', bytes: await solidImage(64, 48), mime: 'image/png', width: 64, height: 48 });
+      await publish(strapi, 'api::building.building', { name: 'Shared Hall', slug: 'shared-hall', images: [image.id] });
     } finally {
       await strapi.destroy();
+      delete process.env.PUBLIC_DIR;
     }
     const port = await threeFreePorts();
     cluster = await startCluster({
@@ -110,13 +120,16 @@ describeWithCluster('two instances behind HAProxy', () => {
         ...TEST_ENV,
         ...database.env,
         PDA_SKIP_COMPILE: '1',
-        LOG_LEVEL: 'info',
+        // One JSON line per request (http is the level of request lines).
+        LOG_LEVEL: 'http',
         LOG_FORMAT: 'json',
         REDIS_URL,
         PUBLIC_API_RATE_LIMIT_PREFIX: `cluster-test-${randomUUID()}`,
         METRICS_TOKEN,
         DATABASE_POOL_MAX: '4',
+        PUBLIC_DIR: shared,
       },
+      instanceEnv: (index) => ({ PUBLIC_API_ASSET_CACHE_DIR: caches[index]! }),
       workDir: path.join(APP_ROOT, '.tmp', `cluster-test-${process.pid}`),
       onOutput: (source, line) => (output += `[${source}] ${line}\n`),
       checks: CHECKS,
@@ -126,6 +139,7 @@ describeWithCluster('two instances behind HAProxy', () => {
   afterAll(async () => {
     await cluster?.stop();
     await database?.drop();
+    for (const dir of [shared, ...caches]) fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   const auth = () => ({ Authorization: `Bearer ${everything}` });
@@ -194,6 +208,7 @@ describeWithCluster('two instances behind HAProxy', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const drainSeen: string[][] = [];
     for (const [index, instance] of cluster.instances.entries()) {
+      expect((await fetch(`${instance.url}/health/ready`)).status).toBe(200);
       const watching = readinessSeen(instance.url);
       await cluster.restart(index);
       drainSeen.push(await watching);
@@ -206,7 +221,7 @@ describeWithCluster('two instances behind HAProxy', () => {
     expect(written.length).toBeGreaterThan(10);
     expect(reads).toBeGreaterThan(10);
     // Each restarted instance left the rotation (readiness 503) while it still answered, then closed.
-    for (const seen of drainSeen) expect(seen).toEqual(['200 ready', '503 draining', 'refused']);
+    for (const seen of drainSeen) expect(seen.slice(-2)).toEqual(['503 draining', 'refused']);
     // The proxy's request ids reached the client (the instances trust them behind the proxy).
     expect([...requestIds].every((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-/.test(id))).toBe(true);
 
@@ -277,5 +292,27 @@ describeWithCluster('two instances behind HAProxy', () => {
       .filter((entry) => entry.level === 'http' && entry.route === 'v2:native-collection');
     expect(requestLines.length).toBeGreaterThan(8);
     expect(requestLines.every((entry) => typeof entry.requestId === 'string' && typeof entry.keyId === 'string')).toBe(true);
+  }, 60_000);
+
+  test('an asset URL and its variants answer the same bytes from either instance, each computing its variant from the shared original', async () => {
+    const record = await fetch(`${cluster.url}/api/v2/buildings/shared-hall`, { headers: auth() });
+    const asset = ((await record.json()) as { data: { attributes: { images: Array<{ url: string }> } } }).data.attributes.images[0]!;
+    const { pathname } = new URL(asset.url);
+    const answers = [];
+    for (const instance of cluster.instances) {
+      for (const query of ['', '?w=32&format=webp']) {
+        const res = await fetch(`${instance.url}${pathname}${query}`);
+        expect(res.status).toBe(200);
+        answers.push({ query, etag: res.headers.get('etag'), bytes: Buffer.from(await res.arrayBuffer()) });
+      }
+    }
+    const [original1, variant1, original2, variant2] = answers;
+    expect(original2!.etag).toBe(original1!.etag);
+    expect(original2!.bytes.equals(original1!.bytes)).toBe(true);
+    expect(variant2!.etag).toBe(variant1!.etag);
+    expect(variant2!.bytes.equals(variant1!.bytes)).toBe(true);
+    expect(variant1!.bytes.subarray(8, 12).toString()).toBe('WEBP');
+    // Each instance computed and kept the variant in its own cache: nothing was shared but the original.
+    for (const cache of caches) expect(fs.readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
   }, 60_000);
 });

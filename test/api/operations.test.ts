@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { winston } from '@strapi/logger';
 import { bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
+import { STRAPI_BIN, runNode } from '../helpers/processes';
 import { listenOnce } from '../helpers/writes';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
@@ -247,5 +248,22 @@ describe('drain', () => {
     expect(answer.status).toBe(201);
     expect(answer.connection).toBe('close');
     expect(await drained).toEqual({ finished: true, leftInFlight: 0 });
+  });
+});
+
+describe('settings of a deployment stop the start with one clear line', () => {
+  test.each([
+    [
+      { UPLOAD_PROVIDER: 'aws-s3', AWS_REGION: 'eu-central-1', AWS_BUCKET: 'media' },
+      'Invalid upload settings: UPLOAD_PROVIDER=aws-s3 needs the package @strapi/provider-upload-aws-s3, which is not installed',
+    ],
+    [{ UPLOAD_PROVIDER: 'gcs' }, "Invalid upload settings: UPLOAD_PROVIDER must be one of local, aws-s3, got 'gcs'."],
+    [{ LOG_FORMAT: 'xml' }, "Invalid logger settings: LOG_FORMAT must be one of pretty, json, got 'xml'."],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be 16 to 256 characters'],
+  ])('%j', async (env, message) => {
+    const result = await runNode([STRAPI_BIN, 'start'], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr + result.stdout).toContain(message);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });

@@ -14,6 +14,7 @@ import { validateOperationsConfig } from '../../src/plugins/public-api/server/sr
 import { addRequestIdsTo, currentRequestId, runInRequest } from '../../src/plugins/public-api/server/src/http/request-context';
 import { isSaneRequestId, requestIdOf } from '../../src/plugins/public-api/server/src/http/request-id';
 import { resolveLogFormat } from '../../src/settings/log-format';
+import { resolveUploadProvider } from '../../src/settings/upload-provider';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -183,5 +184,57 @@ describe('the HAProxy configuration', () => {
     } finally {
       fs.rmSync(file, { force: true });
     }
+  });
+});
+
+describe('UPLOAD_PROVIDER', () => {
+  const installed = () => true;
+  test('local (Strapi default) unless aws-s3 is asked for', () => {
+    expect(resolveUploadProvider({}, installed)).toBeNull();
+    expect(resolveUploadProvider({ UPLOAD_PROVIDER: 'local' }, installed)).toBeNull();
+  });
+
+  test('aws-s3 from the environment: bucket, region, S3-compatible endpoint, keys, public URL', () => {
+    const config = resolveUploadProvider(
+      {
+        UPLOAD_PROVIDER: 'aws-s3',
+        AWS_REGION: 'eu-central-1',
+        AWS_BUCKET: 'media',
+        AWS_ENDPOINT: 'http://127.0.0.1:9000',
+        AWS_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'id',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        AWS_PUBLIC_URL: 'https://media.example',
+        AWS_ROOT_PATH: 'uploads',
+      },
+      installed,
+    );
+    expect(config).toEqual({
+      config: {
+        provider: 'aws-s3',
+        providerOptions: {
+          baseUrl: 'https://media.example',
+          rootPath: 'uploads',
+          s3Options: {
+            region: 'eu-central-1',
+            endpoint: 'http://127.0.0.1:9000',
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+            params: { Bucket: 'media' },
+          },
+        },
+        actionOptions: { upload: {}, uploadStream: {}, delete: {} },
+      },
+    });
+  });
+
+  test('refusals name what to fix', () => {
+    const s3 = { UPLOAD_PROVIDER: 'aws-s3', AWS_REGION: 'eu-central-1', AWS_BUCKET: 'media' };
+    expect(() => resolveUploadProvider(s3, () => false)).toThrow(/needs the package @strapi\/provider-upload-aws-s3, which is not installed/);
+    expect(() => resolveUploadProvider({ ...s3, AWS_BUCKET: '' }, installed)).toThrow('UPLOAD_PROVIDER=aws-s3 needs AWS_BUCKET.');
+    expect(() => resolveUploadProvider({ ...s3, AWS_REGION: undefined }, installed)).toThrow('UPLOAD_PROVIDER=aws-s3 needs AWS_REGION.');
+    expect(() => resolveUploadProvider({ ...s3, AWS_ACCESS_KEY_ID: 'id' }, installed)).toThrow(/go together/);
+    expect(() => resolveUploadProvider({ ...s3, AWS_ENDPOINT: 'minio:9000' }, installed)).toThrow(/AWS_ENDPOINT must be/);
+    expect(() => resolveUploadProvider({ UPLOAD_PROVIDER: 'ftp' }, installed)).toThrow("got 'ftp'");
   });
 });
