@@ -78,6 +78,7 @@ describeWithCluster('two instances behind HAProxy', () => {
   let limited: string;
   // Uploads on a directory every instance sees (PUBLIC_DIR); each instance's variant cache on its own.
   const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-cluster-public-'));
+  fs.mkdirSync(path.join(shared, 'uploads'));
   const caches = [0, 1].map((index) => fs.mkdtempSync(path.join(os.tmpdir(), `pda-cluster-cache-${index}-`)));
 
   beforeAll(async () => {
