@@ -102,11 +102,20 @@ export const main = async (args: string[]): Promise<number> => {
         },
       });
       if (instances === 1) {
-        rows.push(await measure({ label: '100-record page, 1 instance, direct', url: `${cluster.instances[0]!.url}${page}`, headers }, options));
+        rows.push(
+          await measure({ label: '100-record page, 1 instance, direct', url: `${cluster.instances[0]!.url}${page}`, headers }, options),
+        );
         say(`measured: ${rows.at(-1)!.label}`);
       }
       rows.push(
-        await measure({ label: `100-record page, ${instances} instance${instances > 1 ? 's' : ''}, through HAProxy`, url: `${cluster.url}${page}`, headers }, options),
+        await measure(
+          {
+            label: `100-record page, ${instances} instance${instances > 1 ? 's' : ''}, through HAProxy`,
+            url: `${cluster.url}${page}`,
+            headers,
+          },
+          options,
+        ),
       );
       say(`measured: ${rows.at(-1)!.label}`);
     } finally {
@@ -115,7 +124,9 @@ export const main = async (args: string[]): Promise<number> => {
   }
   const base = rows[0]!.requestsPerSecond;
   say();
-  say(`Machine: ${machine()}; ${options.connections} connections, ${options.seconds} s per row after a ${options.warmupSeconds} s warm-up.`);
+  say(
+    `Machine: ${machine()}; ${options.connections} connections, ${options.seconds} s per row after a ${options.warmupSeconds} s warm-up.`,
+  );
   say();
   say('| Row | req/s | p50 ms | p99 ms | vs. 1 instance direct |');
   say('| --- | ---: | ---: | ---: | ---: |');

@@ -21,7 +21,8 @@ const settings = () => {
 const pretty = () =>
   winston.format.combine(
     winston.format((info) => {
-      if (typeof info.requestId === 'string' && info[Symbol.for('level')] !== 'http') info.message = `${String(info.message)} [request ${info.requestId}]`;
+      if (typeof info.requestId === 'string' && info[Symbol.for('level')] !== 'http')
+        info.message = `${String(info.message)} [request ${info.requestId}]`;
       return info;
     })(),
     formats.prettyPrint({ timestamps: 'YYYY-MM-DD hh:mm:ss.SSS' }),

@@ -141,7 +141,8 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
     for (;;) {
       const states = await serverStates(statsSocket).catch(() => []);
       if (states.find((state) => state.name === instances[index]!.name)?.status === 'UP') return;
-      if (Date.now() > deadline) throw new Error(`The proxy did not take ${instances[index]!.name} into its rotation within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`The proxy did not take ${instances[index]!.name} into its rotation within ${timeoutMs} ms`);
       await pause(100);
     }
   };

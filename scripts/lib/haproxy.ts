@@ -33,7 +33,8 @@ export type HaproxyOptions = {
 export const DEFAULT_PROXY_CHECKS = { checkIntervalMs: 500, fall: 2, rise: 2 } as const;
 
 /** The time a draining instance must keep answering before the proxy has surely taken it out. */
-export const drainDelayFor = (checks: { checkIntervalMs: number; fall: number }): number => (checks.fall + 2) * checks.checkIntervalMs + 500;
+export const drainDelayFor = (checks: { checkIntervalMs: number; fall: number }): number =>
+  (checks.fall + 2) * checks.checkIntervalMs + 500;
 
 export const renderHaproxyConfig = (options: HaproxyOptions): string => {
   const { bind, servers, statsSocket, checkIntervalMs, fall, rise, serverTimeoutMs } = options;

@@ -57,7 +57,9 @@ export const resolveUploadProvider = (env: Env, isInstalled: (name: string) => b
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new UploadProviderError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together (or neither: the AWS default credential chain).');
+    throw new UploadProviderError(
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together (or neither: the AWS default credential chain).',
+    );
   }
   const endpoint = env.AWS_ENDPOINT?.trim();
   if (endpoint && !/^https?:\/\/[^\s/]+/.test(endpoint)) {

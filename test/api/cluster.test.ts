@@ -46,7 +46,11 @@ const missingHere = (): string | null => {
       try { await redis.connect(); await redis.ping(); } catch { console.log('Redis is not reachable at ' + process.argv[2]); }
       redis.disconnect();
     })();`;
-  const result = spawnSync(process.execPath, ['-e', probe, POSTGRES_ADMIN_URL, REDIS_URL], { cwd: APP_ROOT, encoding: 'utf8', timeout: 15_000 });
+  const result = spawnSync(process.execPath, ['-e', probe, POSTGRES_ADMIN_URL, REDIS_URL], {
+    cwd: APP_ROOT,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   return result.stdout.trim() || (result.status === 0 ? null : `the reachability probe failed: ${result.stderr.trim()}`);
 };
 
@@ -105,7 +109,13 @@ describeWithCluster('two instances behind HAProxy', () => {
           limits: { requests: 6, window: 60 },
         })
       ).plaintext;
-      const image = await storeFile(strapi, { name: 'facade.png', bytes: await solidImage(64, 48), mime: 'image/png', width: 64, height: 48 });
+      const image = await storeFile(strapi, {
+        name: 'facade.png',
+        bytes: await solidImage(64, 48),
+        mime: 'image/png',
+        width: 64,
+        height: 48,
+      });
       await publish(strapi, 'api::building.building', { name: 'Shared Hall', slug: 'shared-hall', images: [image.id] });
     } finally {
       await strapi.destroy();
@@ -139,6 +149,8 @@ describeWithCluster('two instances behind HAProxy', () => {
 
   afterAll(async () => {
     await cluster?.stop();
+    // The instances' and the proxy's output, for a failure's diagnosis: CLUSTER_TEST_OUTPUT=<file>.
+    if (process.env.CLUSTER_TEST_OUTPUT) fs.writeFileSync(process.env.CLUSTER_TEST_OUTPUT, output);
     await database?.drop();
     for (const dir of [shared, ...caches]) fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
@@ -269,7 +281,9 @@ describeWithCluster('two instances behind HAProxy', () => {
     const limitedSeries = /^public_api_requests_total\{route="v2:native-collection",method="GET",status="(200|429)",key="[^"]+"\}/;
     // The limited key's 8 requests, round robin: some on each instance, 8 in all (the other key's reads are
     // on the same route, so count the 429s, which only the limited key got, and the 200s of both).
-    const refusedPer = texts.map((text) => sum(text, /^public_api_requests_total\{route="v2:native-collection",method="GET",status="429",/));
+    const refusedPer = texts.map((text) =>
+      sum(text, /^public_api_requests_total\{route="v2:native-collection",method="GET",status="429",/),
+    );
     expect(refusedPer.reduce((a, b) => a + b, 0)).toBe(2);
     const servedPer = texts.map((text) => sum(text, limitedSeries));
     for (const served of servedPer) expect(served).toBeGreaterThan(0);
@@ -313,7 +327,12 @@ describeWithCluster('two instances behind HAProxy', () => {
     expect(variant2!.etag).toBe(variant1!.etag);
     expect(variant2!.bytes.equals(variant1!.bytes)).toBe(true);
     expect(variant1!.bytes.subarray(8, 12).toString()).toBe('WEBP');
-    // Each instance computed and kept the variant in its own cache: nothing was shared but the original.
-    for (const cache of caches) expect(fs.readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+    // Each instance computed and kept the variant in its own cache (written after the answer): nothing was
+    // shared but the original.
+    const cachedFiles = (dir: string) => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    for (let attempt = 0; attempt < 50 && caches.some((cache) => cachedFiles(cache).length === 0); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const cache of caches) expect(cachedFiles(cache).length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -230,7 +230,9 @@ describe('UPLOAD_PROVIDER', () => {
 
   test('refusals name what to fix', () => {
     const s3 = { UPLOAD_PROVIDER: 'aws-s3', AWS_REGION: 'eu-central-1', AWS_BUCKET: 'media' };
-    expect(() => resolveUploadProvider(s3, () => false)).toThrow(/needs the package @strapi\/provider-upload-aws-s3, which is not installed/);
+    expect(() => resolveUploadProvider(s3, () => false)).toThrow(
+      /needs the package @strapi\/provider-upload-aws-s3, which is not installed/,
+    );
     expect(() => resolveUploadProvider({ ...s3, AWS_BUCKET: '' }, installed)).toThrow('UPLOAD_PROVIDER=aws-s3 needs AWS_BUCKET.');
     expect(() => resolveUploadProvider({ ...s3, AWS_REGION: undefined }, installed)).toThrow('UPLOAD_PROVIDER=aws-s3 needs AWS_REGION.');
     expect(() => resolveUploadProvider({ ...s3, AWS_ACCESS_KEY_ID: 'id' }, installed)).toThrow(/go together/);

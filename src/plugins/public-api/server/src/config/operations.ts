@@ -35,7 +35,8 @@ export const OPERATIONS_DEFAULTS: OperationsConfig = {
 export const validateOperationsConfig = (config: Partial<OperationsConfig>): void => {
   const token = config.metricsToken;
   if (token !== undefined && token !== '') {
-    if (typeof token !== 'string' || token.length < 16 || token.length > MAX_TOKEN_LENGTH || /[\s\x00-\x1f]/.test(token)) {
+    // Printable ASCII without spaces: what an Authorization header carries as it is.
+    if (typeof token !== 'string' || token.length < 16 || token.length > MAX_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
       throw new Error(`METRICS_TOKEN must be 16 to ${MAX_TOKEN_LENGTH} characters without spaces (or unset, which turns /metrics off).`);
     }
   }
