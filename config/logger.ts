@@ -37,6 +37,10 @@ const json = () => winston.format.combine(winston.format.errors({ stack: true })
 export default () => {
   const { level, format } = settings();
   return {
+    // Each entry is formatted once, by its transport: Strapi's default logger-wide format (its pretty print)
+    // would colour the level and write a local timestamp before the transport sees the entry, which a
+    // JSON line must not carry (and which coloured pretty lines twice).
+    format: winston.format((info) => info)(),
     transports: [new winston.transports.Console({ level, format: format === 'json' ? json() : pretty() })],
   };
 };
