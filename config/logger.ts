@@ -21,6 +21,7 @@ const settings = () => {
 const pretty = () =>
   winston.format.combine(
     winston.format((info) => {
+      if (typeof info.stack === 'string') info.message = `${String(info.message)}\n${info.stack}`;
       if (typeof info.requestId === 'string' && info[Symbol.for('level')] !== 'http')
         info.message = `${String(info.message)} [request ${info.requestId}]`;
       return info;
@@ -29,7 +30,17 @@ const pretty = () =>
   );
 
 /** One JSON object per line: the entry's fields, its level, message and an ISO timestamp; errors with their stack. */
-const json = () => winston.format.combine(winston.format.errors({ stack: true }), winston.format.timestamp(), winston.format.json());
+const json = () => winston.format.combine(winston.format.timestamp(), winston.format.json());
+
+/**
+ * What every entry goes through before its transport: an Error logged as the entry itself (Strapi logs
+ * start failures so) becomes its message and its stack, which the transports' copies of the entry would
+ * otherwise lose (an Error's message and stack are not enumerable). Nothing else is changed: each
+ * transport formats the entry once.
+ */
+const errorsAsFields = winston.format((info) =>
+  info instanceof Error ? Object.assign({}, info, { message: info.message, stack: info.stack }) : info,
+);
 
 // The transport's level keeps every message at or above it. (A `levelFilter` format here would keep
 // only messages of exactly that level and drop every error.) LOG_LEVEL=error keeps tests, benchmarks
@@ -40,7 +51,7 @@ export default () => {
     // Each entry is formatted once, by its transport: Strapi's default logger-wide format (its pretty print)
     // would colour the level and write a local timestamp before the transport sees the entry, which a
     // JSON line must not carry (and which coloured pretty lines twice).
-    format: winston.format((info) => info)(),
+    format: errorsAsFields(),
     transports: [new winston.transports.Console({ level, format: format === 'json' ? json() : pretty() })],
   };
 };

@@ -56,6 +56,10 @@ export const main = async (args: string[]): Promise<number> => {
     complain(count);
     return 2;
   }
+  if (!process.env.PUBLIC_API_KEY_SECRET) {
+    complain('The secrets are not set: copy .env.example to .env and fill it in (or run `npm run demo` once, which writes one).');
+    return 1;
+  }
   if ((process.env.DATABASE_CLIENT ?? 'sqlite').trim().toLowerCase() !== 'postgres') {
     complain('The cluster needs PostgreSQL (SQLite is one file for one process): set DATABASE_CLIENT=postgres and DATABASE_URL in .env.');
     return 1;

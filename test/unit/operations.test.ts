@@ -89,6 +89,7 @@ describe('LOG_FORMAT', () => {
       const logger = winston.createLogger({ levels: winston.config.npm.levels, format: config.format, transports: config.transports });
       logger.http('GET /api/v2/events 200 3.1 ms', { requestId: 'r-1', route: 'v2:native-collection', status: 200, keyId: 'k1' });
       logger.error('it broke', { requestId: 'r-2' });
+      logger.error(new Error('start failed'));
       await new Promise((resolve) => setImmediate(resolve));
       return lines;
     } finally {
@@ -103,14 +104,16 @@ describe('LOG_FORMAT', () => {
   };
 
   test('json: one object per line with the fields, level, message and timestamp', async () => {
-    const [request, error] = (await linesWith('json')).map((line) => JSON.parse(line));
+    const [request, error, thrown] = (await linesWith('json')).map((line) => JSON.parse(line));
+    expect(thrown).toMatchObject({ level: 'error', message: 'start failed', stack: expect.stringContaining('Error: start failed\n    at ') });
     expect(request).toMatchObject({ level: 'http', message: 'GET /api/v2/events 200 3.1 ms', requestId: 'r-1', status: 200, keyId: 'k1' });
     expect(request.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(error).toMatchObject({ level: 'error', message: 'it broke', requestId: 'r-2' });
   });
 
   test('pretty: an error names its request id', async () => {
-    const [request, error] = await linesWith('pretty');
+    const [request, error, thrown] = await linesWith('pretty');
+    expect(thrown).toContain('start failed\nError: start failed\n    at ');
     expect(request).toContain('GET /api/v2/events 200 3.1 ms');
     expect(error).toContain('it broke [request r-2]');
   });
