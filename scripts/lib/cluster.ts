@@ -104,6 +104,9 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
         SHUTDOWN_DRAIN_DELAY_MS: options.env.SHUTDOWN_DRAIN_DELAY_MS ?? String(drainDelayFor(checks)),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own: Ctrl-C at the terminal reaches this process, which drains the instances with
+      // SIGTERM, instead of stopping every instance at once with SIGINT.
+      detached: true,
     });
     forwardLines(child.stdout, (line) => onOutput(instance.name, line));
     forwardLines(child.stderr, (line) => onOutput(instance.name, line));
@@ -171,7 +174,12 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
       serverTimeoutMs: 60_000,
     }),
   );
-  const proxy = spawn(HAPROXY, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proxy = spawn(HAPROXY, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Should this process end without stopping the cluster (a crash), its children go with it.
+  const orphans = () => {
+    for (const child of [...children, proxy]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', orphans);
   forwardLines(proxy.stdout, (line) => onOutput('haproxy', line));
   forwardLines(proxy.stderr, (line) => onOutput('haproxy', line));
   const proxyExit = exited(proxy);
@@ -181,6 +189,7 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
     await Promise.all(instances.map((_, index) => stopInstance(index)));
     if (proxy.exitCode === null && proxy.signalCode === null) proxy.kill('SIGTERM');
     await proxyExit;
+    process.off('exit', orphans);
     fs.rmSync(statsSocket, { force: true });
   };
 
