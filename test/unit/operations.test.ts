@@ -105,7 +105,11 @@ describe('LOG_FORMAT', () => {
 
   test('json: one object per line with the fields, level, message and timestamp', async () => {
     const [request, error, thrown] = (await linesWith('json')).map((line) => JSON.parse(line));
-    expect(thrown).toMatchObject({ level: 'error', message: 'start failed', stack: expect.stringContaining('Error: start failed\n    at ') });
+    expect(thrown).toMatchObject({
+      level: 'error',
+      message: 'start failed',
+      stack: expect.stringContaining('Error: start failed\n    at '),
+    });
     expect(request).toMatchObject({ level: 'http', message: 'GET /api/v2/events 200 3.1 ms', requestId: 'r-1', status: 200, keyId: 'k1' });
     expect(request.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(error).toMatchObject({ level: 'error', message: 'it broke', requestId: 'r-2' });
