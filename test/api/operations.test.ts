@@ -195,6 +195,17 @@ describe('metrics', () => {
     expect(text).not.toContain('public_api_webhook_outbox_lag_seconds');
   });
 
+  test('paths and methods no route has are counted under two bounded labels, and answered as before', async () => {
+    const key = await createKey(app.strapi, EVENTS_READ);
+    const unknown = ['/api/v2/a/b/c/d', '/api/v2/a//b', '/api/v2/%E0%A4%A'];
+    for (const path of unknown) expect((await app.http().get(path).set('Authorization', key.auth)).status).toBe(404);
+    expect((await app.http().delete('/api/v2/').set('Authorization', key.auth)).status).toBe(405);
+    const text = (await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text;
+    expect(text).toMatch(/^public_api_requests_total\{route="v2:unmatched",method="GET",status="404",key=""\} 3$/m);
+    expect(text).toMatch(/^public_api_requests_total\{route="v2:method-not-allowed",method="DELETE",status="405",key=""\} 1$/m);
+    expect(text).not.toContain('a/b/c');
+  });
+
   test('a registered outbox lag is read at every scrape', async () => {
     const metrics = app.strapi.plugin('public-api').service('metrics') as {
       observeWebhookOutboxLag: (lag: () => Promise<number>) => void;

@@ -18,7 +18,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH, pluginConfig } from '../config';
-import { errorDocument, errorObject } from '../http/errors';
+import { errorDocument, errorObject, isApiError } from '../http/errors';
 import { runInRequest } from '../http/request-context';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { createRouter } from '../http/router';
@@ -39,8 +39,14 @@ const router = createRouter(contentApiRoutes);
 const routeLabel = (ctx: Context): string => {
   const { path } = ctx;
   if (path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`)) {
-    const match = router.match(ctx.method === 'HEAD' ? 'GET' : ctx.method, path.slice(API_BASE_PATH.length) || '/');
-    return `v2:${match.route?.name ?? (ctx.method === 'OPTIONS' && match.names.length ? 'preflight' : 'unmatched')}`;
+    try {
+      const match = router.match(ctx.method === 'HEAD' ? 'GET' : ctx.method, path.slice(API_BASE_PATH.length) || '/');
+      return `v2:${match.route?.name ?? (ctx.method === 'OPTIONS' && match.names.length ? 'preflight' : 'unmatched')}`;
+    } catch (error) {
+      // The router throws the 404 or 405 of a path or method no route has (http/router.ts).
+      if (isApiError(error) && error.status === 405) return 'v2:method-not-allowed';
+      return 'v2:unmatched';
+    }
   }
   const template = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
   return typeof template === 'string' && template.length <= 200 ? template : 'other';
@@ -115,6 +121,14 @@ const observe = (ctx: Context, strapi: Core.Strapi, requestId: string, operator:
     if (ended) return;
     ended = true;
     leave();
+    try {
+      record();
+    } catch (error) {
+      // Runs in a response's event: whatever fails here must not become an uncaught exception.
+      strapi.log.error(`[public-api] could not log or measure ${ctx.method} ${ctx.path}: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+  const record = () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const route = operator ? `operator:${ctx.path}` : routeLabel(ctx);
     const keyId = requestKeyOf(ctx);
