@@ -83,6 +83,7 @@ describeWithCluster('two instances behind HAProxy', () => {
   // Uploads on a directory every instance sees (PUBLIC_DIR); each instance's variant cache on its own.
   const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-cluster-public-'));
   fs.mkdirSync(path.join(shared, 'uploads'));
+  const workDir = path.join(APP_ROOT, '.tmp', `cluster-test-${process.pid}`);
   const caches = [0, 1].map((index) => fs.mkdtempSync(path.join(os.tmpdir(), `pda-cluster-cache-${index}-`)));
 
   beforeAll(async () => {
@@ -141,7 +142,7 @@ describeWithCluster('two instances behind HAProxy', () => {
         PUBLIC_DIR: shared,
       },
       instanceEnv: (index) => ({ PUBLIC_API_ASSET_CACHE_DIR: caches[index]! }),
-      workDir: path.join(APP_ROOT, '.tmp', `cluster-test-${process.pid}`),
+      workDir,
       onOutput: (source, line) => (output += `[${source}] ${line}\n`),
       checks: CHECKS,
     });
@@ -152,7 +153,7 @@ describeWithCluster('two instances behind HAProxy', () => {
     // The instances' and the proxy's output, for a failure's diagnosis: CLUSTER_TEST_OUTPUT=<file>.
     if (process.env.CLUSTER_TEST_OUTPUT) fs.writeFileSync(process.env.CLUSTER_TEST_OUTPUT, output);
     await database?.drop();
-    for (const dir of [shared, ...caches]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [shared, ...caches, workDir]) fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   const auth = () => ({ Authorization: `Bearer ${everything}` });

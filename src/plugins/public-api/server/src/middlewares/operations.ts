@@ -158,11 +158,13 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
     const requestId = requestIdOf(ctx.get(REQUEST_ID_HEADER) || undefined, ctx.app.proxy);
     ctx.set(REQUEST_ID_HEADER, requestId);
     const operator = ctx.path === LIVENESS_PATH || ctx.path === READINESS_PATH || ctx.path === METRICS_PATH;
+    // Found now: a request may end after the application was destroyed (a client that never finished its body).
+    const shutdown = getService('graceful-shutdown');
     observe(ctx, strapi, requestId, operator);
     await runInRequest({ requestId }, async () => {
       if (!(await operatorEndpoint(ctx, strapi))) await next();
     });
     // Koa sends the headers after the last middleware returned: a request that was in flight when the
     // listener began closing also closes its connection.
-    if (getService('graceful-shutdown').isClosing() && !ctx.headerSent) ctx.set('Connection', 'close');
+    if (shutdown.isClosing() && !ctx.headerSent) ctx.set('Connection', 'close');
   };
