@@ -3,8 +3,11 @@
 // each (per-key origins, bracketed filter parameters, 1 MiB bodies with JSON:API errors), and before
 // `strapi::security`, which builds a new helmet instance on every request: /api/v2 sets the same
 // headers, taken once from that middleware with its configuration here (middlewares/security-headers.ts).
+// `plugin::public-api.operations` comes first and replaces `strapi::logger`: the request id, one log line per
+// request with its route, key and request id, the metrics, and the health and metrics endpoints
+// (docs/deployment.md).
 export default [
-  'strapi::logger',
+  'plugin::public-api.operations',
   'strapi::errors',
   'plugin::public-api.api-v2',
   'strapi::security',

@@ -1,6 +1,34 @@
 import type { Core } from '@strapi/strapi';
+import { UploadProviderError, resolveUploadProvider } from '../src/settings/upload-provider';
+
+const installed = (name: string): boolean => {
+  try {
+    require.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The upload plugin's provider (UPLOAD_PROVIDER): local by default, S3 when asked and installed. */
+const upload = () => {
+  try {
+    return resolveUploadProvider(process.env, installed);
+  } catch (error) {
+    if (error instanceof UploadProviderError) {
+      // One clear line, no stack: the operator fixes the environment (or installs the provider) and starts again.
+      process.stderr.write(`Invalid upload settings: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+};
 
 const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
+  ...(() => {
+    const provider = upload();
+    return provider ? { upload: provider } : {};
+  })(),
   'public-api': {
     enabled: true,
     resolve: './src/plugins/public-api',
@@ -55,6 +83,10 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
           windowMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_WINDOW_MS', 24 * 60 * 60 * 1000),
         },
       },
+      // Running several instances (docs/deployment.md): the metrics token, and the drain on SIGTERM.
+      metricsToken: env('METRICS_TOKEN', ''),
+      drainDelayMs: env.int('SHUTDOWN_DRAIN_DELAY_MS', 7000),
+      shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 30000),
     },
   },
 });

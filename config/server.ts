@@ -5,6 +5,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
   host: env('HOST', '0.0.0.0'),
   port: env.int('PORT', 1337),
   url: env('PUBLIC_URL', ''),
+  // Static files and, under uploads/, what the local upload provider stores. With several instances, a
+  // directory every instance sees (a shared volume): docs/deployment.md, Uploads.
+  dirs: { public: env('PUBLIC_DIR', './public') },
   // Strapi 5 reads Koa's proxy trust from server.proxy.koa (a bare boolean here is ignored). Behind a
   // trusted proxy the client address (ctx.ip: per-address rate limits) is the X-Forwarded-For entry that the
   // nearest PROXY_HOPS proxies appended, never one the client wrote itself.

@@ -34,6 +34,8 @@ const onPostgres = {
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
+  'operations.test.ts':
+    "readiness queries the database, the metrics read the pool's numbers (a real pool of several connections on PostgreSQL), the drain waits for a write",
   'read-bounds.test.ts': 'the per-owner cut of reference lists over the relation query, and relation filters',
   'read-reference-lists.test.ts':
     'the per-owner cut of a long reference list is a LIMIT per owner in SQL (LATERAL on PostgreSQL; order, nulls, de-duplication)',
@@ -78,6 +80,8 @@ const onPostgres = {
 const notOnPostgres = {
   'webhooks-cli.test.ts':
     "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
+  'cluster.test.ts':
+    'it always runs on PostgreSQL (and Redis, behind HAProxy): the instances are child processes on one database, whatever TEST_DATABASE says',
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",

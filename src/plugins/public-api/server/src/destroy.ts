@@ -11,6 +11,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('last-used').flush();
   await getService('usage').stop();
   await getService('rate-limits').stop();
+  await getService('readiness').stop();
   await getService('assets').settled();
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.
   const pool = (strapi.db?.connection as unknown as { client?: { pool?: PoolCounts } } | undefined)?.client?.pool;

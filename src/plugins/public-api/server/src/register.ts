@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createJournalMiddleware } from './services/journal/middleware';
 import { createWebhookWakeMiddleware } from './services/webhooks/wake';
+import { addRequestIdsTo } from './http/request-context';
 import { createSlugMiddleware } from './slugs/middleware';
 import { getService } from './utils/get-service';
 
@@ -17,4 +18,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   strapi.documents.use(createJournalMiddleware(strapi, (connection, changes) => getService('journal').append(connection, changes)));
   // Webhooks: a write wakes this instance's dispatcher (services/webhooks/wake.ts).
   strapi.documents.use(createWebhookWakeMiddleware(() => getService('webhook-dispatcher').wake()));
+  // Every log entry written while a request runs names its request id (docs/deployment.md, Logs).
+  addRequestIdsTo(strapi.log as unknown as Parameters<typeof addRequestIdsTo>[0]);
 };

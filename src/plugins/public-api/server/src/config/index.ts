@@ -8,8 +8,9 @@ import {
   type RateLimit,
   type RateLimitStore,
 } from './rate-limits';
+import { OPERATIONS_DEFAULTS, validateOperationsConfig, type OperationsConfig } from './operations';
 
-export type PluginConfig = {
+export type PluginConfig = OperationsConfig & {
   /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
   keySecret: string;
   /** Where transformed image variants are cached (relative to the application root, or absolute). */
@@ -148,6 +149,7 @@ export default {
     redisUrl: '',
     rateLimitStore: 'database',
     rateLimitPrefix: 'public-api',
+    ...OPERATIONS_DEFAULTS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
@@ -225,5 +227,6 @@ export default {
     if (config.rateLimitPrefix !== undefined && !/^[A-Za-z0-9_.:-]{1,64}$/.test(String(config.rateLimitPrefix))) {
       throw new Error('PUBLIC_API_RATE_LIMIT_PREFIX is 1 to 64 letters, digits, or _ . : -');
     }
+    validateOperationsConfig(config);
   },
 };

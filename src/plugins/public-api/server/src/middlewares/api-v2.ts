@@ -26,6 +26,7 @@ import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
+import { labelRequestKey } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
 import { observeUsage } from './usage';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
@@ -251,6 +252,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
   const key = await authenticate(ctx, strapi);
   observeUsage(ctx, key, match);
+  labelRequestKey(ctx, key.keyId);
   await applyRateLimit(ctx, strapi, key);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets

@@ -3,6 +3,7 @@ import assets from './assets';
 import components from './components';
 import editorLabels from './editor-labels';
 import fileVersions from './file-versions';
+import gracefulShutdown from './graceful-shutdown';
 import grants from './grants';
 import idempotency from './idempotency';
 import indexes from './indexes';
@@ -10,8 +11,10 @@ import journal from './journal';
 import keys from './keys';
 import lastUsed from './last-used';
 import locales from './locales';
+import metrics from './metrics';
 import openapi from './openapi';
 import rateLimits from './rate-limits';
+import readiness from './readiness';
 import records from './records';
 import resources from './resources';
 import slugs from './slugs';
@@ -32,14 +35,17 @@ export default {
   'editor-labels': editorLabels,
   'file-versions': fileVersions,
   grants,
+  'graceful-shutdown': gracefulShutdown,
   idempotency,
   indexes,
   journal,
   keys,
   'last-used': lastUsed,
   locales,
+  metrics,
   openapi,
   'rate-limits': rateLimits,
+  readiness,
   records,
   resources,
   slugs,

@@ -148,6 +148,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Pending deliveries of an endpoint, counted up to `bound` (the queue's bound: never a full count). */
+    /**
+     * Seconds since the oldest delivery still waiting was queued (0 when none waits): the outbox's lag, read
+     * by the metrics at each scrape (services/metrics.ts). One MIN over the pending rows, which the queue bounds.
+     */
+    async oldestPendingAgeSeconds(now = Date.now()): Promise<number> {
+      const { table, c } = model();
+      const row = (await knex()(table).min({ oldest: c.createdAt }).where(c.status, 'pending').first()) as Row | undefined;
+      const oldest = row?.oldest;
+      if (oldest === null || oldest === undefined) return 0;
+      const at = new Date(typeof oldest === 'string' && /^\d+$/.test(oldest) ? Number(oldest) : (oldest as string | number)).getTime();
+      return Number.isFinite(at) ? Math.max(0, (now - at) / 1000) : 0;
+    },
+
     async pendingUpTo(endpoint: number, bound: number, connection: Knex = knex()): Promise<number> {
       const { table, c } = model();
       const inner = connection(table).select(c.id).where(c.endpoint, endpoint).andWhere(c.status, 'pending').limit(bound);

@@ -1,0 +1,2 @@
+/** `npm run bench:cluster`: see bench/cluster.ts. */
+export { main } from '../bench/cluster';
