@@ -45,7 +45,7 @@ const DATA = [
 ];
 const KERNEL = [`${SERVER}(config|utils)/`];
 const CODECS = [
-  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext)/`,
+  `${SERVER}(grants|query|write|values|registry|keys|http|idempotency|fields|richtext|usage|audit)/`,
   `${SERVER}openapi/types\\.ts$`,
   `${SERVER}serialize/rows\\.ts$`,
   `${SERVER}slugs/(?!middleware\\.ts$)`,
@@ -133,15 +133,15 @@ module.exports = {
     // ----------------------------------------------------------------------------------------------------
     forbid(
       'app-not-into-plugin',
-      'The domain rules, content types, seed and settings do not reach into the plugin (it is found through Strapi).',
-      { path: '^src/(domain|api|seed|settings)/' },
+      'The domain rules, content types, seed, settings and editor views do not reach into the plugin (it is found through Strapi).',
+      { path: '^src/(domain|api|seed|settings|editor)/' },
       { path: '^src/plugins/' },
     ),
     forbid(
       'plugin-not-to-app',
       "The plugin stands alone: it does not import the application's own code.",
       { path: '^src/plugins/' },
-      { path: '^src/(domain|api|seed|settings|index\\.ts)' },
+      { path: '^src/(domain|api|seed|settings|editor|index\\.ts)' },
     ),
     forbid(
       'domain-not-to-seed-or-api',

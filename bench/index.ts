@@ -7,7 +7,7 @@
  * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
  *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--transforms 20] [--no-write]
- *                    [--only ceiling|atomic]
+ *                    [--only ceiling|atomic|components]
  *
  * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events, and the bench
  * images on a building), starts the application as a separate process with a variant cache directory of
@@ -30,6 +30,7 @@ import {
 import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { benchAtomic } from './atomic';
+import { componentPageUrls, prepareComponentPages } from './components';
 import { benchCeiling, ceilingTable, type CeilingRow } from './ceiling';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
 import { APP_ROOT, startServer, type RunningServer } from './server';
@@ -76,8 +77,17 @@ export const main = async (args: string[]): Promise<number> => {
   const ceilingOnly = values.only === 'ceiling';
   // Only the atomic rows: printed, never written to docs/benchmarks.md (the table would lose every other row).
   const atomicOnly = values.only === 'atomic';
-  if (!Number.isInteger(events) || events < 1000 || !options || (values.only !== undefined && !ceilingOnly && !atomicOnly)) {
-    process.stderr.write(`usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling|atomic]\n`);
+  // Only the components row (issue 17): printed, never written either.
+  const componentsOnly = values.only === 'components';
+  if (
+    !Number.isInteger(events) ||
+    events < 1000 ||
+    !options ||
+    (values.only !== undefined && !ceilingOnly && !atomicOnly && !componentsOnly)
+  ) {
+    process.stderr.write(
+      `usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling|atomic|components]\n`,
+    );
     return 2;
   }
 
@@ -104,6 +114,7 @@ export const main = async (args: string[]): Promise<number> => {
   try {
     const credentials = await withStrapi(async (strapi) => {
       const prepared = await prepareDatabase(strapi, events, say);
+      say(`Component pages: ${await prepareComponentPages(strapi)} made.`);
       assetFiles = await prepareAssets(strapi);
       return prepared;
     });
@@ -145,6 +156,25 @@ export const main = async (args: string[]): Promise<number> => {
     };
     if (atomicOnly) {
       await measureAtomic();
+      return report();
+    }
+    // 100 pages, each with a 10-section dynamic zone and an SEO component, against Strapi's populate of the same.
+    const measureComponents = async () => {
+      const urls = componentPageUrls(server!.url);
+      await compare(
+        '100 pages with a 10-section dynamic zone',
+        { label: 'GET /api/v2/cms/culture-hub/pages?limit=100 (sections, seo)', url: urls.ours, headers: v2 },
+        {
+          label: 'GET /api/pages?pagination[pageSize]=100&populate[sections][populate]=*&populate[seo][populate]=*',
+          url: urls.strapi,
+          headers: rest,
+        },
+        '>= 2x',
+        (ratio) => ratio >= 2,
+      );
+    };
+    if (componentsOnly) {
+      await measureComponents();
       return report();
     }
 
@@ -343,6 +373,7 @@ export const main = async (args: string[]): Promise<number> => {
       (ratio) => ratio >= 1 / 1.2,
     );
     await measureAtomic();
+    await measureComponents();
   } finally {
     await server?.stop();
     removeAssets(assetFiles, env.PUBLIC_API_ASSET_CACHE_DIR);
@@ -359,7 +390,7 @@ export const main = async (args: string[]): Promise<number> => {
     for (const problem of problems) say(`WARNING ${problem}`);
     const unequal = ceiling.some((row) => row.unequal);
     if (unequal) say('ERROR the raw server and /api/v2 answered different bodies; those rows were not measured.');
-    if (!values['no-write'] && !ceilingOnly && !atomicOnly) write(table, rawTable, problems);
+    if (!values['no-write'] && !ceilingOnly && !atomicOnly && !componentsOnly) write(table, rawTable, problems);
     return unequal ? 1 : 0;
   }
 

@@ -12,7 +12,12 @@
  */
 const onPostgres = {
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
+  'admin-registry.test.ts':
+    "editors' field labels are read from Strapi's core store by key prefix (one $startsWith query; its value is text on both)",
   'admin-websites.test.ts': "unique website slugs, and every key's stored grants rewritten when a website changes",
+  'audit-log.test.ts': "entries written in the change's own transaction (rolled back with it), keyset paging by id in SQL",
+  'usage.test.ts':
+    'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
@@ -23,6 +28,8 @@ const onPostgres = {
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
   'http-caching.test.ts':
     "If-Match reads the record inside the write's transaction (with Idempotency-Key claims); a key's cache policy is stored JSON",
+  'components-read.test.ts':
+    "component values read from Strapi's _cmps join tables and component tables by the plugin's own SQL, per version and locale",
   'components-demo.test.ts': 'writes republish documents whose components are rows and join rows of their own, copied on publish',
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
@@ -63,8 +70,6 @@ const onPostgres = {
 
 const notOnPostgres = {
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
-  'admin-registry.test.ts':
-    'the registry is built from content-type schemas; the preview reads through the read path (read-* on PostgreSQL)',
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",
   'asset-presets.test.ts': 'which transforms preset mode allows: the configuration and the handler, not the database',

@@ -61,6 +61,7 @@ test('the registry lists the native resources with their fields and types, and t
     festival: 'relation',
     cover: 'image',
     body: 'richtext',
+    seo: 'component',
   });
   expect(events.fields.find((field) => field.key === 'title')).toEqual({
     key: 'title',
@@ -74,15 +75,53 @@ test('the registry lists the native resources with their fields and types, and t
 test('content types a website may publish: the application’s own, with kind and website scoping', async () => {
   const res = await get('/content-types');
   expect(res.status).toBe(200);
-  const byUid = Object.fromEntries((res.body.data as { uid: string }[]).map((type) => [type.uid, type]));
+  const byUid = Object.fromEntries((res.body.data as { uid: string; personalData: boolean }[]).map((type) => [type.uid, type]));
   expect(Object.keys(byUid).every((uid) => uid.startsWith('api::'))).toBe(true);
-  expect(byUid['api::page.page']).toEqual({ uid: 'api::page.page', displayName: 'Page', kind: 'collectionType', websiteScoped: true });
+  expect(byUid['api::page.page']).toEqual({
+    uid: 'api::page.page',
+    displayName: 'Page',
+    kind: 'collectionType',
+    websiteScoped: true,
+    personalData: false,
+  });
   expect(byUid['api::homepage.homepage']).toEqual({
     uid: 'api::homepage.homepage',
     displayName: 'Homepage',
     kind: 'singleType',
     websiteScoped: false,
+    personalData: false,
   });
+  // The two content types that hold people's data say so (their schemas' pluginOptions).
+  expect(
+    Object.values(byUid)
+      .filter((type) => type.personalData)
+      .map((type) => type.uid)
+      .sort(),
+  ).toEqual(['api::job-application.job-application', 'api::newsletter-subscription.newsletter-subscription']);
+});
+
+test('relations name the resource they lead to (or null: none is served), and labels are the content manager’s', async () => {
+  type Summary = { id: string; personalData: boolean; fields: { key: string; label: string; target?: string | null }[] };
+  const resources = async () => (await get('/registry')).body.data.resources as Summary[];
+  const field = (list: Summary[], resource: string, key: string) =>
+    list.find((candidate) => candidate.id === resource)!.fields.find((candidate) => candidate.key === key)!;
+  let list = await resources();
+  expect(field(list, 'native:events', 'venue').target).toBe('native:buildings');
+  expect(field(list, 'native:products', 'event').target).toBe('native:events');
+  expect(field(list, 'native:jobs', 'applications').target).toBeNull();
+  expect('target' in field(list, 'native:events', 'title')).toBe(false);
+  expect(list.every((resource) => resource.personalData === false)).toBe(true);
+  expect(field(list, 'native:events', 'startsAt').label).toBe('Starts at');
+
+  // An admin renames the field in the content manager (Configure the view): the registry follows at once.
+  const contentTypes = app.strapi.plugin('content-manager').service('content-types');
+  const model = contentTypes.findContentType('api::event.event');
+  const { uid: _uid, ...configuration } = await contentTypes.findConfiguration(model);
+  configuration.metadatas.startsAt.edit.label = 'Doors open';
+  await contentTypes.updateConfiguration(model, configuration);
+  list = await resources();
+  expect(field(list, 'native:events', 'startsAt').label).toBe('Doors open');
+  expect(field(list, 'native:events', 'endsAt').label).toBe('Ends at');
 });
 
 test('the preview answers as the API would for unsaved grants', async () => {

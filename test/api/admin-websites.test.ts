@@ -69,6 +69,7 @@ test('create: the slug comes from the name; publications appear in the registry 
       { key: 'primaryColor', label: 'Primary color', type: 'string', required: false, localized: false },
       { key: 'logo', label: 'Logo', type: 'image', required: false, localized: false },
     ],
+    personalData: false,
   });
   expect((await api().get(`/websites/${res.body.data.id}`)).body).toEqual(res.body);
   expect((await api().get('/websites')).body.data).toContainEqual(res.body.data);
@@ -125,6 +126,11 @@ test('names and slugs: required, unique, and only known members', async () => {
     { path: ['name'], message: 'A website needs a name of 1 to 120 characters.' },
     { path: ['slug'], message: "The slug 'twin' is already used by another website." },
   ]);
+  // An empty name and no slug: the name's issue alone (no slug is made from a refused name).
+  const unnamed = await api().post('/websites', { name: '  ', publications: [] });
+  expect(issues(unnamed)).toEqual([{ path: ['name'], message: 'A website needs a name of 1 to 120 characters.' }]);
+  const unsluggable = await api().post('/websites', { name: '!!!', publications: [] });
+  expect(issues(unsluggable)).toEqual([{ path: ['slug'], message: expect.stringMatching(/^No slug can be made from this name\./) }]);
   expect((await api().put(`/websites/${first.body.data.id}`, { slug: 'twin' })).status).toBe(200);
   expect((await api().put('/websites/999999', { name: 'x' })).status).toBe(404);
   expect((await api().get('/websites/999999')).status).toBe(404);

@@ -1,8 +1,9 @@
 /**
- * The demo's components (issue 17) under writes through /api/v2. The API does not serve component fields
- * yet (contract section 15 comes later), so a write never names `sections` or `seo`; what it must not do
- * is lose them: a write republishes the document, and Strapi stores components as rows of their own
- * that are copied on publish. Each case compares the components before and after, in every version.
+ * The demo's components (issue 17) under writes through /api/v2. Reads serve component fields
+ * (test/api/components-read.test.ts) but writes do not take them yet (they are read-only), so a write here
+ * never names `sections` or `seo`; what it must not do is lose them: a write republishes the document, and
+ * Strapi stores components as rows of their own that are copied on publish. Each case compares the
+ * components before and after, in every version.
  */
 import type { Core } from '@strapi/strapi';
 import { COMPONENT } from '../../src/seed/plan/sections';

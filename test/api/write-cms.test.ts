@@ -98,6 +98,9 @@ describe('collections', () => {
         hero: null,
         showInMenu: true,
         relatedPages: [{ id: ids.aboutA, slug: 'about-a', collection: 'pages' }],
+        // Component fields the write did not name (read-only through the API for now): empty.
+        sections: [],
+        seo: null,
       },
       meta: { slug: 'contact', sort: null, createdAt: expect.any(Number), updatedAt: expect.any(Number), publishedAt: expect.any(Number) },
     });

@@ -136,16 +136,18 @@ test('create a key granting one resource with two readable fields; it is shown o
   await page.getByLabel('Name').fill('Events website');
   await page.getByLabel('Description').fill('The public events site');
 
-  // The grant editor by keyboard: open the resource, tick two fields with the space bar.
-  const trigger = page.getByRole('button', { name: 'Events (/events)' });
+  // The grant matrix by keyboard: open the resource's fields in place, tick two with the space bar.
+  const trigger = page.getByRole('button', { name: 'Fields of Events' });
   await trigger.focus();
   await page.keyboard.press('Enter');
-  const events = page.getByTestId('grant-native:events');
+  const fields = page.getByTestId('fields-native:events');
   for (const field of ['Title', 'Summary']) {
-    await events.getByRole('checkbox', { name: `${field} is readable`, exact: true }).focus();
+    await fields.getByRole('checkbox', { name: `${field} is readable`, exact: true }).focus();
     await page.keyboard.press('Space');
   }
-  await expect(events.getByRole('checkbox', { name: 'Read', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
+  const events = page.getByTestId('grant-native:events');
+  await expect(events.getByRole('checkbox', { name: 'Read Events', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
+  await events.getByText('2 of', { exact: false }).waitFor();
   // The live preview shows the index the key will get.
   await page.getByTestId('preview-index').getByText('native:events').waitFor();
   await screenshot(page, 'key-create');
@@ -314,11 +316,13 @@ test('a website publication, validated, appears in the grant editor', async () =
   await page.getByTestId('websites-table').getByText('harbour-festival').waitFor();
   await screenshot(page, 'websites-list');
 
-  await page.goto(settings(`keys/${keyId}`));
+  // The first key is revoked by now (read-only): grant the website's pages to another one.
+  await page.goto(settings('keys'));
+  await page.getByRole('link', { name: 'Mobile app' }).click();
   await page.getByRole('heading', { name: 'Website: Harbour Festival' }).waitFor();
-  await page.getByRole('button', { name: 'Pages (/cms/harbour-festival/pages)' }).click();
-  const pages = page.getByTestId('grant-cms:harbour-festival/pages');
-  await pages.getByRole('checkbox', { name: 'Select all or none of the readable fields of Pages' }).click();
+  await page.getByRole('button', { name: 'Fields of Pages' }).click();
+  const pages = page.getByTestId('fields-cms:harbour-festival/pages');
+  await pages.getByRole('checkbox', { name: 'All fields of Pages readable' }).click();
   await expect(pages.getByRole('checkbox', { name: 'Title is readable', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
   await screenshot(page, 'key-grants-website');
 });
@@ -348,7 +352,7 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
   await page.getByLabel('Name').waitFor();
   await page.getByRole('link', { name: 'Back' }).focus();
   const reached: string[] = [];
-  for (let i = 0; i < 60; i += 1) {
+  for (let i = 0; i < 120; i += 1) {
     await page.keyboard.press('Tab');
     reached.push(
       await page.evaluate(() => {
@@ -366,14 +370,14 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
       'Name*',
       'Description',
       'Preview drafts',
-      'Buildings (/buildings)',
-      'Events (/events)',
-      'Products (/products)',
+      'Read Buildings',
+      'Read Events',
+      'Fields of Products',
       'Add an origin',
       'Resource index',
     ]),
   );
-  expect(reached.findIndex((name) => name === 'Name*')).toBeLessThan(reached.findIndex((name) => name === 'Events (/events)'));
+  expect(reached.findIndex((name) => name === 'Name*')).toBeLessThan(reached.findIndex((name) => name === 'Read Events'));
 
   await page.goto(settings('keys'));
   await page.getByRole('link', { name: 'Mobile app' }).focus();
@@ -424,8 +428,8 @@ test('roles: the plugin’s actions are assigned in Settings > Roles, and a read
 test('the Preview drafts toggle: stored on create, names status in the OpenAPI preview, lets the key read drafts, and turns off again', async () => {
   await page.goto(settings('keys/create'));
   await page.getByLabel('Name').fill('Editors’ preview site');
-  await page.getByRole('button', { name: 'Events (/events)' }).click();
-  await page.getByTestId('grant-native:events').getByRole('checkbox', { name: 'Title is readable', exact: true }).click();
+  await page.getByRole('button', { name: 'Fields of Events' }).click();
+  await page.getByTestId('fields-native:events').getByRole('checkbox', { name: 'Title is readable', exact: true }).click();
   const toggle = page.getByLabel('Preview drafts');
   await expect(toggle.isChecked()).resolves.toBe(false);
 

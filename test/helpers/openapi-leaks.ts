@@ -95,6 +95,14 @@ export const reachableNames = (grants: KeyGrants, resources: readonly Resource[]
     for (const field of [...projection.readable, ...projection.writable]) names.add(field.key);
     for (const target of projection.targets.values()) names.add(target.slug);
     for (const field of projection.fields) for (const option of field.options ?? []) names.add(option.value);
+    // Components of readable component fields: their uids (a dynamic zone item's `type`), labels and fields.
+    for (const component of projection.components.values()) {
+      names.add(component.resource.uid);
+      names.add(component.resource.name);
+      for (const field of component.readable) names.add(field.key);
+      for (const target of component.targets.values()) names.add(target.slug);
+      for (const field of component.fields) for (const option of field.options ?? []) names.add(option.value);
+    }
   }
   return names;
 };

@@ -34,6 +34,7 @@ const EVENTS: ResourceSummary = {
   contentType: 'api::event.event',
   actions: ['read', 'create', 'update', 'delete'],
   fields: ['title', 'summary', 'venue'].map((key) => ({ key, label: key, type: 'string', required: false, localized: false })),
+  personalData: false,
 };
 
 describe('grants', () => {
@@ -45,8 +46,18 @@ describe('grants', () => {
     draft = setAllFields(draft, EVENTS, 'read', true);
     expect(columnState(grantOf(draft, 'native:events'), EVENTS, 'read')).toBe(true);
     draft = setAllFields(draft, EVENTS, 'read', false);
-    draft = setAction(draft, 'native:events', 'read', false);
+    draft = setAction(draft, EVENTS, 'read', false);
     expect(draft.resources).toEqual({});
+  });
+
+  test('Read alone reads every field (never zero); unticking it drops the readable fields; a narrowed list is kept', () => {
+    let draft = setAction(EMPTY_GRANTS, EVENTS, 'read', true);
+    expect(grantOf(draft, 'native:events')).toEqual({ actions: ['read'], read: ['title', 'summary', 'venue'], write: [] });
+    draft = setField(draft, EVENTS, 'venue', 'read', false);
+    draft = setAction(draft, EVENTS, 'create', true);
+    expect(grantOf(draft, 'native:events')).toEqual({ actions: ['read', 'create'], read: ['title', 'summary'], write: [] });
+    draft = setAction(draft, EVENTS, 'read', false);
+    expect(grantOf(draft, 'native:events')).toEqual({ actions: ['create'], read: [], write: [] });
   });
 
   test('what is sent: known resources, no blank origins; origin errors map back to their rows', () => {

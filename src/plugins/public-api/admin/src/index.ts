@@ -41,6 +41,13 @@ export default {
         Component: () => import('./pages/websites'),
         permissions: PERMISSIONS.read,
       },
+      {
+        id: `${PLUGIN_ID}-audit-log`,
+        intlLabel: { id: getTranslation('settings.auditLog'), defaultMessage: 'Audit log' },
+        to: `${PLUGIN_ID}/audit-log`,
+        Component: () => import('./pages/audit'),
+        permissions: PERMISSIONS.read,
+      },
     ]);
   },
 

@@ -35,4 +35,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     );
   }
   await registerRbacActions(strapi);
+  // Per-key usage counters and the audit log of admin changes: their tables, the counters' flush and rollup.
+  await getService('usage').start();
+  await getService('audit-log').start();
 };

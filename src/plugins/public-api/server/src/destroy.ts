@@ -8,6 +8,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('file-versions').stop();
   await getService('uploads').stop();
   await getService('last-used').flush();
+  await getService('usage').stop();
   await getService('rate-limits').stop();
   await getService('assets').settled();
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.

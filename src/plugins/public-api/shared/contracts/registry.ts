@@ -21,14 +21,24 @@ export type FieldType =
   | 'images'
   | 'files'
   | 'relation'
-  | 'relations';
+  | 'relations'
+  | 'component'
+  | 'components'
+  | 'dynamiczone';
 
 export type FieldSummary = {
   key: string;
+  /** The label editors see in the content manager (its stored configuration), else the key made readable. */
   label: string;
   type: FieldType;
   required: boolean;
   localized: boolean;
+  /**
+   * A relation's target as this resource reaches it (`native:buildings`), or null when the API serves no
+   * resource of that content type; absent for other fields. A relation is shown to a key only when its
+   * target resource is granted too.
+   */
+  target?: string | null;
 };
 
 export type ResourceSummary = {
@@ -46,6 +56,8 @@ export type ResourceSummary = {
   /** The actions this resource can ever support (a singleton: read and update). */
   actions: GrantAction[];
   fields: FieldSummary[];
+  /** Whether the content type holds personal data (job applications, newsletter subscriptions). */
+  personalData: boolean;
 };
 
 export type CommandSummary = {
@@ -59,6 +71,8 @@ export type ContentTypeSummary = {
   kind: 'collectionType' | 'singleType';
   /** Whether records link to a website, so that each website sees only its own. */
   websiteScoped: boolean;
+  /** Whether its records hold personal data (schema `pluginOptions['public-api'].personalData`). */
+  personalData: boolean;
 };
 
 export declare namespace GetRegistry {

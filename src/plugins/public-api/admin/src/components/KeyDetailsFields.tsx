@@ -6,7 +6,7 @@ import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, T
 import { useIntl } from 'react-intl';
 import { useT } from '../hooks/useT';
 import type { FieldErrors } from '../utils/errors';
-import { tomorrow, type ExpiryChoice } from '../utils/expiry';
+import type { ExpiryChoice } from '../utils/expiry';
 
 export type KeyDetails = {
   name: string;
@@ -27,7 +27,7 @@ type Props = {
   onChange: (value: KeyDetails) => void;
   errors: FieldErrors;
   disabled?: boolean;
-  /** The stored expiry of an existing key, shown as a hint. */
+  /** The stored expiry of an existing key, offered as "keep it". */
   currentExpiry?: string | null;
 };
 
@@ -36,14 +36,14 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
   const { formatDate } = useIntl();
   const set = <K extends keyof KeyDetails>(key: K, next: KeyDetails[K]) => onChange({ ...value, [key]: next });
 
+  // One statement about the expiry at a time: the choice says it, the hint only adds what follows from it.
   const expiryHint =
-    currentExpiry === undefined
-      ? t('key.expiry.hint', 'After this date requests with the key are refused.')
-      : currentExpiry === null
-        ? t('key.expiry.current.never', 'Currently: never expires.')
-        : t('key.expiry.current.date', 'Currently: expires {date}.', {
-            date: formatDate(currentExpiry, { dateStyle: 'medium', timeStyle: 'short' }),
-          });
+    value.expiry === 'never'
+      ? t('key.expiry.hint.never', 'The key works until it is revoked or deleted.')
+      : value.expiry === 'custom'
+        ? undefined
+        : t('key.expiry.hint', 'After this moment requests with the key are refused.');
+  const dateError = value.expiry === 'custom' ? errors.expiresAt : undefined;
 
   return (
     <Grid.Root gap={5}>
@@ -59,9 +59,16 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
         </Field.Root>
       </Grid.Item>
       <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-        <Field.Root name="expiry" error={errors.expiresAt} hint={expiryHint} width="100%">
+        <Field.Root name="expiry" error={dateError ? undefined : errors.expiresAt} hint={expiryHint} width="100%">
           <Field.Label>{t('key.expiry', 'Expiration')}</Field.Label>
           <SingleSelect value={value.expiry} disabled={disabled} onChange={(next) => set('expiry', String(next) as ExpiryChoice)}>
+            {currentExpiry && (
+              <SingleSelectOption value="current">
+                {t('key.expiry.current', 'Keep: expires {date}', {
+                  date: formatDate(currentExpiry, { dateStyle: 'medium', timeStyle: 'short' }),
+                })}
+              </SingleSelectOption>
+            )}
             <SingleSelectOption value="never">{t('key.expiry.never', 'Never')}</SingleSelectOption>
             <SingleSelectOption value="7">{t('key.expiry.days', 'In {days} days', { days: 7 })}</SingleSelectOption>
             <SingleSelectOption value="30">{t('key.expiry.days', 'In {days} days', { days: 30 })}</SingleSelectOption>
@@ -74,17 +81,24 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
       </Grid.Item>
       {value.expiry === 'custom' && (
         <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-          <Field.Root name="customDate" required hint={t('key.expiry.date.hint', 'The key works until the end of this day.')} width="100%">
+          <Field.Root
+            name="customDate"
+            required
+            error={dateError}
+            hint={t('key.expiry.date.hint', 'The key works until the end of this day.')}
+            width="100%"
+          >
             <Field.Label>{t('key.expiry.date', 'Expires on')}</Field.Label>
+            {/* No earliest date: a past one is sent as chosen, and the server's refusal shows here. */}
             <DatePicker
               value={value.customDate}
-              minDate={tomorrow()}
               disabled={disabled}
               onChange={(date) => set('customDate', date)}
               onClear={() => set('customDate', undefined)}
               clearLabel={t('key.expiry.date.clear', 'Clear the date')}
             />
             <Field.Hint />
+            <Field.Error />
           </Field.Root>
         </Grid.Item>
       )}

@@ -22,10 +22,20 @@ const withGrant = (draft: Draft, resourceId: string, grant: ResourceGrant): Draf
 const toggled = <T>(list: T[], item: T, on: boolean): T[] =>
   on ? (list.includes(item) ? list : [...list, item]) : list.filter((x) => x !== item);
 
-export const setAction = (draft: Draft, resourceId: string, action: GrantAction, on: boolean): Draft => {
-  const grant = grantOf(draft, resourceId);
-  return withGrant(draft, resourceId, { ...grant, actions: toggled(grant.actions, action, on) });
+/**
+ * Ticking Read on a resource with no readable field makes every field readable (Read alone would serve
+ * records with empty attributes); unticking it drops the readable fields with it.
+ */
+export const setAction = (draft: Draft, resource: ResourceSummary, action: GrantAction, on: boolean): Draft => {
+  const grant = grantOf(draft, resource.id);
+  const next = { ...grant, actions: toggled(grant.actions, action, on) };
+  if (action === 'read' && on && grant.read.length === 0) next.read = resource.fields.map((field) => field.key);
+  if (action === 'read' && !on) next.read = [];
+  return withGrant(draft, resource.id, orderFields(next, resource));
 };
+
+/** Read on a resource with all its fields: the "all fields" shortcut. */
+export const readAllFields = (draft: Draft, resource: ResourceSummary): Draft => setAllFields(draft, resource, 'read', true);
 
 /** Making a field readable also grants `read`: a readable field is useless without it. */
 export const setField = (draft: Draft, resource: ResourceSummary, field: string, kind: 'read' | 'write', on: boolean): Draft => {

@@ -30,8 +30,19 @@ export const resourceTag = (resource: Pick<Resource, 'slug' | 'website'>): strin
 
 type TagTarget = Pick<Resource, 'slug' | 'website'>;
 
-/** What tagging needs of a projection: its resource, and the resource each relation field leads to. */
-export type TaggedProjection<R extends TagTarget> = { resource: R; targets: ReadonlyMap<string, R> };
+/** A field as tagging reads it: component fields name the components their values may be. */
+type TaggedField = { key: string; type: string; components?: readonly { uid: string }[] };
+
+/**
+ * What tagging needs of a projection: its resource, the resource each relation field leads to and, for
+ * references inside component values, its fields and the projections of its components (by uid).
+ */
+export type TaggedProjection<R extends TagTarget> = {
+  resource: R;
+  targets: ReadonlyMap<string, R>;
+  readable?: readonly TaggedField[];
+  components?: ReadonlyMap<string, TaggedProjection<R>>;
+};
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
@@ -60,16 +71,37 @@ const collect = <R extends TagTarget>(
   for (const record of records) {
     if (!isObject(record)) continue;
     add(found, tag, record.id);
-    const attributes = isObject(record.attributes) ? record.attributes : {};
-    for (const [field, target] of projection.targets) {
-      const value = attributes[field];
-      const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-      const targetTag = resourceTag(target);
-      for (const item of items) {
-        if (!isObject(item)) continue;
-        if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
-        else add(found, targetTag, item.id);
-      }
+    collectAttributes(projection, projectionOf, isObject(record.attributes) ? record.attributes : {}, found);
+  }
+};
+
+const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
+
+/** The records one set of attributes shows: its relations' targets, and those inside its component values. */
+const collectAttributes = <R extends TagTarget>(
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  attributes: Record<string, unknown>,
+  found: Found,
+): void => {
+  for (const [field, target] of projection.targets) {
+    const targetTag = resourceTag(target);
+    for (const item of itemsOf(attributes[field])) {
+      if (!isObject(item)) continue;
+      if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
+      else add(found, targetTag, item.id);
+    }
+  }
+  for (const field of projection.readable ?? []) {
+    if (!field.components) continue;
+    const zone = field.type === 'dynamiczone';
+    for (const item of itemsOf(attributes[field.key])) {
+      if (!isObject(item)) continue;
+      // A dynamic zone item names its component; a component field's value is its attributes.
+      const uid = zone ? item.type : field.components[0]?.uid;
+      const inner = typeof uid === 'string' ? projection.components?.get(uid) : undefined;
+      const values = zone ? item.attributes : item;
+      if (inner && isObject(values)) collectAttributes(inner, projectionOf, values, found);
     }
   }
 };

@@ -27,6 +27,7 @@ import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
 import { captureSecurityHeaders } from './security-headers';
+import { observeUsage } from './usage';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse } from '../http/respond';
@@ -249,6 +250,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   if (match.route?.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
   const key = await authenticate(ctx, strapi);
+  observeUsage(ctx, key, match);
   await applyRateLimit(ctx, strapi, key);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets

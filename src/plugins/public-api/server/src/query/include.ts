@@ -44,6 +44,9 @@ export const parseInclude = (text: string, tree: IncludeTree): IncludeSpec[] => 
       level = level?.get(segment);
       if (!level) throw fail(`${echo(path)} is not an expandable relation path.`, 'include_invalid');
     }
+    if (level?.throughComponent) {
+      throw fail(`${echo(path)} ends on a component field; name a relation inside it (${echo(`${path}.<relation>`)}).`, 'include_invalid');
+    }
     addPath(specs, segments);
   }
   return specs;
@@ -62,5 +65,6 @@ export const expandablePaths = (tree: IncludeTree, depth = MAX_INCLUDE_DEPTH, pr
     ? []
     : [...tree].flatMap(([field, next]) => {
         const path = `${prefix}${field}`;
-        return [path, ...expandablePaths(next, depth - 1, `${path}.`)];
+        const deeper = expandablePaths(next, depth - 1, `${path}.`);
+        return next.throughComponent ? deeper : [path, ...deeper];
       });

@@ -58,7 +58,13 @@ export type FilterCondition =
  * target resource. Maps (not objects) so that a request for `constructor` or `__proto__` finds nothing,
  * and so that cycles (events -> festival -> events) are one shared map, not an infinite tree.
  */
-export type IncludeTree = ReadonlyMap<string, IncludeTree>;
+export type IncludeTree = ReadonlyMap<string, IncludeTree> & {
+  /**
+   * The level of a component field (contract section 15: `sections.events`): a path goes on through it
+   * to a relation of its components, and cannot end on it (a component value is not a record).
+   */
+  readonly throughComponent?: true;
+};
 
 /** A requested expansion: `festival.events,venue` -> [{ festival, [{ events, [] }] }, { venue, [] }]. */
 export type IncludeSpec = { field: string; include: IncludeSpec[] };

@@ -4,6 +4,7 @@
  */
 import type { PermissionAction } from '../../../shared/contracts/permissions';
 import { requires } from '../rbac';
+import { auditMiddlewares } from '../controllers/admin/audited';
 
 type AdminRoute = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; handler: string; action: PermissionAction };
 
@@ -19,6 +20,8 @@ const routes: AdminRoute[] = [
   { method: 'POST', path: '/keys/:id/revoke', handler: 'admin-keys.revoke', action: 'update' },
   { method: 'POST', path: '/keys/:id/regenerate', handler: 'admin-keys.regenerate', action: 'regenerate' },
   { method: 'DELETE', path: '/keys/:id', handler: 'admin-keys.remove', action: 'delete' },
+  { method: 'GET', path: '/keys/:id/usage', handler: 'admin-usage.find', action: 'read' },
+  { method: 'GET', path: '/audit-log', handler: 'admin-audit-log.list', action: 'read' },
 
   { method: 'GET', path: '/websites', handler: 'admin-websites.list', action: 'read' },
   { method: 'POST', path: '/websites', handler: 'admin-websites.create', action: 'create' },
@@ -29,5 +32,8 @@ const routes: AdminRoute[] = [
 
 export default {
   type: 'admin' as const,
-  routes: routes.map(({ action, ...route }) => ({ ...route, config: { policies: requires(action) } })),
+  routes: routes.map(({ action, ...route }) => ({
+    ...route,
+    config: { policies: requires(action), middlewares: auditMiddlewares(route.handler) },
+  })),
 };

@@ -1,5 +1,7 @@
 import access from './access';
 import assets from './assets';
+import components from './components';
+import editorLabels from './editor-labels';
 import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
@@ -14,12 +16,16 @@ import records from './records';
 import resources from './resources';
 import slugs from './slugs';
 import uploads from './uploads';
+import usage from './usage';
+import auditLog from './audit-log';
 import websites from './websites';
 import writes from './writes';
 
 export default {
   access,
   assets,
+  components,
+  'editor-labels': editorLabels,
   'file-versions': fileVersions,
   grants,
   idempotency,
@@ -34,6 +40,8 @@ export default {
   resources,
   slugs,
   uploads,
+  usage,
+  'audit-log': auditLog,
   websites,
   writes,
 };

@@ -115,16 +115,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       .map((member) => ({ path: [member], message: `'${member}' is not a website setting.` }));
 
     const name = input.name === undefined && current ? current.name : input.name;
-    if (typeof name !== 'string' || name.trim() === '' || name.trim().length > 120) {
-      issues.push({ path: ['name'], message: 'A website needs a name of 1 to 120 characters.' });
-    }
+    const nameIsValid = typeof name === 'string' && name.trim() !== '' && name.trim().length <= 120;
+    if (!nameIsValid) issues.push({ path: ['name'], message: 'A website needs a name of 1 to 120 characters.' });
 
     let slug: string | undefined = current?.slug;
     if (input.slug !== undefined && input.slug !== null && input.slug !== '') {
       if (typeof input.slug !== 'string' || !WEBSITE_SLUG.test(input.slug)) issues.push({ path: ['slug'], message: WEBSITE_SLUG_MESSAGE });
       else slug = input.slug;
-    } else if (!current && typeof name === 'string') {
-      slug = slugifyName(name);
+    } else if (!current && nameIsValid) {
+      // A slug made from a refused name would only repeat the name's issue under another field.
+      slug = slugifyName(name as string);
       if (!WEBSITE_SLUG.test(slug)) issues.push({ path: ['slug'], message: `No slug can be made from this name. ${WEBSITE_SLUG_MESSAGE}` });
     }
     if (slug && slug !== current?.slug) {

@@ -1,7 +1,9 @@
 /**
  * Browser origins the key accepts requests from (`https://shop.example`, `https://*.example`). The
- * server validates every rule; its messages appear under the rule they concern.
+ * server validates every rule; its messages appear under the rule they concern. A new row takes the
+ * focus, so typing goes where it is meant to; a row left blank is named, never dropped unseen.
  */
+import { useEffect, useRef } from 'react';
 import { Button, Field, Flex, IconButton, TextInput, Typography } from '@strapi/design-system';
 import { Plus, Trash } from '@strapi/icons';
 import { useT } from '../../hooks/useT';
@@ -13,12 +15,23 @@ type Props = {
   onChange: (draft: Draft) => void;
   /** Errors by the origin's index in the draft. */
   errors: FieldErrors;
+  /** Rows left blank when saving was tried. */
+  blankRows: number[];
   disabled?: boolean;
 };
 
-export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => {
+export const OriginsSection = ({ draft, onChange, errors, blankRows, disabled }: Props) => {
   const t = useT();
   const origins = draft.origins;
+  const inputs = useRef<(HTMLInputElement | null)[]>([]);
+  const focusRow = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (focusRow.current === null) return;
+    inputs.current[focusRow.current]?.focus();
+    focusRow.current = null;
+  }, [origins.length]);
+
   const update = (index: number, value: string) =>
     onChange(
       setOrigins(
@@ -33,6 +46,10 @@ export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => 
         origins.filter((_, i) => i !== index),
       ),
     );
+  const add = () => {
+    focusRow.current = origins.length;
+    onChange(setOrigins(draft, [...origins, '']));
+  };
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>
@@ -44,9 +61,18 @@ export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => 
       </Typography>
       {origins.map((origin, index) => (
         <Flex key={index} gap={2} alignItems="start">
-          <Field.Root name={`origins.${index}`} error={errors[String(index)]} style={{ flex: 1 }}>
+          <Field.Root
+            name={`origins.${index}`}
+            error={
+              errors[String(index)] ?? (blankRows.includes(index) ? t('origins.blank', 'Type an origin, or remove this row.') : undefined)
+            }
+            style={{ flex: 1 }}
+          >
             <Field.Label>{t('origins.label', 'Origin {number}', { number: index + 1 })}</Field.Label>
             <TextInput
+              ref={(element: HTMLInputElement | null) => {
+                inputs.current[index] = element;
+              }}
               value={origin}
               placeholder="https://www.example.com"
               disabled={disabled}
@@ -67,7 +93,7 @@ export const OriginsSection = ({ draft, onChange, errors, disabled }: Props) => 
         </Flex>
       ))}
       <Flex>
-        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={() => onChange(setOrigins(draft, [...origins, '']))}>
+        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
           {t('origins.add', 'Add an origin')}
         </Button>
       </Flex>

@@ -2,7 +2,19 @@
  * A website's publications: which content type it publishes under which collection slug, as a
  * collection or a singleton. Single types can only be singletons.
  */
-import { Box, Button, Field, Flex, Grid, IconButton, SingleSelect, SingleSelectOption, TextInput, Typography } from '@strapi/design-system';
+import {
+  Alert,
+  Box,
+  Button,
+  Field,
+  Flex,
+  Grid,
+  IconButton,
+  SingleSelect,
+  SingleSelectOption,
+  TextInput,
+  Typography,
+} from '@strapi/design-system';
 import { Plus, Trash } from '@strapi/icons';
 import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
 import type { Publication } from '../../../../shared/contracts/websites';
@@ -53,6 +65,21 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
                 <Trash />
               </IconButton>
             </Flex>
+            {type?.personalData && (
+              <Box paddingBottom={3}>
+                <Alert
+                  variant="warning"
+                  closeLabel={t('common.close', 'Close')}
+                  title={t('publications.personalData.title', 'Personal data')}
+                >
+                  {t(
+                    'publications.personalData',
+                    '{name} records hold personal data (names, e-mail addresses). Publishing them lets every key granted this resource read them: grant it only to trusted servers, never to a public website.',
+                    { name: type.displayName },
+                  )}
+                </Alert>
+              </Box>
+            )}
             <Grid.Root gap={4}>
               <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
                 <Field.Root name={`publications.${index}.contentType`} required error={at('contentType')} width="100%">

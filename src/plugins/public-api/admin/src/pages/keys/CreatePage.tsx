@@ -2,12 +2,13 @@
  * Create a key: details, grants, origins, with the live preview. On success the edit page opens
  * with the key's plaintext, shown there once.
  */
-import { Button, Flex } from '@strapi/design-system';
+import { Box, Button, Flex } from '@strapi/design-system';
 import { Check } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
+import { ApiTokensNote } from '../../components/ApiTokensNote';
 import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
@@ -45,6 +46,10 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
     event.preventDefault();
     if (form.missingDate) {
       form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
+      return;
+    }
+    if (form.refuseBlankOrigins()) {
+      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
       return;
     }
     setSaving(true);
@@ -89,6 +94,9 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
         }
       />
       <Layouts.Content>
+        <Box paddingBottom={4}>
+          <ApiTokensNote />
+        </Box>
         <KeyFormSections form={form} registry={registry} disabled={!canCreate} />
       </Layouts.Content>
     </form>

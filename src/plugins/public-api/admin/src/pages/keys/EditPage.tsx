@@ -21,6 +21,7 @@ import { issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
 import { isExpired } from '../../utils/expiry';
 import type { CreatedState } from './CreatePage';
 import { KeyFormSections } from './KeyFormSections';
+import { KeyActivity } from '../../components/usage/KeyActivity';
 import { useKeyForm } from './useKeyForm';
 
 export const EditPage = () => {
@@ -30,7 +31,9 @@ export const EditPage = () => {
   const key = useLoad(() => api.getKey(id).then((res) => res.data), [api, id]);
   const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
   if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
-  if (!key.data || !registry.data) return <Page.Error />;
+  // The server's own word (No key '9999'.) rather than a generic "something went wrong".
+  if (!key.data) return <Page.Error content={messageOf(key.error, t('common.error', 'Something went wrong.'))} />;
+  if (!registry.data) return <Page.Error content={messageOf(registry.error, t('common.error', 'Something went wrong.'))} />;
   return (
     <Page.Main>
       <Page.Title>{t('key.edit.pageTitle', 'API key {name}', { name: key.data.name })}</Page.Title>
@@ -68,6 +71,10 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
     event.preventDefault();
     if (form.missingDate) {
       form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
+      return;
+    }
+    if (form.refuseBlankOrigins()) {
+      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
       return;
     }
     setSaving(true);
@@ -176,7 +183,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 testId="delete-key"
               />
             )}
-            {canUpdate && (
+            {canUpdate && !apiKey.revoked && (
               <Button type="submit" startIcon={<Check />} loading={saving} disabled={!form.isDirty} size="S">
                 {t('key.save', 'Save')}
               </Button>
@@ -189,7 +196,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
           {plaintext && <ShowOnceKey plaintext={plaintext} />}
           {apiKey.revoked && (
             <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('key.revoked.title', 'Revoked')}>
-              {t('key.revoked.body', 'This key is revoked: every request with it is refused.')}
+              {t('key.revoked.body', 'This key is revoked: every request with it is refused. Its settings are shown read-only.')}
             </Alert>
           )}
           {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
@@ -197,7 +204,15 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
               {t('key.expired.body', 'This key has expired: requests with it are refused. Set a new expiry to use it again.')}
             </Alert>
           )}
-          <KeyFormSections form={form} registry={registry} disabled={!canUpdate} keyId={apiKey.id} currentExpiry={apiKey.expiresAt} />
+          {/* A revoked key is refused whatever its form says, and cannot come back: nothing to edit. */}
+          <KeyFormSections
+            form={form}
+            registry={registry}
+            disabled={!canUpdate || apiKey.revoked}
+            keyId={apiKey.id}
+            currentExpiry={apiKey.expiresAt}
+          />
+          <KeyActivity keyId={apiKey.id} />
         </Flex>
       </Layouts.Content>
     </form>

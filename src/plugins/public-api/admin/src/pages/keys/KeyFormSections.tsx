@@ -71,12 +71,14 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
         title={t('key.section.resources', 'Resources')}
         description={t(
           'key.section.resources.description',
-          'What the key may do with each resource, and which fields it may read and write. Changes apply on the next API request after saving.',
+          'What the key may do with each resource (Read makes every field readable: narrow them under Fields), and which fields it may read and write. Changes apply on the next API request after saving.',
         )}
         testId="section-resources"
       >
         <ResourcesSection
           resources={registry.resources}
+          commands={registry.commands}
+          keyId={keyId}
           draft={form.draft}
           onChange={form.setDraft}
           errors={form.errors}
@@ -98,7 +100,13 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
         />
       </Section>
       <Section title={t('key.section.origins', 'Allowed origins')} testId="section-origins">
-        <OriginsSection draft={form.draft} onChange={form.setDraft} errors={form.originErrors} disabled={disabled} />
+        <OriginsSection
+          draft={form.draft}
+          onChange={form.setDraft}
+          errors={form.originErrors}
+          blankRows={form.flaggedBlankOrigins}
+          disabled={disabled}
+        />
       </Section>
       <Section
         title={t('key.section.preview', 'Preview')}

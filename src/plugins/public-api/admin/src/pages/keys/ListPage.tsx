@@ -24,6 +24,7 @@ import { EmptyDocuments } from '@strapi/icons/symbols';
 import { Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { NavLink } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
+import { ApiTokensNote } from '../../components/ApiTokensNote';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DateText } from '../../components/DateText';
 import { KeyStatus } from '../../components/KeyStatus';
@@ -46,10 +47,12 @@ const SortHeader = ({
   sort: KeySort;
   onSort: (sort: KeySort) => void;
 }) => {
+  const t = useT();
   const active = sort.column === column;
   const next: KeySort = { column, direction: active && sort.direction === 'asc' ? 'desc' : 'asc' };
   return (
-    <Th aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    // The design system's header cell is a grid cell, where aria-sort is not allowed: the button says the order.
+    <Th>
       <Flex
         tag="button"
         type="button"
@@ -60,11 +63,18 @@ const SortHeader = ({
         <Typography variant="sigma" textColor={active ? 'neutral800' : 'neutral600'}>
           {label}
         </Typography>
+        {active && (
+          <VisuallyHidden>
+            {sort.direction === 'asc' ? t('keys.sorted.asc', ', sorted ascending') : t('keys.sorted.desc', ', sorted descending')}
+          </VisuallyHidden>
+        )}
         {active && (sort.direction === 'asc' ? <CaretUp aria-hidden width="1rem" /> : <CaretDown aria-hidden width="1rem" />)}
       </Flex>
     </Th>
   );
 };
+
+const CLAMP_TWO_LINES = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' } as const;
 
 const resourcesLabel = (key: AdminKey): string[] =>
   Object.entries(key.grants.resources)
@@ -111,6 +121,9 @@ export const ListPage = () => {
         primaryAction={createButton('default')}
       />
       <Layouts.Content>
+        <Box paddingBottom={4}>
+          <ApiTokensNote />
+        </Box>
         {(keys.data ?? []).length === 0 ? (
           <EmptyStateLayout
             icon={<EmptyDocuments width="16rem" />}
@@ -167,19 +180,20 @@ export const ListPage = () => {
                   const granted = resourcesLabel(key);
                   return (
                     <Tr key={key.id} data-testid={`key-row-${key.id}`}>
-                      <Td maxWidth="24rem">
-                        <Flex direction="column" alignItems="start">
+                      {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text). */}
+                      <Td style={{ whiteSpace: 'normal', minWidth: '12rem', maxWidth: '20rem' }}>
+                        <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
                           <Link tag={NavLink} to={String(key.id)}>
                             {key.name}
                           </Link>
                           {key.description && (
-                            <Typography variant="pi" textColor="neutral600" ellipsis>
+                            <Typography variant="pi" textColor="neutral600" title={key.description} style={CLAMP_TWO_LINES}>
                               {key.description}
                             </Typography>
                           )}
                         </Flex>
                       </Td>
-                      <Td>
+                      <Td style={{ whiteSpace: 'nowrap' }}>
                         <Mono variant="pi" textColor="neutral800">{`${key.prefix}_…${key.lastFour}`}</Mono>
                       </Td>
                       <Td>

@@ -16,8 +16,9 @@ const isGrantPath = (path: string) => GRANT_ROOTS.some((root) => path === root |
 const detailsOf = (key: AdminKey | undefined): KeyDetails => ({
   name: key?.name ?? '',
   description: key?.description ?? '',
-  expiry: key ? (key.expiresAt ? 'custom' : 'never') : '30',
-  customDate: key?.expiresAt ? new Date(key.expiresAt) : undefined,
+  // An existing key keeps its expiry as it is (to the minute) until another choice is made.
+  expiry: key ? (key.expiresAt ? 'current' : 'never') : '30',
+  customDate: undefined,
   limitRequests: key?.limits ? String(key.limits.requests) : '',
   limitWindow: key?.limits ? String(key.limits.window) : '',
   sharedMaxAge: key?.cache ? String(key.cache.sharedMaxAge) : '',
@@ -39,8 +40,20 @@ const cacheOf = (details: KeyDetails): KeyCache | null => {
 
 const sameLimits = (a: KeyLimits | null, b: KeyLimits | null) => a?.requests === b?.requests && a?.window === b?.window;
 
+/** The error paths a detail's input answers for: typing in it clears the server's message about it. */
+const ERROR_PATHS: Record<keyof KeyDetails, string[]> = {
+  name: ['name'],
+  description: ['description'],
+  expiry: ['expiresAt'],
+  customDate: ['expiresAt'],
+  limitRequests: ['limits', 'limits.requests'],
+  limitWindow: ['limits', 'limits.window'],
+  sharedMaxAge: ['cache', 'cache.sharedMaxAge'],
+  preview: ['preview'],
+};
+
 export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary[]) => {
-  const [details, setDetails] = useState<KeyDetails>(() => detailsOf(key));
+  const [details, setDetailsState] = useState<KeyDetails>(() => detailsOf(key));
   const [draft, setDraft] = useState<Draft>(() => key?.grants ?? EMPTY_GRANTS);
   const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
   const [liveGrantErrors, setLiveGrantErrors] = useState<FieldErrors>({});
@@ -62,13 +75,27 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     return merged;
   }, [saveErrors, liveGrantErrors, draft.origins]);
 
+  /** A changed detail's save error is stale: it said what was wrong with the value that is gone. */
+  const setDetails = useCallback((next: KeyDetails) => {
+    setDetailsState((previous) => {
+      const changed = (Object.keys(ERROR_PATHS) as (keyof KeyDetails)[]).filter((name) => previous[name] !== next[name]);
+      const stale = new Set(changed.flatMap((name) => ERROR_PATHS[name]));
+      if (stale.size) setSaveErrors((errors) => Object.fromEntries(Object.entries(errors).filter(([path]) => !stale.has(path))));
+      return next;
+    });
+  }, []);
+
+  /** Origin rows left empty, by row: saving refuses them rather than dropping them unseen. */
+  const blankOrigins = draft.origins.flatMap((origin, index) => (origin.trim() === '' ? [index] : []));
+  const [blankChecked, setBlankChecked] = useState(false);
+
   const onValidated = useCallback((next: FieldErrors) => {
     setLiveGrantErrors(Object.fromEntries(Object.entries(next).filter(([path]) => isGrantPath(path))));
     // A valid preview clears the grant errors of the last save.
     setSaveErrors((previous) => Object.fromEntries(Object.entries(previous).filter(([path]) => !isGrantPath(path))));
   }, []);
 
-  const expiresAt = expiresAtFor(details.expiry, details.customDate);
+  const expiresAt = expiresAtFor(details.expiry, details.customDate, new Date(), key?.expiresAt ?? null);
 
   /** The details as the server takes them; for an existing key only what changed. */
   const detailsInput = (): Partial<KeyDetailsInput> => {
@@ -76,10 +103,7 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     if (!key || details.name !== key.name) input.name = details.name;
     if (!key || details.description !== (key.description ?? ''))
       input.description = details.description === '' ? null : details.description;
-    const expiryUnchanged =
-      key &&
-      ((details.expiry === 'never' && key.expiresAt === null) ||
-        (details.expiry === 'custom' && key.expiresAt !== null && details.customDate?.getTime() === new Date(key.expiresAt).getTime()));
+    const expiryUnchanged = key && (details.expiry === 'current' || (details.expiry === 'never' && key.expiresAt === null));
     if (!expiryUnchanged) input.expiresAt = expiresAt;
     const limits = limitsOf(details);
     if (!key || !sameLimits(limits, key.limits)) input.limits = limits;
@@ -100,6 +124,13 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     dangling,
     errors,
     originErrors: errorsUnder(errors, 'origins'),
+    /** Blank origin rows to flag: after a save was refused because of them, until they are filled or removed. */
+    flaggedBlankOrigins: blankChecked ? blankOrigins : [],
+    /** Refuses to save while an origin row is blank (it used to be dropped unseen); true when it refused. */
+    refuseBlankOrigins: (): boolean => {
+      setBlankChecked(blankOrigins.length > 0);
+      return blankOrigins.length > 0;
+    },
     setSaveErrors,
     onValidated,
     detailsInput,
@@ -110,6 +141,7 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
       setDetails(detailsOf(saved));
       setDraft(saved.grants);
       setSaveErrors({});
+      setBlankChecked(false);
     },
   };
 };

@@ -55,6 +55,12 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
   const editable = website ? canUpdate : canCreate;
+  // An existing website saves only a change (the server would answer the same website back).
+  const isDirty =
+    !website ||
+    name !== website.name ||
+    (slug.trim() !== '' && slug.trim() !== website.slug) ||
+    JSON.stringify(publications) !== JSON.stringify(website.publications);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -71,7 +77,9 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
       if (website) {
         const saved = await api.updateWebsite(website.id, body);
         onSaved(saved.data);
+        setName(saved.data.name);
         setSlug(saved.data.slug);
+        setPublications(saved.data.publications);
         setErrors({});
         toggleNotification({ type: 'success', message: t('website.saved', 'Saved. The API serves the change on the next request.') });
       } else {
@@ -126,7 +134,7 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
               />
             )}
             {editable && (
-              <Button type="submit" startIcon={<Check />} loading={saving} size="S">
+              <Button type="submit" startIcon={<Check />} loading={saving} disabled={!isDirty} size="S">
                 {website ? t('website.save', 'Save') : t('website.create.save', 'Add the website')}
               </Button>
             )}

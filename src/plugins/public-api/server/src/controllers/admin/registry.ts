@@ -5,6 +5,7 @@
 import type { Context } from 'koa';
 import type { GetContentTypes, GetRegistry } from '../../../../shared/contracts/registry';
 import { COMMANDS } from '../../commands';
+import { targetResolver } from '../../grants/targets';
 import { getService } from '../../utils/get-service';
 import { apiBaseUrl } from './api-base-url';
 import { toCommandSummary, toContentTypeSummaries, toResourceSummary } from './serialize';
@@ -12,10 +13,15 @@ import { toCommandSummary, toContentTypeSummaries, toResourceSummary } from './s
 export default () => ({
   async registry(ctx: Context) {
     const resources = await getService('resources').all();
+    const context = {
+      resolveTarget: targetResolver(resources),
+      schemas: getService('resources').schemas(),
+      labels: await getService('editor-labels').byContentType(),
+    };
     ctx.body = {
       data: {
         apiBaseUrl: apiBaseUrl(ctx),
-        resources: resources.map(toResourceSummary),
+        resources: resources.map((resource) => toResourceSummary(resource, context)),
         commands: COMMANDS.map(toCommandSummary),
       },
     } satisfies GetRegistry.Response;

@@ -6,9 +6,11 @@ import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { CommandSummary, ContentTypeSummary, ResourceSummary } from '../../../../shared/contracts/registry';
 import type { AdminWebsite } from '../../../../shared/contracts/websites';
 import type { CommandDefinition } from '../../commands';
+import { isStoredIn } from '../../fields/table';
 import { supportedActions } from '../../grants/resolve';
 import type { ApiKey } from '../../keys/types';
-import type { ContentTypeSchema } from '../../registry/build';
+import type { TargetResolver } from '../../grants/projection';
+import { holdsPersonalData, type ContentTypeSchema } from '../../registry/build';
 import { WEBSITE_UID } from '../../registry/fields';
 import { resourcePath } from '../../registry/paths';
 import type { Resource } from '../../registry/types';
@@ -32,7 +34,15 @@ export const toAdminKey = (key: ApiKey): AdminKey => ({
   updatedAt: key.updatedAt,
 });
 
-export const toResourceSummary = (resource: Resource): ResourceSummary => ({
+/** What the summaries need besides the resource: where its relations lead, and its content type's schema. */
+export type SummaryContext = {
+  resolveTarget: TargetResolver;
+  schemas: Map<string, ContentTypeSchema>;
+  /** Editors' labels by content type uid and field (the content manager's configuration). */
+  labels: Map<string, Record<string, string>>;
+};
+
+export const toResourceSummary = (resource: Resource, context: SummaryContext): ResourceSummary => ({
   id: resource.id,
   name: resource.name,
   slug: resource.slug,
@@ -44,11 +54,13 @@ export const toResourceSummary = (resource: Resource): ResourceSummary => ({
   actions: supportedActions(resource),
   fields: resource.fields.map((field) => ({
     key: field.key,
-    label: field.label,
+    label: context.labels.get(resource.uid)?.[field.key] ?? field.label,
     type: field.type,
     required: field.required,
     localized: field.localized,
+    ...(isStoredIn(field, 'relation') ? { target: field.target ? (context.resolveTarget(resource, field.target)?.id ?? null) : null } : {}),
   })),
+  personalData: holdsPersonalData(context.schemas.get(resource.uid)),
 });
 
 export const toCommandSummary = (command: CommandDefinition): CommandSummary => ({
@@ -67,6 +79,7 @@ export const toContentTypeSummaries = (schemas: Map<string, ContentTypeSchema>):
       websiteScoped: Object.values(schema.attributes).some(
         (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID,
       ),
+      personalData: holdsPersonalData(schema),
     }))
     .sort((a, b) => a.displayName.localeCompare(b.displayName));
 
