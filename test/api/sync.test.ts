@@ -216,7 +216,7 @@ describe('deltas', () => {
       expect(byKey.get(`native:events ${id}`)).toEqual({
         type: 'events',
         id,
-        meta: { deletedAt: expect.any(Number), resource: 'native:events' },
+        meta: { deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), resource: 'native:events' },
       });
     }
     expect(byKey.get(`native:events ${added}`)!.attributes!.title).toBe('Added');
@@ -255,7 +255,7 @@ describe('deltas', () => {
     const item = delta.items.find((candidate) => candidate.id === show)!;
     expect(item.attributes!.venue).toBeNull();
     expect(delta.items.find((candidate) => candidate.id === venue)!.meta).toEqual({
-      deletedAt: expect.any(Number),
+      deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       resource: 'native:buildings',
     });
   });

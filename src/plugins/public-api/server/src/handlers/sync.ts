@@ -43,7 +43,7 @@ import { getService } from '../utils/get-service';
 
 type Readable = { resource: Resource; projection: Projection; projectionOf: Projector };
 
-type SyncItem = RecordObject | { type: string; id: string; meta: { deletedAt: number; resource: string } };
+type SyncItem = RecordObject | { type: string; id: string; meta: { deletedAt: string; resource: string } };
 
 /** Every resource the key may read, in resource id order. */
 const readableResources = async (request: ApiRequest): Promise<Readable[]> => {
@@ -77,10 +77,11 @@ const withResource = (record: RecordObject, resource: Resource): RecordObject =>
   meta: { ...record.meta, resource: resource.id } as RecordObject['meta'],
 });
 
+/** A removal; `deletedAt` is an ISO 8601 time, as in webhook payloads (webhooks/message.ts). */
 const removal = (resource: Resource, id: string, deletedAt: number): SyncItem => ({
   type: resource.slug,
   id,
-  meta: { deletedAt, resource: resource.id },
+  meta: { deletedAt: new Date(deletedAt).toISOString(), resource: resource.id },
 });
 
 const comparePositions = (a: SyncPosition, b: SyncPosition): number => a.txid - b.txid || a.seq - b.seq;

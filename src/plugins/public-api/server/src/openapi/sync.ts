@@ -47,8 +47,9 @@ export const syncPath = (context: DocumentContext, exposed: readonly Resource[],
         properties: {
           resource: { type: 'string', enum: readable.map((resource) => resource.id) },
           deletedAt: {
-            type: 'integer',
-            description: 'Removals only: when the record changed so that the key cannot read it (Unix milliseconds).',
+            type: 'string',
+            format: 'date-time',
+            description: 'Removals only: when the record changed so that the key cannot read it.',
           },
         },
       },
