@@ -9,6 +9,8 @@
  * left to the error layer (500, logged).
  */
 import { ApiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import type { PlannedMember } from '../fields/codec';
+import { pointerOfPath } from './component-paths';
 import { attributePointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
 import { SLUG_TAKEN_MESSAGES } from '../slugs/versions';
@@ -16,8 +18,11 @@ import { SLUG_TAKEN_MESSAGES } from '../slugs/versions';
 /** Strapi's message for a unique attribute (and uid) whose value another published record holds; the plugin's slug rule has its own (`slugs/`). */
 export const UNIQUE_MESSAGE = 'This attribute must be unique';
 
-/** One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations). */
-type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknown; field?: unknown } };
+/**
+ * One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations), and the writes
+ * service `pointer`, where the request sent the value the path names (`withPointers`).
+ */
+type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknown; field?: unknown }; pointer?: unknown };
 
 type StrapiValidationError = Error & { name: 'ValidationError'; details?: { errors?: Detail[] } };
 
@@ -63,13 +68,27 @@ const problemOf = (detail: Detail, scope: ViolationScope): { problem: ErrorObjec
       }),
     };
   }
-  // The pointer names the attribute as the caller sent it; Strapi's deeper path (inside stored blocks,
-  // say) does not exist in the request document.
-  const source = { pointer: attributePointer(field) };
+  // The pointer names the value as the caller sent it: inside a component as deep as the request spells
+  // it out (`withPointers`), else the attribute; Strapi's deeper path (inside stored blocks, say) does not
+  // exist in the request document.
+  const source = { pointer: typeof detail.pointer === 'string' ? detail.pointer : attributePointer(field) };
   if (unique) {
     return { unique, problem: errorObject(409, `Another record already uses this ${field}.`, { source, reason: 'duplicate_value' }) };
   }
   return { unique, problem: errorObject(422, message, { source, reason: 'validation_failed' }) };
+};
+
+/**
+ * Strapi's refusal of a write with each problem's `pointer`: where the request sent the value its path
+ * names (write/component-paths.ts), for the error layer to point at. Anything else is returned as it is.
+ */
+export const withPointers = (error: unknown, planned: readonly PlannedMember[]): unknown => {
+  if (!isValidationError(error) || !Array.isArray(error.details?.errors)) return error;
+  const errors = error.details!.errors!.map((detail) => {
+    const pointer = Array.isArray(detail.path) ? pointerOfPath(detail.path.map(String), planned) : null;
+    return pointer === null ? detail : { ...detail, pointer };
+  });
+  return Object.assign(error, { details: { ...error.details, errors } });
 };
 
 /** The ApiError for an error thrown by a write through the document service, or null when it is not a client error. */
