@@ -46,9 +46,10 @@ const RESOURCES: Resource[] = [
 const resolve = targetResolver(RESOURCES);
 const pages = RESOURCES.find((resource) => resource.id === 'cms:site-a/pages')!;
 const projectionOf = (grants: KeyGrants, resource = pages): Projection => project(grants, resource, resolve);
-const ALL = projectionOf(allGrants(RESOURCES, []));
+const EVERYTHING = allGrants(RESOURCES, []);
+const ALL = projectionOf(EVERYTHING);
 /** Pages only: the related-events section's `events` lead to a resource this key is not given. */
-const PAGES_ONLY = projectionOf({ resources: { 'cms:site-a/pages': { actions: ['read', 'update'], read: ['*'], write: ['*'] } } } as never);
+const PAGES_ONLY = projectionOf({ ...EVERYTHING, resources: { 'cms:site-a/pages': EVERYTHING.resources['cms:site-a/pages']! } });
 
 const plan = (attributes: Record<string, unknown>, projection = ALL) => planAttributes(projection, attributes);
 const problemsOf = (attributes: Record<string, unknown>, projection = ALL) =>

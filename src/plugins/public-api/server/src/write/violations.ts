@@ -85,10 +85,29 @@ const problemOf = (detail: Detail, scope: ViolationScope): { problem: ErrorObjec
 export const withPointers = (error: unknown, planned: readonly PlannedMember[]): unknown => {
   if (!isValidationError(error) || !Array.isArray(error.details?.errors)) return error;
   const errors = error.details!.errors!.map((detail) => {
-    const pointer = Array.isArray(detail.path) ? pointerOfPath(detail.path.map(String), planned) : null;
-    return pointer === null ? detail : { ...detail, pointer };
+    const path = Array.isArray(detail.path) ? detail.path.map(String) : [];
+    const pointer = pointerOfPath(path, planned);
+    if (pointer === null) return detail;
+    return { ...detail, pointer, ...(typeof detail.message === 'string' ? { message: restated(detail.message, path) } : {}) };
   });
   return Object.assign(error, { details: { ...error.details, errors } });
+};
+
+/** How yup writes a path in its messages: `sections[2].cta.label`. */
+const yupPath = (path: readonly string[]): string =>
+  path.map((token, index) => (/^\d+$/.test(token) ? `[${token}]` : index === 0 ? token : `.${token}`)).join('');
+
+/**
+ * A message about a value inside a component, said as at the top level: of the field by its name (the
+ * pointer says where), and a required value left out as "must be defined" (yup says that a required
+ * value, which is not nullable, was null).
+ */
+const restated = (message: string, path: readonly string[]): string => {
+  if (path.length < 2) return message;
+  const prefix = yupPath(path);
+  const name = [...path].reverse().find((token) => !/^\d+$/.test(token)) ?? prefix;
+  const own = message.startsWith(`${prefix} `) ? `${name}${message.slice(prefix.length)}` : message;
+  return own.replace(/^(\S+) must be a `\w+` type, but the final value was: `null`\.?$/, '$1 must be defined');
 };
 
 /** The ApiError for an error thrown by a write through the document service, or null when it is not a client error. */
