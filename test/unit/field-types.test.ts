@@ -8,7 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import type { FieldType as ContractFieldType } from '../../src/plugins/public-api/shared/contracts/registry';
-import type { ColumnCodec, FieldCodec, LinkCodec } from '../../src/plugins/public-api/server/src/fields/codec';
+import type { ColumnCodec, ComponentCodec, FieldCodec, LinkCodec } from '../../src/plugins/public-api/server/src/fields/codec';
 import { FILTER_KINDS } from '../../src/plugins/public-api/server/src/fields/filter-kinds';
 import {
   META_ENTRIES,
@@ -28,7 +28,7 @@ import {
 } from '../../src/plugins/public-api/server/src/fields/table';
 import { TAGS_CUSTOM_FIELD } from '../../src/plugins/public-api/server/src/fields/types/tags';
 import { allGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
-import { project } from '../../src/plugins/public-api/server/src/grants/projection';
+import { project, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';
 import { Components } from '../../src/plugins/public-api/server/src/openapi/components';
 import type { DocumentContext } from '../../src/plugins/public-api/server/src/openapi/context';
@@ -36,6 +36,7 @@ import { fieldSchema, schemaKit } from '../../src/plugins/public-api/server/src/
 import type { Schema } from '../../src/plugins/public-api/server/src/openapi/types';
 import { FILTER_OPERATORS } from '../../src/plugins/public-api/server/src/query/types';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
+import { componentCatalog, type StrapiComponentSchema } from '../../src/plugins/public-api/server/src/registry/components';
 import {
   FIELD_TYPES,
   type Field,
@@ -67,7 +68,9 @@ test('every field type has exactly its own entry, and the admin contract names t
 test('links are stored as links and show one item or a list, by type', () => {
   expect([...RELATION_FIELD_TYPES]).toEqual(['relation', 'relations']);
   expect([...MEDIA_FIELD_TYPES]).toEqual(['image', 'file', 'images', 'files']);
-  const links = FIELD_TYPES.map((type) => FIELD_CODECS[type]).filter((codec): codec is LinkCodec => codec.storage !== 'column');
+  const links = FIELD_TYPES.map((type) => FIELD_CODECS[type]).filter(
+    (codec): codec is LinkCodec => codec.storage === 'relation' || codec.storage === 'media',
+  );
   expect(Object.fromEntries(links.map((codec) => [codec.type, codec.cardinality]))).toEqual({
     image: 'one',
     file: 'one',
@@ -79,6 +82,30 @@ test('links are stored as links and show one item or a list, by type', () => {
   for (const codec of links) {
     expect(codec.serialize([])).toEqual(codec.cardinality === 'one' ? null : []);
     expect(codec.serialize(['a', 'b'])).toEqual(codec.cardinality === 'one' ? 'a' : ['a', 'b']);
+  }
+});
+
+test('component values: one object, a list of them, or a dynamic zone of typed items; read-only until writes take them', () => {
+  const items = [
+    { component: 'shared.link', attributes: { label: 'A' } },
+    { component: 'sections.hero', attributes: { heading: 'B' } },
+  ];
+  const components = FIELD_TYPES.map((type) => FIELD_CODECS[type]).filter(
+    (codec): codec is ComponentCodec => codec.storage === 'component',
+  );
+  expect(components.map((codec) => codec.type)).toEqual(['component', 'components', 'dynamiczone']);
+  const [one, many, zone] = components as [ComponentCodec, ComponentCodec, ComponentCodec];
+  expect(one.serialize([])).toBeNull();
+  expect(one.serialize(items.slice(0, 1))).toEqual({ label: 'A' });
+  expect(many.serialize(items)).toEqual([{ label: 'A' }, { heading: 'B' }]);
+  expect(zone.serialize(items)).toEqual([
+    { type: 'shared.link', attributes: { label: 'A' } },
+    { type: 'sections.hero', attributes: { heading: 'B' } },
+  ]);
+  for (const codec of components) {
+    expect(codec.readOnly).toBe(true);
+    expect(codec.sortable({} as Field)).toBe(false);
+    expect(codec.filter({} as Field)).toBeNull();
   }
 });
 
@@ -206,6 +233,33 @@ const EVERY_TYPE: ContentTypeSchema['attributes'] = {
   downloads: { type: 'media', multiple: true },
   venue: { type: 'relation', relation: 'manyToOne', target: 'api::event.event' },
   related: { type: 'relation', relation: 'manyToMany', target: 'api::event.event' },
+  card: { type: 'component', component: 'test.card', repeatable: false },
+  cards: { type: 'component', component: 'test.card', repeatable: true },
+  zone: { type: 'dynamiczone', components: ['test.card', 'test.teaser'] },
+};
+
+/** Components for the component types: scalars, media, relations, richtext and a nested component inside. */
+const TEST_COMPONENTS = (required: boolean): Map<string, StrapiComponentSchema> => {
+  const card: StrapiComponentSchema = {
+    uid: 'test.card',
+    category: 'test',
+    info: { displayName: 'Card' },
+    attributes: {
+      title: { type: 'string', required },
+      day: { type: 'date', required },
+      picture: { type: 'media', allowedTypes: ['images'], required },
+      event: { type: 'relation', relation: 'oneToOne', target: 'api::event.event' },
+      body: { type: 'blocks', required },
+      teaser: { type: 'component', component: 'test.teaser', repeatable: false, required },
+    },
+  };
+  const teaser: StrapiComponentSchema = {
+    uid: 'test.teaser',
+    category: 'test',
+    info: { displayName: 'Teaser' },
+    attributes: { text: { type: 'text', required }, events: { type: 'relation', relation: 'oneToMany', target: 'api::event.event' } },
+  };
+  return new Map([card, teaser].map((component) => [component.uid, component]));
 };
 
 /** The product content type replaced by one with every type, all optional or all required. */
@@ -214,7 +268,7 @@ const resourceWithEveryType = (required: boolean) => {
   const product = schemas.get('api::product.product')!;
   const attributes = Object.fromEntries(Object.entries(EVERY_TYPE).map(([key, attribute]) => [key, { ...attribute, required }]));
   schemas.set(product.uid, { ...product, attributes });
-  const resources = buildNativeResources(schemas);
+  const resources = buildNativeResources(schemas, {}, componentCatalog(TEST_COMPONENTS(required)));
   const resource = resources.find((candidate) => candidate.uid === product.uid)!;
   expect(new Set(resource.fields.map((field) => field.type))).toEqual(new Set(FIELD_TYPES));
   return { resources, resource };
@@ -392,14 +446,29 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
   const { kit, validator, projection } = schemaChecker(resources, resource);
 
   /** Values the field's reads produce, from what its storage may hold (null where the field may be empty). */
-  const readValue = (field: Field, codec: FieldCodec, writing = false): fc.Arbitrary<unknown> => {
+  const readValue = (field: Field, codec: FieldCodec, writing = false, owner: Projection = projection): fc.Arbitrary<unknown> => {
     if (codec.storage === 'column') {
       const stored = storedValue(field);
       // A required value is never empty in a published record (Strapi checks it on publish).
       const raw = required ? stored : fc.oneof(stored, fc.constant(null));
       return raw.map((value) => (codec as ColumnCodec).serialize(value, readContext));
     }
-    return linkedItems(codec, projection.targets.get(field.key)?.slug ?? '', writing && required).map((items) => codec.serialize(items));
+    if (codec.storage === 'component') {
+      // Each item read out by its component's own fields, as the component's projection shows them.
+      const item = (uid: string) => {
+        const inner = owner.components.get(uid)!;
+        return fc
+          .record(Object.fromEntries(inner.readable.map((f) => [f.key, readValue(f, codecOf(f), writing, inner)])))
+          .map((attributes) => ({ component: uid, attributes }));
+      };
+      const one = codec.cardinality === 'one';
+      const items = fc.array(fc.oneof(...field.components!.map((component) => item(component.uid))), {
+        minLength: one && required ? 1 : 0,
+        maxLength: one ? 1 : 3,
+      });
+      return items.map((list) => codec.serialize(list));
+    }
+    return linkedItems(codec, owner.targets.get(field.key)?.slug ?? '', writing && required).map((items) => codec.serialize(items));
   };
 
   test.each(resource.fields.map((field) => [field.key, field] as const))(
@@ -416,23 +485,23 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
     },
   );
 
-  test.each(resource.fields.flatMap((field) => (['create', 'update'] as const).map((action) => [field.key, action, field] as const)))(
-    '%s: a value it reads can be written back (%s)',
-    (_key, action, field) => {
-      const codec = codecOf(field);
-      const validate = validator(
-        fieldSchema(codec.writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute, action }), field),
-      );
-      const context = { pointer: `/data/attributes/${field.key}`, target: projection.targets.get(field.key)?.slug ?? '' };
-      fc.assert(
-        fc.property(readValue(field, codec, true), (value) => {
-          if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
-          const verdict = codec.parseWrite(value, field, context);
-          if (!verdict.ok) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(verdict.violations)}`);
-          if (verdict.planned.kind === 'value' && field.type !== 'tags') expect(verdict.planned.value).toEqual(value);
-        }),
-        { numRuns: 150 },
-      );
-    },
-  );
+  // Component values are read-only until writes take them (fields/types/component.ts).
+  test.each(
+    resource.fields
+      .filter((field) => !codecOf(field).readOnly)
+      .flatMap((field) => (['create', 'update'] as const).map((action) => [field.key, action, field] as const)),
+  )('%s: a value it reads can be written back (%s)', (_key, action, field) => {
+    const codec = codecOf(field);
+    const validate = validator(fieldSchema(codec.writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute, action }), field));
+    const context = { pointer: `/data/attributes/${field.key}`, target: projection.targets.get(field.key)?.slug ?? '' };
+    fc.assert(
+      fc.property(readValue(field, codec, true), (value) => {
+        if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
+        const verdict = codec.parseWrite(value, field, context);
+        if (!verdict.ok) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(verdict.violations)}`);
+        if (verdict.planned.kind === 'value' && field.type !== 'tags') expect(verdict.planned.value).toEqual(value);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

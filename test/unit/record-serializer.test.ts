@@ -58,6 +58,7 @@ const projection = (readable: Field[] = FIELDS.filter((f) => f.key !== 'secret')
     ['speakers', people],
   ]),
   fields: [],
+  components: new Map(),
 });
 
 const row = (rowId: number, values: Record<string, unknown>): RecordRow => ({

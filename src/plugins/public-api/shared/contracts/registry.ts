@@ -21,7 +21,10 @@ export type FieldType =
   | 'images'
   | 'files'
   | 'relation'
-  | 'relations';
+  | 'relations'
+  | 'component'
+  | 'components'
+  | 'dynamiczone';
 
 export type FieldSummary = {
   key: string;

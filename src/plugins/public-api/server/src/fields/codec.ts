@@ -10,7 +10,7 @@
  */
 import type { Ref, Schema } from '../openapi/types';
 import type { FilterTarget } from '../query/types';
-import type { Field, FieldType, StrapiAttribute } from '../registry/types';
+import type { ComponentSchema, Field, FieldType, StrapiAttribute } from '../registry/types';
 import type { SortValueKind } from './sort-kinds';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -76,9 +76,12 @@ export type WriteContext = {
 
 /**
  * Where a value is stored, which decides how reads load it: a column of the record's own row, links to
- * records of another resource, or links to files.
+ * records of another resource, links to files, or rows of component tables (Strapi's `<table>_cmps`).
  */
-export type FieldStorage = 'column' | 'relation' | 'media';
+export type FieldStorage = 'column' | 'relation' | 'media' | 'component';
+
+/** One component value as reads hand it to its field's type: its component's uid and its attributes, read out. */
+export type ComponentItem = { component: string; attributes: Record<string, unknown> };
 
 export type ColumnReadContext = {
   /** The stored blocks value (JSON text or parsed) -> the richtext document, or null. */
@@ -106,6 +109,10 @@ export type SchemaKit = {
   relationChanges: () => Ref;
   /** A relation's value on reads: the reference, or the related record when the key may expand it. */
   relationItem: (field: Field) => Schema | Ref;
+  /** A component's value on reads (its attributes), written once into the document per component. */
+  component: (component: ComponentSchema) => Ref;
+  /** One item of a dynamic zone on reads: `{ type, attributes }`, one of the zone's components, told by `type`. */
+  dynamicZoneItem: (field: Field) => Schema | Ref;
 };
 
 export type WriteSchemaContext = {
@@ -120,15 +127,24 @@ export type WriteSchemaContext = {
 // ---------------------------------------------------------------------------------------------------------
 
 /** What the registry adds to a field of the type, beside key, label, type, required and localized. */
-export type FieldDetails = Pick<Field, 'options' | 'allowedTypes' | 'target'>;
+export type FieldDetails = Pick<Field, 'options' | 'allowedTypes' | 'target' | 'components'>;
+
+/** What the registry hands a type that needs more than the attribute: the components, by uid. */
+export type DetailsContext = {
+  /** The component of a uid as the API shows it, or null when it does not exist or shows nothing. */
+  component: (uid: string) => ComponentSchema | null;
+};
 
 type CodecBase = {
   type: FieldType;
   /** Whether a Strapi attribute is a field of this type (exactly one type accepts an exposed attribute). */
   accepts: (attribute: StrapiAttribute) => boolean;
-  details?: (attribute: StrapiAttribute) => FieldDetails;
+  /** The field's details, or null when the attribute turns out to expose nothing (a component that shows no field). */
+  details?: (attribute: StrapiAttribute, context: DetailsContext) => FieldDetails | null;
   /** One plain value, edited in place (field metadata's `inlineEditable`). */
   scalar: boolean;
+  /** Values writes cannot take yet: the field is never writable, whatever a grant says. */
+  readOnly?: boolean;
   readSchema: (field: Field, kit: SchemaKit) => ValueSchema;
   /** The JSON value of a write -> what is stored, or every violation of its shape. */
   parseWrite: (raw: unknown, field: Field, context: WriteContext) => WriteVerdict;
@@ -155,4 +171,14 @@ export type LinkCodec = CodecBase & {
   serialize: (items: readonly unknown[]) => unknown;
 };
 
-export type FieldCodec = ColumnCodec | LinkCodec;
+/**
+ * A type whose value is component rows: the reads hand it its items, each read out by its component's
+ * fields (in the field's order), and it makes of them the value the record shows.
+ */
+export type ComponentCodec = CodecBase & {
+  storage: 'component';
+  cardinality: 'one' | 'many';
+  serialize: (items: readonly ComponentItem[]) => unknown;
+};
+
+export type FieldCodec = ColumnCodec | LinkCodec | ComponentCodec;

@@ -9,6 +9,7 @@ import type { FieldCodec, FieldStorage } from './codec';
 import type { SortValueKind } from './sort-kinds';
 import { systemKeyOf } from './system-keys';
 import { boolean } from './types/boolean';
+import { component, components, dynamiczone } from './types/component';
 import { date } from './types/date';
 import { datetime } from './types/datetime';
 import { markdown } from './types/markdown';
@@ -39,6 +40,9 @@ export const FIELD_CODECS: { readonly [T in FieldType]: FieldCodec } = {
   files,
   relation,
   relations,
+  component,
+  components,
+  dynamiczone,
 };
 
 export const codecOf = (field: Pick<Field, 'type'>): FieldCodec => FIELD_CODECS[field.type];
@@ -69,3 +73,8 @@ const typesStoredIn = (storage: FieldStorage): ReadonlySet<FieldType> =>
 export const RELATION_FIELD_TYPES = typesStoredIn('relation');
 /** Types whose values are links to files. */
 export const MEDIA_FIELD_TYPES = typesStoredIn('media');
+/** Types whose values are component rows (components and dynamic zones). */
+export const COMPONENT_FIELD_TYPES = typesStoredIn('component');
+
+/** Whether writes may take the field's values at all (a grant's `write` list cannot make a read-only type writable). */
+export const isWritableType = (field: Pick<Field, 'type'>): boolean => codecOf(field).readOnly !== true;

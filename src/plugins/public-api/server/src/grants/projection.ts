@@ -6,9 +6,9 @@
  * appear in records, expanded relations, field metadata, errors or orderings.
  */
 import { SYSTEM_FILTER_TARGETS, SYSTEM_SORT_KEYS, hasSystemKey } from '../fields/system-keys';
-import { codecOf, filterTargetOf, isSortableField, isStoredIn } from '../fields/table';
+import { codecOf, filterTargetOf, isSortableField, isStoredIn, isWritableType } from '../fields/table';
 import type { FilterTarget, IncludeTree, QueryVocabulary, RecordTypeTree, SortTerm } from '../query/types';
-import type { Field, Resource } from '../registry/types';
+import type { ComponentSchema, Field, Resource } from '../registry/types';
 import type { Action, KeyGrants, ResourceGrant } from './types';
 
 export type FieldMeta = {
@@ -24,6 +24,8 @@ export type FieldMeta = {
   filterable: boolean;
   options?: { value: string; label: string }[];
   allowedTypes?: string[];
+  /** Component fields: the components a value's items may be (`<category>.<name>`), in the schema's order. */
+  components?: string[];
 };
 
 /** Finds the resource a relation leads to, as seen from a resource (same website first, then native). */
@@ -38,6 +40,12 @@ export type Projection = {
   /** Target resource of every visible relation field (readable or writable). */
   targets: Map<string, Resource>;
   fields: FieldMeta[];
+  /**
+   * What the key sees of each component its readable component fields reach (nested ones too), by
+   * component uid: a projection of the component's fields, relations resolved from this resource and
+   * left out where their target is not exposed. Shared by the whole tree of one resource's projection.
+   */
+  components: ReadonlyMap<string, Projection>;
 };
 
 const NO_GRANT: ResourceGrant = { actions: [], read: [], write: [] };
@@ -54,6 +62,96 @@ export const mayWrite = (grants: KeyGrants, resourceId: string): boolean =>
 /** A resource is exposed to a key when the key holds any action on it. */
 export const isExposed = (grants: KeyGrants, resourceId: string): boolean => grantOf(grants, resourceId).actions.length > 0;
 
+/**
+ * A component seen as a resource of its own, so that the read path and the serializers treat its rows as
+ * records' (its table, its relations, its files): the owner's website (relations resolve from it), the
+ * component's uid and fields, and nothing of a resource's system values.
+ */
+export const componentResource = (owner: Resource, component: ComponentSchema): Resource => ({
+  id: `${owner.id}#${component.uid}`,
+  sourceType: owner.sourceType,
+  slug: component.uid,
+  name: component.label,
+  mode: 'collection',
+  ...(owner.website ? { website: owner.website } : {}),
+  uid: component.uid,
+  kind: 'collectionType',
+  localized: false,
+  draftAndPublish: false,
+  identifiers: [],
+  deleteMode: 'remove',
+  fields: component.fields,
+});
+
+/** Whether a relation field of `resource` leads to a resource exposed to the key; its target, if so. */
+const exposedTarget = (grants: KeyGrants, resource: Resource, field: Field, resolveTarget: TargetResolver): Resource | null => {
+  const target = field.target ? resolveTarget(resource, field.target) : null;
+  return target && isExposed(grants, target.id) ? target : null;
+};
+
+/**
+ * The projections of the components `fields` reach, nested ones too, into `into` (by uid): every field of
+ * a component is readable with its top-level field (grants apply to that field as a whole), but a
+ * relation whose target is not exposed to the key, which is left out as at top level.
+ */
+const projectComponents = (
+  grants: KeyGrants,
+  owner: Resource,
+  fields: readonly Field[],
+  resolveTarget: TargetResolver,
+  into: Map<string, Projection>,
+): void => {
+  for (const field of fields) {
+    for (const component of field.components ?? []) {
+      if (into.has(component.uid)) continue;
+      const resource = componentResource(owner, component);
+      const targets = new Map<string, Resource>();
+      const readable = component.fields.filter((inner) => {
+        if (!isStoredIn(inner, 'relation')) return true;
+        const target = exposedTarget(grants, resource, inner, resolveTarget);
+        if (target) targets.set(inner.key, target);
+        return target !== null;
+      });
+      const projection: Projection = {
+        resource,
+        grant: { actions: ['read'], read: readable.map((inner) => inner.key), write: [] },
+        readable,
+        writable: [],
+        targets,
+        fields: readable.map((inner) => fieldMetaOf(grants, inner, true, false, targets.get(inner.key))),
+        components: into,
+      };
+      into.set(component.uid, projection);
+      projectComponents(grants, owner, readable, resolveTarget, into);
+    }
+  }
+};
+
+const fieldMetaOf = (
+  grants: KeyGrants,
+  field: Field,
+  isReadable: boolean,
+  isWritable: boolean,
+  target: Resource | undefined,
+): FieldMeta => {
+  const meta: FieldMeta = {
+    key: field.key,
+    label: field.label,
+    type: field.type,
+    required: field.required,
+    readable: isReadable,
+    writable: isWritable,
+    inlineEditable: isWritable && codecOf(field).scalar,
+    sortable: isReadable && isSortableField(field),
+    expandable: isReadable && target !== undefined && allows(grants, target.id, 'read'),
+    filterable: isReadable && filterTargetOf(field) !== null,
+  };
+  if (field.options) meta.options = field.options.map((option) => ({ ...option }));
+  if (isStoredIn(field, 'media') && field.allowedTypes) meta.allowedTypes = [...field.allowedTypes];
+  if (field.components) meta.components = field.components.map((component) => component.uid);
+  return meta;
+};
+
 export const project = (grants: KeyGrants, resource: Resource, resolveTarget: TargetResolver): Projection => {
   const grant = grantOf(grants, resource.id);
   const canRead = grant.actions.includes('read');
@@ -63,8 +161,8 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
 
   const visible = (field: Field): boolean => {
     if (!isStoredIn(field, 'relation')) return true;
-    const target = field.target ? resolveTarget(resource, field.target) : null;
-    if (!target || !isExposed(grants, target.id)) return false;
+    const target = exposedTarget(grants, resource, field, resolveTarget);
+    if (!target) return false;
     targets.set(field.key, target);
     return true;
   };
@@ -74,28 +172,15 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
   const fields: FieldMeta[] = [];
   for (const field of resource.fields) {
     const isReadable = readNames.has(field.key);
-    const isWritable = writeNames.has(field.key);
+    const isWritable = writeNames.has(field.key) && isWritableType(field);
     if ((!isReadable && !isWritable) || !visible(field)) continue;
     if (isReadable) readable.push(field);
     if (isWritable) writable.push(field);
-    const target = targets.get(field.key);
-    const meta: FieldMeta = {
-      key: field.key,
-      label: field.label,
-      type: field.type,
-      required: field.required,
-      readable: isReadable,
-      writable: isWritable,
-      inlineEditable: isWritable && codecOf(field).scalar,
-      sortable: isReadable && isSortableField(field),
-      expandable: isReadable && target !== undefined && allows(grants, target.id, 'read'),
-      filterable: isReadable && filterTargetOf(field) !== null,
-    };
-    if (field.options) meta.options = field.options.map((option) => ({ ...option }));
-    if (isStoredIn(field, 'media') && field.allowedTypes) meta.allowedTypes = [...field.allowedTypes];
-    fields.push(meta);
+    fields.push(fieldMetaOf(grants, field, isReadable, isWritable, targets.get(field.key)));
   }
-  return { resource, grant, readable, writable, targets, fields };
+  const components = new Map<string, Projection>();
+  projectComponents(grants, resource, readable, resolveTarget, components);
+  return { resource, grant, readable, writable, targets, fields, components };
 };
 
 /**

@@ -5,9 +5,10 @@
  */
 import type { SchemaKit, ValueSchema } from '../fields/codec';
 import { codecOf } from '../fields/table';
-import { allows } from '../grants/projection';
+import { allows, type Projection } from '../grants/projection';
 import type { Field, Resource } from '../registry/types';
 import { asset } from './asset';
+import { componentSchema, dynamicZoneItemSchema } from './component-schemas';
 import type { DocumentContext } from './context';
 import { jsonApi } from './envelope';
 import { assetInput, relationChanges, relationInput } from './inputs';
@@ -39,16 +40,35 @@ const relationItem = (context: DocumentContext, target: Resource): Schema | Ref 
     ? { oneOf: [referenceSchema(context, target), recordSchema(context, target)] }
     : referenceSchema(context, target);
 
-/** The named schemas field types refer to (fields/codec.ts), written into the document on first use. */
-export const schemaKit = (context: DocumentContext, resource: Resource): SchemaKit => ({
+/**
+ * The named schemas field types refer to (fields/codec.ts), written into the document on first use.
+ * `projection` is whose fields they are: the resource's, or a component's as its owner sees it.
+ */
+export const schemaKit = (
+  context: DocumentContext,
+  resource: Resource,
+  projection: () => Projection = () => context.projectionOf(resource),
+): SchemaKit => ({
   richtextDoc: () => richtextDoc(context.components),
   richtextDocInput: () => richtextDocInput(context.components),
   asset: () => asset(context.components),
   assetInput: () => assetInput(context.components),
   relationInput: () => relationInput(context.components),
   relationChanges: () => relationChanges(context.components),
-  relationItem: (field) => relationItem(context, context.projectionOf(resource).targets.get(field.key)!),
+  relationItem: (field) => relationItem(context, projection().targets.get(field.key)!),
+  component: (component) => componentSchema(context, projection(), component, componentFieldSchema(context)),
+  dynamicZoneItem: (field) => dynamicZoneItemSchema(context, projection(), field, componentFieldSchema(context)),
 });
+
+/** A field of a component, as the component's projection shows it. */
+const componentFieldSchema = (context: DocumentContext) => (projection: Projection, field: Field) =>
+  fieldSchema(
+    codecOf(field).readSchema(
+      field,
+      schemaKit(context, projection.resource, () => projection),
+    ),
+    field,
+  );
 
 /**
  * A field's value schema as the document shows it: null admitted as its type says (required values are

@@ -4,7 +4,8 @@
  */
 import { humanize } from '../fields/labels';
 import { RESERVED_FIELD_NAMES } from '../fields/system-keys';
-import { WEBSITE_UID, isPluginSlug, toField, websiteScopeAttributeOf } from './fields';
+import type { DetailsContext } from '../fields/codec';
+import { NO_COMPONENTS, WEBSITE_UID, isPluginSlug, toField, websiteScopeAttributeOf } from './fields';
 import {
   cmsResourceId,
   nativeResourceId,
@@ -62,12 +63,17 @@ const isLocalized = (schema: ContentTypeSchema) => schema.pluginOptions?.i18n?.l
 
 const websiteScopeAttribute = (schema: ContentTypeSchema): string | undefined => websiteScopeAttributeOf(schema.attributes);
 
-const fieldsOf = (schema: ContentTypeSchema, labels: Record<string, string>, scopeAttribute?: string): Field[] => {
+const fieldsOf = (
+  schema: ContentTypeSchema,
+  labels: Record<string, string>,
+  components: DetailsContext,
+  scopeAttribute?: string,
+): Field[] => {
   const localized = isLocalized(schema);
   const fields: Field[] = [];
   for (const [key, attribute] of Object.entries(schema.attributes)) {
     if (key === scopeAttribute || attribute.target === WEBSITE_UID) continue;
-    const field = toField(key, attribute, localized, labels[key]);
+    const field = toField(key, attribute, localized, labels[key], components);
     if (field) fields.push(field);
   }
   return fields;
@@ -83,7 +89,12 @@ const systemAttributes = (schema: ContentTypeSchema) => {
 
 export type LabelsByUid = Record<string, Record<string, string>>;
 
-export const buildNativeResources = (schemas: Map<string, ContentTypeSchema>, labels: LabelsByUid = {}): Resource[] =>
+/** `components`: the component schemas (registry/components.ts); without them component fields expose nothing. */
+export const buildNativeResources = (
+  schemas: Map<string, ContentTypeSchema>,
+  labels: LabelsByUid = {},
+  components: DetailsContext = NO_COMPONENTS,
+): Resource[] =>
   NATIVE_RESOURCES.map(({ slug, uid, deleteMode }) => {
     const schema = schemas.get(uid);
     if (!schema) throw new RegistryError(`Native resource '${slug}' needs content type ${uid}, which does not exist.`);
@@ -101,7 +112,7 @@ export const buildNativeResources = (schemas: Map<string, ContentTypeSchema>, la
       identifiers: ['slug', 'id'],
       deleteMode,
       ...systemAttributes(schema),
-      fields: fieldsOf(schema, labels[uid] ?? {}),
+      fields: fieldsOf(schema, labels[uid] ?? {}, components),
     } satisfies Resource;
   });
 
@@ -114,6 +125,7 @@ export const buildWebsiteResources = (
   schemas: Map<string, ContentTypeSchema>,
   labels: LabelsByUid = {},
   onSkip: (reason: string) => void = () => {},
+  components: DetailsContext = NO_COMPONENTS,
 ): Resource[] => {
   const resources: Resource[] = [];
   for (const publication of website.publications) {
@@ -149,7 +161,7 @@ export const buildWebsiteResources = (
       scopeAttribute,
       slugAttribute,
       sortAttribute,
-      fields: fieldsOf(schema, labels[schema.uid] ?? {}, scopeAttribute),
+      fields: fieldsOf(schema, labels[schema.uid] ?? {}, components, scopeAttribute),
     });
   }
   return resources;

@@ -5,8 +5,12 @@
  */
 import { humanize } from '../fields/labels';
 import { STRAPI_SYSTEM_ATTRIBUTES } from '../fields/system-keys';
+import type { DetailsContext } from '../fields/codec';
 import { FIELD_CODECS, fieldTypeOf } from '../fields/table';
 import type { Field, StrapiAttribute } from './types';
+
+/** Where no component is known (schemas without components): a component field then exposes nothing. */
+export const NO_COMPONENTS: DetailsContext = { component: () => null };
 
 export const WEBSITE_UID = 'plugin::public-api.website';
 
@@ -31,10 +35,18 @@ export const websiteScopeAttributeOf = (attributes: Record<string, StrapiAttribu
       (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne'),
   )?.[0];
 
-export const toField = (key: string, attribute: StrapiAttribute, resourceLocalized: boolean, label?: string): Field | null => {
+export const toField = (
+  key: string,
+  attribute: StrapiAttribute,
+  resourceLocalized: boolean,
+  label?: string,
+  context: DetailsContext = NO_COMPONENTS,
+): Field | null => {
   if (STRAPI_SYSTEM_ATTRIBUTES.has(key) || attribute.private) return null;
   const type = fieldTypeOf(attribute);
   if (!type) return null;
+  const details = FIELD_CODECS[type].details?.(attribute, context);
+  if (details === null) return null;
   return {
     key,
     label: label && label !== key ? label : humanize(key),
@@ -42,6 +54,6 @@ export const toField = (key: string, attribute: StrapiAttribute, resourceLocaliz
     required: attribute.required === true,
     localized: resourceLocalized && attribute.pluginOptions?.i18n?.localized !== false,
     attribute,
-    ...FIELD_CODECS[type].details?.(attribute),
+    ...details,
   };
 };

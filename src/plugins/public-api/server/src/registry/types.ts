@@ -18,6 +18,9 @@ export const FIELD_TYPES = [
   'files',
   'relation',
   'relations',
+  'component',
+  'components',
+  'dynamiczone',
 ] as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -36,6 +39,12 @@ export type StrapiAttribute = {
   relation?: string;
   target?: string;
   targetField?: string;
+  /** A component attribute's component uid (`shared.seo`). */
+  component?: string;
+  /** Whether a component attribute holds a list of them. */
+  repeatable?: boolean;
+  /** The component uids a dynamic zone may hold. */
+  components?: string[];
   customField?: string;
   min?: number | string;
   max?: number | string;
@@ -58,7 +67,28 @@ export type Field = {
   allowedTypes?: string[];
   /** Content type uid a relation points at. */
   target?: string;
+  /**
+   * What a component field's items may be: the one component of a `component` or `components` field,
+   * every component a `dynamiczone` allows (in the schema's order).
+   */
+  components?: readonly ComponentSchema[];
   attribute: StrapiAttribute;
+};
+
+/**
+ * A Strapi component (`sections.hero`) as the API shows it: its own fields, typed by the same table as a
+ * resource's (nested components, media, relations and richtext included). Its fields are never localized
+ * on their own: a component value belongs to its record's row, so it follows the field that holds it.
+ */
+export type ComponentSchema = {
+  /** Strapi's component uid, `<category>.<name>`: a dynamic zone item's `type`. */
+  uid: string;
+  category: string;
+  name: string;
+  /** The content manager's display name. */
+  label: string;
+  description?: string;
+  fields: Field[];
 };
 
 export type ResourceMode = 'collection' | 'singleton';

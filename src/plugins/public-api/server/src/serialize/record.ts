@@ -5,7 +5,7 @@
  */
 import type { Projection } from '../grants/projection';
 import { META_ENTRIES, type MetaKeyName } from '../fields/system-keys';
-import type { ColumnReadContext, LinkCodec } from '../fields/codec';
+import type { ColumnReadContext, ComponentCodec, ComponentItem, LinkCodec } from '../fields/codec';
 import { codecOf } from '../fields/table';
 import { isCut, REFERENCE_LIST_CAP } from '../fields/types/relation';
 import type { Field } from '../registry/types';
@@ -38,6 +38,8 @@ export type RecordParts = {
   richtext: (raw: unknown, row: RecordRow) => unknown;
   /** Expanded records by relation field and target row id (include); references stay where absent. */
   expanded?: Map<string, Map<number, RecordObject>>;
+  /** The component values of component fields, by field and owner row id, each already read out, in order. */
+  components?: Related<ComponentItem>;
 };
 
 /** The meta keys with their serializers, in the order `meta` lists them. */
@@ -88,6 +90,16 @@ const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts:
   };
 };
 
+/** A component field: its items as the reads read them out (none when the row has none). */
+const componentStep = (field: Field, codec: ComponentCodec, parts: RecordParts): FieldStep => {
+  const { key } = field;
+  const items = parts.components?.get(key);
+  return (row, attributes) => {
+    attributes[key] = codec.serialize(items?.get(row.rowId) ?? (NONE as readonly ComponentItem[]));
+    return undefined;
+  };
+};
+
 /**
  * The serializer of a projection's records for one read (issue 16): what each field is (its codec, its
  * target, its related items of this read) is looked up once for all the rows, not once per field of every
@@ -100,6 +112,7 @@ export const recordSerializer = (projection: Projection, parts: RecordParts): ((
   const columns: ColumnReadContext = { richtext: (raw) => parts.richtext(raw, current) };
   const steps: FieldStep[] = projection.readable.map((field) => {
     const codec = codecOf(field);
+    if (codec.storage === 'component') return componentStep(field, codec, parts);
     if (codec.storage !== 'column') return linkStep(projection, field, codec, parts);
     const { key } = field;
     return (row, attributes) => {

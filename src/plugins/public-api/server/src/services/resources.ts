@@ -21,6 +21,7 @@ import {
   type Publication,
   type WebsiteWithPublications,
 } from '../registry/build';
+import { componentCatalog, type StrapiComponentSchema } from '../registry/components';
 import { WEBSITE_UID } from '../registry/fields';
 import type { Resource } from '../registry/types';
 
@@ -67,21 +68,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       Object.entries(strapi.contentTypes).map(([uid, contentType]) => [uid, { ...(contentType as unknown as ContentTypeSchema), uid }]),
     );
 
+  /** The components' schemas as the API shows them; like content types, they only change with a restart. */
+  const components = componentCatalog(
+    new Map(
+      Object.entries(strapi.components ?? {}).map(([uid, component]) => [uid, { ...(component as unknown as StrapiComponentSchema), uid }]),
+    ),
+  );
+
   const websiteResources = (websites: WebsiteWithPublications[]): Resource[] => {
     const all = schemas();
-    return websites.flatMap((website) => buildWebsiteResources(website, all, {}, (reason) => strapi.log.warn(`[public-api] ${reason}`)));
+    return websites.flatMap((website) =>
+      buildWebsiteResources(website, all, {}, (reason) => strapi.log.warn(`[public-api] ${reason}`), components),
+    );
   };
 
   return {
     /** Builds the native resources; throws (refusing to start) when a schema cannot be exposed. */
     init() {
-      native = buildNativeResources(schemas());
+      native = buildNativeResources(schemas(), {}, components);
     },
 
     schemas,
 
     native(): Resource[] {
-      if (!native) native = buildNativeResources(schemas());
+      if (!native) native = buildNativeResources(schemas(), {}, components);
       return native;
     },
 

@@ -1,0 +1,72 @@
+/**
+ * Component fields (contract section 15): `component` (one component value, an object of its own
+ * attributes), `components` (a repeatable component: a list of them) and `dynamiczone` (a list of values
+ * of several components, each `{ "type": "<category>.<name>", "attributes": { ... } }`). A component's own
+ * fields are typed by the same table as a resource's; the reads hand each type its items already read
+ * out, in order. Writes are not taken yet: the fields are read-only whatever a grant says. Pure.
+ */
+import type { Field, StrapiAttribute } from '../../registry/types';
+import type { ComponentCodec, ComponentItem, DetailsContext, FieldDetails } from '../codec';
+import { refuse, violation } from '../judge';
+
+/** The components a component attribute's items may be, as the API shows them; null when none shows anything. */
+const componentsOf = (uids: readonly string[], context: DetailsContext): FieldDetails | null => {
+  const components = uids.map((uid) => context.component(uid)).filter((component) => component !== null);
+  return components.length ? { components } : null;
+};
+
+const readOnly = (field: Field, pointer: string) =>
+  refuse(violation(pointer, `'${field.key}' is read-only: component values cannot be written through the API yet.`));
+
+const base = {
+  storage: 'component',
+  scalar: false,
+  readOnly: true,
+  parseWrite: (_raw: unknown, field: Field, { pointer }: { pointer: string }) => readOnly(field, pointer),
+  filter: () => null,
+  sortKind: 'text',
+  sortable: () => false,
+} as const;
+
+const single = (field: Field) => field.components![0]!;
+
+const isComponent = (attribute: StrapiAttribute, repeatable: boolean) =>
+  attribute.type === 'component' && typeof attribute.component === 'string' && (attribute.repeatable === true) === repeatable;
+
+export const component: ComponentCodec = {
+  ...base,
+  type: 'component',
+  cardinality: 'one',
+  accepts: (attribute) => isComponent(attribute, false),
+  details: (attribute, context) => componentsOf([attribute.component!], context),
+  serialize: (items) => items[0]?.attributes ?? null,
+  readSchema: (field, kit) => ({ schema: kit.component(single(field)), nullable: 'unless-required' }),
+  writeSchema: (field, kit) => ({ schema: kit.component(single(field)), nullable: 'unless-required' }),
+};
+
+export const components: ComponentCodec = {
+  ...base,
+  type: 'components',
+  cardinality: 'many',
+  accepts: (attribute) => isComponent(attribute, true),
+  details: (attribute, context) => componentsOf([attribute.component!], context),
+  serialize: (items) => items.map((item) => item.attributes),
+  readSchema: (field, kit) => ({ schema: { type: 'array', items: kit.component(single(field)) }, nullable: 'never' }),
+  writeSchema: (field, kit) => ({ schema: { type: 'array', items: kit.component(single(field)) }, nullable: 'never' }),
+};
+
+/** A dynamic zone item as records show it. */
+export type DynamicZoneItem = { type: string; attributes: Record<string, unknown> };
+
+const zoneItem = (item: ComponentItem): DynamicZoneItem => ({ type: item.component, attributes: item.attributes });
+
+export const dynamiczone: ComponentCodec = {
+  ...base,
+  type: 'dynamiczone',
+  cardinality: 'many',
+  accepts: (attribute) => attribute.type === 'dynamiczone' && Array.isArray(attribute.components),
+  details: (attribute, context) => componentsOf(attribute.components ?? [], context),
+  serialize: (items) => items.map(zoneItem),
+  readSchema: (field, kit) => ({ schema: { type: 'array', items: kit.dynamicZoneItem(field) }, nullable: 'never' }),
+  writeSchema: (field, kit) => ({ schema: { type: 'array', items: kit.dynamicZoneItem(field) }, nullable: 'never' }),
+};
