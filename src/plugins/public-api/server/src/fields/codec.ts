@@ -113,6 +113,10 @@ export type SchemaKit = {
   component: (component: ComponentSchema) => Ref;
   /** One item of a dynamic zone on reads: `{ type, attributes }`, one of the zone's components, told by `type`. */
   dynamicZoneItem: (field: Field) => Schema | Ref;
+  /** A component's value as writes take it (its fields' write schemas), written once into the document per component. */
+  componentInput: (component: ComponentSchema) => Ref;
+  /** One item of a dynamic zone as writes take it: `{ type, attributes }`, told by `type`. */
+  dynamicZoneItemInput: (field: Field) => Schema | Ref;
 };
 
 export type WriteSchemaContext = {
