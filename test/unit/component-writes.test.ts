@@ -134,12 +134,13 @@ describe('judging component values', () => {
     expect(problemsOf(attributes)).toEqual(pointers);
   });
 
-  test('a relation inside a component whose target the key is not given is no field at all', () => {
-    const attributes = { sections: [{ type: 'sections.related-events', attributes: { heading: 'x', events: [] } }] };
-    const [problem] = plan(attributes, PAGES_ONLY).problems;
-    expect(problem!.source).toEqual({ pointer: '/data/attributes/sections/0/attributes/events' });
-    expect(problem!.detail).toBe("sections.related-events has no field 'events'.");
-    expect(problemsOf({ sections: [{ type: 'sections.related-events', attributes: { heading: 'x' } }] }, PAGES_ONLY)).toEqual([]);
+  test('a component field holding a relation whose target the key is not given is not writable (its links would be lost)', () => {
+    const [problem] = plan({ sections: [] }, PAGES_ONLY).problems;
+    expect([problem!.source, problem!.meta?.reason]).toEqual([{ pointer: '/data/attributes/sections' }, 'field_not_writable']);
+    expect(PAGES_ONLY.fields.find((field) => field.key === 'sections')).toMatchObject({ readable: true, writable: false });
+    // SEO holds no relation: writable as granted.
+    expect(problemsOf({ seo: { metaTitle: 'x' } }, PAGES_ONLY)).toEqual([]);
+    expect(PAGES_ONLY.writable.map((field) => field.key)).toContain('seo');
   });
 
   test(`at most ${MAX_COMPONENT_VALUES} component values per field, nested ones counted`, () => {

@@ -52,14 +52,17 @@ const componentMember =
     return codecOf(field).parseWrite(raw, field, { ...context, target: seen.targets.get(field.key)?.slug ?? '' });
   };
 
+/** What a field of the resource is judged with: where it sits, its relation's target, and how fields inside its components are judged. */
+export const writeContextOf = (projection: Projection, field: Field, pointer: string): WriteContext => ({
+  pointer,
+  target: projection.targets.get(field.key)?.slug ?? '',
+  member: componentMember(projection),
+});
+
 const judge = (projection: Projection, field: Field, pointer: string, raw: unknown): Verdict => {
   const unstorable = unstorableProblems(raw, [field.key], MAX_REPORTED_PROBLEMS);
   if (unstorable.length) return { ok: false, problems: unstorable };
-  const verdict = codecOf(field).parseWrite(raw, field, {
-    pointer,
-    target: projection.targets.get(field.key)?.slug ?? '',
-    member: componentMember(projection),
-  });
+  const verdict = codecOf(field).parseWrite(raw, field, writeContextOf(projection, field, pointer));
   return verdict.ok ? verdict : { ok: false, problems: verdict.violations.map(invalid) };
 };
 
