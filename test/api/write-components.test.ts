@@ -213,35 +213,36 @@ describe('refusals point into the nested value, and change nothing', () => {
     target = (await createPage('Refusals', { sections: everySection(), seo: SEO })).body.data.id;
   });
 
-  const cases: [string, Record<string, unknown>, number, string[], string?][] = [
-    ['a zone that is not an array', { sections: { type: COMPONENT.hero } }, 422, ['/data/attributes/sections']],
-    ['an entry that is not an object', { sections: [everySection()[1], 'hero'] }, 422, ['/data/attributes/sections/1']],
-    ['an entry with a stray member', { sections: [{ ...everySection()[1], id: 4 }] }, 422, ['/data/attributes/sections/0/id']],
-    ['an entry without a type', { sections: [{ attributes: { heading: 'x' } }] }, 422, ['/data/attributes/sections/0/type']],
-    ['an unknown component type', { sections: [{ type: 'sections.carousel', attributes: {} }] }, 422, ['/data/attributes/sections/0/type']],
-    ['a component the zone does not allow', { sections: [{ type: COMPONENT.seo, attributes: { metaTitle: 'x' } }] }, 422, ['/data/attributes/sections/0/type']],
-    ['attributes that are not an object', { sections: [{ type: COMPONENT.hero, attributes: [] }] }, 422, ['/data/attributes/sections/0/attributes']],
-    ['a field the component does not have', { sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', colour: 'red' } }] }, 422, ['/data/attributes/sections/0/attributes/colour']],
-    ['a value of the wrong type', { sections: [everySection()[1], { type: COMPONENT.hero, attributes: { heading: 5 } }] }, 422, ['/data/attributes/sections/1/attributes/heading']],
-    ['a nested component of the wrong shape', { sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: 'go' } }] }, 422, ['/data/attributes/sections/0/attributes/cta']],
-    ['a wrong value in a nested component', { sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: { label: 'x', url: 'y', openInNewTab: 'yes' } } }] }, 422, ['/data/attributes/sections/0/attributes/cta/openInNewTab']],
-    ['an asset that does not exist', { sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', image: 'no-such-asset' } }] }, 422, ['/data/attributes/sections/0/attributes/image'], 'asset_not_found'],
-    ['an asset of a type the field does not take', { sections: [{ type: COMPONENT.imageGallery, attributes: { images: [images[0]!.id, pdf] } }] }, 422, ['/data/attributes/sections/0/attributes/images/1'], 'asset_type_not_allowed'],
-    ['an event that does not exist', { sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [events[0]!.id, 'no-such-event'] } }] }, 422, ['/data/attributes/sections/0/attributes/events/1'], 'target_not_found'],
-    ['a change of a list instead of the list', { sections: [{ type: COMPONENT.relatedEvents, attributes: { events: { add: [events[0]!.id] } } }] }, 422, ['/data/attributes/sections/0/attributes/events']],
-    ['a richtext document that is not one', { sections: [{ type: COMPONENT.richText, attributes: { body: { type: 'doc', content: [{ type: 'table' }] } } }] }, 422, ['/data/attributes/sections/0/attributes/body/content/0'], 'richtext_invalid'],
-    ['a component that is not an object', { seo: ['x'] }, 422, ['/data/attributes/seo']],
-    ['a field SEO does not have', { seo: { metaTitle: 'x', canonical: '/x' } }, 422, ['/data/attributes/seo/canonical']],
+  const cases: [string, () => Record<string, unknown>, number, string[], string?][] = [
+    ['a zone that is not an array', () => ({ sections: { type: COMPONENT.hero } }), 422, ['/data/attributes/sections']],
+    ['an entry that is not an object', () => ({ sections: [everySection()[1], 'hero'] }), 422, ['/data/attributes/sections/1']],
+    ['an entry with a stray member', () => ({ sections: [{ ...everySection()[1], id: 4 }] }), 422, ['/data/attributes/sections/0/id']],
+    ['an entry without a type', () => ({ sections: [{ attributes: { heading: 'x' } }] }), 422, ['/data/attributes/sections/0/type']],
+    ['an unknown component type', () => ({ sections: [{ type: 'sections.carousel', attributes: {} }] }), 422, ['/data/attributes/sections/0/type']],
+    ['a component the zone does not allow', () => ({ sections: [{ type: COMPONENT.seo, attributes: { metaTitle: 'x' } }] }), 422, ['/data/attributes/sections/0/type']],
+    ['attributes that are not an object', () => ({ sections: [{ type: COMPONENT.hero, attributes: [] }] }), 422, ['/data/attributes/sections/0/attributes']],
+    ['a field the component does not have', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', colour: 'red' } }] }), 422, ['/data/attributes/sections/0/attributes/colour']],
+    ['a value of the wrong type', () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { heading: 5 } }] }), 422, ['/data/attributes/sections/1/attributes/heading']],
+    ['a nested component of the wrong shape', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: 'go' } }] }), 422, ['/data/attributes/sections/0/attributes/cta']],
+    ['a wrong value in a nested component', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: { label: 'x', url: 'y', openInNewTab: 'yes' } } }] }), 422, ['/data/attributes/sections/0/attributes/cta/openInNewTab']],
+    ['an asset that does not exist', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', image: 'no-such-asset' } }] }), 422, ['/data/attributes/sections/0/attributes/image'], 'asset_not_found'],
+    ['an asset of a type the field does not take', () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [images[0]!.id, pdf] } }] }), 422, ['/data/attributes/sections/0/attributes/images/1'], 'asset_type_not_allowed'],
+    ['an event that does not exist', () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [events[0]!.id, 'no-such-event'] } }] }), 422, ['/data/attributes/sections/0/attributes/events/1'], 'target_not_found'],
+    ['a change of a list instead of the list', () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: { add: [events[0]!.id] } } }] }), 422, ['/data/attributes/sections/0/attributes/events']],
+    ['a richtext document that is not one', () => ({ sections: [{ type: COMPONENT.richText, attributes: { body: { type: 'doc', content: [{ type: 'table' }] } } }] }), 422, ['/data/attributes/sections/0/attributes/body/content/0'], 'richtext_invalid'],
+    ['a component that is not an object', () => ({ seo: ['x'] }), 422, ['/data/attributes/seo']],
+    ['a field SEO does not have', () => ({ seo: { metaTitle: 'x', canonical: '/x' } }), 422, ['/data/attributes/seo/canonical']],
     // Strapi's own validation, pointed into the value.
-    ['a required field left out (Strapi)', { sections: [everySection()[1], { type: COMPONENT.hero, attributes: { subheading: 'no heading' } }] }, 422, ['/data/attributes/sections/1/attributes/heading'], 'validation_failed'],
-    ['a text over its maximum length (Strapi)', { sections: [{ type: COMPONENT.hero, attributes: { heading: 'x'.repeat(121) } }] }, 422, ['/data/attributes/sections/0/attributes/heading']],
-    ['a nested required field left out (Strapi)', { sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { url: '/x' } } }] }, 422, ['/data/attributes/sections/0/attributes/link/label'], 'validation_failed'],
-    ['a value not among the options', { sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { label: 'x', url: '/x' }, style: 'loud' } }] }, 422, ['/data/attributes/sections/0/attributes/style']],
-    ['a required SEO title left out (Strapi)', { seo: { metaDescription: 'No title' } }, 422, ['/data/attributes/seo/metaTitle'], 'validation_failed'],
-    ['a required image list left empty (Strapi)', { sections: [{ type: COMPONENT.imageGallery, attributes: { images: [] } }] }, 422, ['/data/attributes/sections/0/attributes/images'], 'validation_failed'],
+    ['a required field left out (Strapi)', () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { subheading: 'no heading' } }] }), 422, ['/data/attributes/sections/1/attributes/heading'], 'validation_failed'],
+    ['a text over its maximum length (Strapi)', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x'.repeat(121) } }] }), 422, ['/data/attributes/sections/0/attributes/heading']],
+    ['a nested required field left out (Strapi)', () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { url: '/x' } } }] }), 422, ['/data/attributes/sections/0/attributes/link/label'], 'validation_failed'],
+    ['a value not among the options', () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { label: 'x', url: '/x' }, style: 'loud' } }] }), 422, ['/data/attributes/sections/0/attributes/style']],
+    ['a required SEO title left out (Strapi)', () => ({ seo: { metaDescription: 'No title' } }), 422, ['/data/attributes/seo/metaTitle'], 'validation_failed'],
+    ['a required image list left empty (Strapi)', () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [] } }] }), 422, ['/data/attributes/sections/0/attributes/images'], 'validation_failed'],
   ];
 
-  test.each(cases)('%s: refused, nothing written', async (_name, attributes, status, pointers, reason) => {
+  test.each(cases)('%s: refused, nothing written', async (_name, attributesOf, status, pointers, reason) => {
+    const attributes = attributesOf();
     const before = await snapshot();
     for (const [method, path] of [
       ['patch', `${PAGES}/${target}`],

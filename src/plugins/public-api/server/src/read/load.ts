@@ -8,10 +8,13 @@ import { shownProjection } from '../grants/fieldsets';
 import type { Projection } from '../grants/projection';
 import type { Fieldsets, IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
+import type { Field } from '../registry/types';
 import { shownReferences } from '../fields/types/relation';
 import { reachOf, type Reach } from './expansion';
 import { readAll } from '../database/connection';
-import type { CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
+import type { ComponentLink, CurrentImageFile, FileRow, RecordRow, Related, TargetRef } from '../serialize/rows';
+import type { ComponentItem } from '../fields/codec';
+import { componentSpecs } from './component-include';
 import type { Asset } from '../serialize/assets';
 import { recordSerializer, type RecordObject } from '../serialize/record';
 import type { RichtextDoc } from '../richtext';
@@ -33,6 +36,10 @@ export type RecordSource = {
   byRowIds: (projection: Projection, rowIds: number[], language: string | null, fallback: readonly string[]) => Promise<RecordRow[]>;
   /** The files images embedded in richtext name, as they are now, by documentId. */
   imageFiles: (documentIds: string[]) => Promise<Map<string, CurrentImageFile>>;
+  /** The component values of component `fields` of the owner rows (of content type or component `ownerUid`), in order. */
+  componentLinks: (ownerUid: string, ownerRowIds: readonly number[], fields: readonly Field[]) => Promise<Related<ComponentLink>>;
+  /** Rows of one component's table, with the columns its projection shows. */
+  componentRows: (projection: Projection, rowIds: readonly number[]) => Promise<RecordRow[]>;
 };
 
 export type LoadContext = {
@@ -95,8 +102,64 @@ export const includeReaches = async (
 };
 
 /**
+ * The values of the component fields `fields` of the rows, read out: the links (one query for the owner
+ * table), then per component reached one query for its rows, each loaded as records are (its files,
+ * relations, richtext, nested components and the `include` paths through it), so a level of components
+ * costs the same queries whatever the number of records. Items keep the order of their field.
+ */
+const loadComponents = async (
+  context: LoadContext,
+  projection: Projection,
+  rows: readonly RecordRow[],
+  fields: readonly Field[],
+  include: readonly IncludeSpec[],
+): Promise<Related<ComponentItem>> => {
+  const result: Related<ComponentItem> = new Map();
+  if (fields.length === 0) return result;
+  const links = await context.source.componentLinks(
+    projection.resource.uid,
+    rows.map((row) => row.rowId),
+    fields,
+  );
+  const idsByComponent = new Map<string, Set<number>>();
+  for (const byOwner of links.values()) {
+    for (const list of byOwner.values()) {
+      for (const link of list) {
+        let ids = idsByComponent.get(link.component);
+        if (!ids) idsByComponent.set(link.component, (ids = new Set()));
+        ids.add(link.rowId);
+      }
+    }
+  }
+  const attributes = new Map<string, Map<number, Record<string, unknown>>>();
+  await readAll(
+    [...idsByComponent].map(([uid, ids]) => async () => {
+      const component = projection.components.get(uid);
+      if (!component) return;
+      const componentRows = await context.source.componentRows(component, [...ids]);
+      const records = await loadRecords(context, component, componentRows, componentSpecs(fields, uid, include));
+      attributes.set(uid, new Map(componentRows.map((row, index) => [row.rowId, records[index]!.attributes])));
+    }),
+  );
+  for (const [key, byOwner] of links) {
+    const items = new Map<number, ComponentItem[]>();
+    for (const [owner, list] of byOwner) {
+      const values: ComponentItem[] = [];
+      for (const link of list) {
+        const value = attributes.get(link.component)?.get(link.rowId);
+        if (value) values.push({ component: link.component, attributes: value });
+      }
+      items.set(owner, values);
+    }
+    result.set(key, items);
+  }
+  return result;
+};
+
+/**
  * `projection` is what the rows show (`shownProjection` of the read's own level, applied by the caller,
- * who selected the rows with it); each level `include` expands is cut to its fieldset here.
+ * who selected the rows with it); each level `include` expands is cut to its fieldset here. A component's
+ * projection loads its rows the same way (`loadComponents`).
  */
 export const loadRecords = async (
   context: LoadContext,
@@ -107,6 +170,7 @@ export const loadRecords = async (
   if (rows.length === 0) return [];
   const relationFields = projection.readable.filter((field) => isStoredIn(field, 'relation')).map((field) => field.key);
   const mediaFields = projection.readable.filter((field) => isStoredIn(field, 'media')).map((field) => field.key);
+  const componentFields = projection.readable.filter((field) => isStoredIn(field, 'component'));
   // Richtext is converted here, each value looked up by its record's identity and version (not by its
   // text); its images' files are read with the other files.
   const richtextFields = projection.readable.filter((field) => field.type === 'richtext').map((field) => field.key);
@@ -117,13 +181,15 @@ export const loadRecords = async (
     for (const key of richtextFields) {
       const raw = row.values[key];
       if (raw === null || raw === undefined) continue;
-      const doc = context.richtext(raw, richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt));
+      // A component row has no version of its own (`updatedAt` undefined): converted every time, never cached.
+      const identity = row.updatedAt === undefined ? undefined : richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt);
+      const doc = context.richtext(raw, identity);
       converted.set(key, doc);
       for (const id of imageIdsOf(doc)) imageIds.add(id);
     }
     docs.set(row, converted);
   }
-  const [references, files, imageFiles] = (await readAll<unknown>([
+  const [references, files, imageFiles, components] = (await readAll<unknown>([
     () =>
       context.source.relations(
         projection,
@@ -134,7 +200,8 @@ export const loadRecords = async (
       ),
     () => context.source.media(projection, rows, mediaFields),
     () => (imageIds.size ? context.source.imageFiles([...imageIds]) : Promise.resolve(new Map())),
-  ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>];
+    () => loadComponents(context, projection, rows, componentFields, include),
+  ])) as [Related<TargetRef>, Related<FileRow>, Map<string, CurrentImageFile>, Related<ComponentItem>];
   /** The document of a row's value: the serializer hands over the value itself, the very one converted above. */
   const richtext = (raw: unknown, row: RecordRow) => {
     const converted = docs.get(row);
@@ -157,5 +224,5 @@ export const loadRecords = async (
     }),
   );
 
-  return rows.map(recordSerializer(projection, { references, files, asset: context.asset, richtext, expanded }));
+  return rows.map(recordSerializer(projection, { references, files, asset: context.asset, richtext, expanded, components }));
 };

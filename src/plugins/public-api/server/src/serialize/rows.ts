@@ -52,3 +52,6 @@ export type Related<T> = Map<string, Map<number, T[]>>;
 
 /** An image file as it is now, for the images a stored richtext document names (by documentId). */
 export type CurrentImageFile = Pick<FileRow, 'documentId' | 'hash' | 'version' | 'name' | 'width' | 'height' | 'mime'>;
+
+/** A component value linked to an owner row: the row of its component's table. */
+export type ComponentLink = { rowId: number; component: string };

@@ -1,5 +1,6 @@
 import access from './access';
 import assets from './assets';
+import components from './components';
 import fileVersions from './file-versions';
 import grants from './grants';
 import idempotency from './idempotency';
@@ -19,6 +20,7 @@ import writes from './writes';
 export default {
   access,
   assets,
+  components,
   'file-versions': fileVersions,
   grants,
   idempotency,

@@ -32,6 +32,8 @@ const recordSource = (status: ReadStatus): RecordSource => {
     media: (projection, rows, fields) => records.media(projection, rows, fields),
     byRowIds: (projection, rowIds, language, fallback) => records.byRowIds(projection, rowIds, language, status, fallback),
     imageFiles: (documentIds) => records.imageFiles(documentIds),
+    componentLinks: (ownerUid, rowIds, fields) => getService('components').links(ownerUid, rowIds, fields),
+    componentRows: (projection, rowIds) => getService('components').rows(projection, rowIds),
   };
 };
 
