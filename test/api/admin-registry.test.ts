@@ -61,6 +61,7 @@ test('the registry lists the native resources with their fields and types, and t
     festival: 'relation',
     cover: 'image',
     body: 'richtext',
+    seo: 'component',
   });
   expect(events.fields.find((field) => field.key === 'title')).toEqual({
     key: 'title',

@@ -24,6 +24,17 @@ export const recordTypeTree = (projection: Projection, projectTarget: (resource:
     for (const meta of current.fields) {
       if (meta.expandable) include.set(meta.key, build(projectTarget(current.targets.get(meta.key)!)));
     }
+    // A path through a component field reaches the records its components' relations expand; the step
+    // through the component is a node of the owner's own type (components are shown whole, no fieldset).
+    for (const field of current.readable) {
+      const through = new Map<string, RecordTypeTree>();
+      for (const component of field.components ?? []) {
+        const inner = current.components.get(component.uid);
+        if (!inner) continue;
+        for (const [key, next] of build(inner).include) if (!through.has(key)) through.set(key, next);
+      }
+      if (through.size) include.set(field.key, { type: node.type, fields: node.fields, include: through });
+    }
     return node;
   };
   return build(projection);

@@ -227,12 +227,34 @@ export const includeTree = (projection: Projection, projectTarget: (resource: Re
     const tree = new Map<string, IncludeTree>();
     trees.set(current.resource.id, tree);
     for (const meta of current.fields) {
-      if (!meta.expandable) continue;
-      tree.set(meta.key, build(projectTarget(current.targets.get(meta.key)!)));
+      if (meta.expandable) tree.set(meta.key, build(projectTarget(current.targets.get(meta.key)!)));
+    }
+    for (const field of current.readable) {
+      const through = throughComponents(current, field, build);
+      if (through.size) tree.set(field.key, through);
     }
     return tree;
   };
   return build(projection);
+};
+
+/**
+ * What a path may go on with through a component field (contract section 15: `sections.events`): the
+ * include trees of its components, merged (a dynamic zone's components side by side). Empty for fields
+ * that are not components, and for components with nothing to expand.
+ */
+const throughComponents = <T>(
+  owner: Projection,
+  field: Field,
+  build: (component: Projection) => ReadonlyMap<string, T>,
+): Map<string, T> => {
+  const merged = new Map<string, T>();
+  for (const component of field.components ?? []) {
+    const projection = owner.components.get(component.uid);
+    if (!projection) continue;
+    for (const [key, next] of build(projection)) if (!merged.has(key)) merged.set(key, next);
+  }
+  return merged;
 };
 
 export const queryVocabulary = (

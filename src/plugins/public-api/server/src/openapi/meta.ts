@@ -75,6 +75,13 @@ export const fieldMeta = (c: Components): Ref =>
           items: object({ value: { type: 'string' }, label: { type: 'string' } }),
         },
         allowedTypes: { type: 'array', description: 'MIME patterns a media field accepts.', items: { type: 'string' } },
+        components: {
+          type: 'array',
+          description:
+            'The components a component field holds, or a dynamic zone may hold: `<category>.<name>`, what a dynamic zone item names as its `type`.',
+          items: { type: 'string' },
+          minItems: 1,
+        },
       },
       ['key', 'label', 'type', 'required', 'readable', 'writable', 'inlineEditable', 'sortable', 'expandable', 'filterable'],
       { description: 'What the key may do with one field.' },

@@ -82,7 +82,9 @@ export const includeReaches = async (
   const reaches: Reach[] = [];
   const walk = async (owner: Projection, owners: ReadonlyMap<number, number>, specs: readonly IncludeSpec[]): Promise<void> => {
     const fields = specs.filter((spec) => owner.targets.has(spec.field)).map((spec) => spec.field);
-    if (owners.size === 0 || fields.length === 0) return;
+    if (owners.size === 0) return;
+    await walkComponents(owner, owners, specs);
+    if (fields.length === 0) return;
     const references = await context.source.relations(owner, [...owners.keys()], fields, context.language, context.fallback);
     await readAll(
       specs.map((spec) => async () => {
@@ -94,6 +96,29 @@ export const includeReaches = async (
         const reach = reachOf(owners, shown);
         reaches.push(reach);
         await walk(context.projectionOf(target), reach, spec.include);
+      }),
+    );
+  };
+  /** Paths through component fields: each component row stands at its owner's position, and the walk goes on inside it. */
+  const walkComponents = async (owner: Projection, owners: ReadonlyMap<number, number>, specs: readonly IncludeSpec[]) => {
+    const fields = owner.readable.filter((field) => isStoredIn(field, 'component') && specs.some((spec) => spec.field === field.key));
+    if (fields.length === 0) return;
+    const links = await context.source.componentLinks(owner.resource.uid, [...owners.keys()], fields);
+    const positions = new Map<string, Map<number, number>>();
+    for (const byOwner of links.values()) {
+      for (const [ownerId, list] of byOwner) {
+        const position = owners.get(ownerId)!;
+        for (const link of list) {
+          let byRow = positions.get(link.component);
+          if (!byRow) positions.set(link.component, (byRow = new Map()));
+          byRow.set(link.rowId, Math.min(position, byRow.get(link.rowId) ?? position));
+        }
+      }
+    }
+    await readAll(
+      [...positions].map(([uid, byRow]) => async () => {
+        const component = owner.components.get(uid);
+        if (component) await walk(component, byRow, componentSpecs(fields, uid, specs));
       }),
     );
   };
