@@ -48,7 +48,11 @@ const text = (maxLength: number) =>
   fc.stringMatching(new RegExp(`^[A-Za-z0-9ÄÖÜäöüß][A-Za-z0-9ÄÖÜäöüß ,.!?'&-]{0,${Math.min(maxLength, 60) - 1}}$`));
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
 
-const link = fc.record({ label: text(80), url: fc.constantFrom('/about', 'https://example.com/x', '/events?x=1'), openInNewTab: fc.boolean() });
+const link = fc.record({
+  label: text(80),
+  url: fc.constantFrom('/about', 'https://example.com/x', '/events?x=1'),
+  openInNewTab: fc.boolean(),
+});
 
 /** A richtext document in the normal form reads give: paragraphs and headings of one text each, marks in order. */
 const MARKS = ['bold', 'italic', 'underline', 'strike', 'code'] as const;
@@ -68,11 +72,15 @@ const section = fc.oneof(
     .record({ heading: text(120), subheading: optional(text(300)), image: optional(fc.nat({ max: 5 })), cta: optional(link) })
     .map((attributes) => ({ type: COMPONENT.hero, attributes })),
   richtext.map((body) => ({ type: COMPONENT.richText, attributes: { body } })),
-  fc.record({ images: fc.integer({ min: 1, max: 6 }), caption: optional(text(300)) }).map((attributes) => ({ type: COMPONENT.imageGallery, attributes })),
+  fc
+    .record({ images: fc.integer({ min: 1, max: 6 }), caption: optional(text(300)) })
+    .map((attributes) => ({ type: COMPONENT.imageGallery, attributes })),
   fc
     .record({ text: text(200), link, style: fc.constantFrom('primary', 'secondary', 'subtle') })
     .map((attributes) => ({ type: COMPONENT.callToAction, attributes })),
-  fc.record({ heading: optional(text(120)), events: fc.integer({ min: 0, max: 6 }) }).map((attributes) => ({ type: COMPONENT.relatedEvents, attributes })),
+  fc
+    .record({ heading: optional(text(120)), events: fc.integer({ min: 0, max: 6 }) })
+    .map((attributes) => ({ type: COMPONENT.relatedEvents, attributes })),
 );
 
 type Section = { type: string; attributes: Record<string, any> };
@@ -81,7 +89,8 @@ type Section = { type: string; attributes: Record<string, any> };
 const concrete = (drawn: Section, random: number): Section => {
   const { type, attributes } = drawn;
   const pick = (ids: string[], count: number) => [...ids.slice(random % ids.length), ...ids.slice(0, random % ids.length)].slice(0, count);
-  if (type === COMPONENT.hero) return { type, attributes: { ...attributes, image: attributes.image === null ? null : imageIds[attributes.image % imageIds.length] } };
+  if (type === COMPONENT.hero)
+    return { type, attributes: { ...attributes, image: attributes.image === null ? null : imageIds[attributes.image % imageIds.length] } };
   if (type === COMPONENT.imageGallery) return { type, attributes: { ...attributes, images: pick(imageIds, attributes.images) } };
   if (type === COMPONENT.relatedEvents) return { type, attributes: { ...attributes, events: pick(eventIds, attributes.events) } };
   return drawn;

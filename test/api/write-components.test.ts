@@ -59,7 +59,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-const doc = (type: string, text: string) => ({ type: 'doc', content: [{ type, ...(type === 'heading' ? { attrs: { level: 2 } } : {}), content: [{ type: 'text', text }] }] });
+const doc = (type: string, text: string) => ({
+  type: 'doc',
+  content: [{ type, ...(type === 'heading' ? { attrs: { level: 2 } } : {}), content: [{ type: 'text', text }] }],
+});
 const paragraph = (text: string) => doc('paragraph', text);
 
 /** One section of each type, as a client writes it: assets and events by id, a richtext document. */
@@ -75,7 +78,10 @@ const everySection = () => [
   },
   { type: COMPONENT.richText, attributes: { body: paragraph('Some text.') } },
   { type: COMPONENT.imageGallery, attributes: { images: [images[1]!, images[2]!.id], caption: 'Views' } },
-  { type: COMPONENT.callToAction, attributes: { text: 'Join us', link: { label: 'Sign up', url: 'https://example.com/join' }, style: 'secondary' } },
+  {
+    type: COMPONENT.callToAction,
+    attributes: { text: 'Join us', link: { label: 'Sign up', url: 'https://example.com/join' }, style: 'secondary' },
+  },
   { type: COMPONENT.relatedEvents, attributes: { heading: 'Coming up', events: [events[1]!.id, { slug: events[0]!.slug }] } },
 ];
 
@@ -126,7 +132,10 @@ const createPage = async (title: string, attributes: Record<string, unknown> = {
 
 /** A 422 (or other status) with exactly these pointers, in order. */
 const expectRefused = (res: Answer, status: number, pointers: string[], reason?: string) => {
-  expect([res.status, res.body.errors?.map((error: { source?: { pointer?: string } }) => error.source?.pointer)]).toEqual([status, pointers]);
+  expect([res.status, res.body.errors?.map((error: { source?: { pointer?: string } }) => error.source?.pointer)]).toEqual([
+    status,
+    pointers,
+  ]);
   if (reason) expect(res.body.errors[0].meta.reason).toBe(reason);
 };
 
@@ -175,10 +184,24 @@ describe('the shapes reads give, written back', () => {
 
   test('PATCH replaces a component whole; null clears it; a repeatable empty list clears a zone', async () => {
     const created = await createPage('SEO page', { seo: SEO, sections: everySection() });
-    const partial = await api.patch(`${PAGES}/${created.body.data.id}`, editor.auth, resourceDocument('pages', { seo: { metaTitle: 'Only a title' } }));
+    const partial = await api.patch(
+      `${PAGES}/${created.body.data.id}`,
+      editor.auth,
+      resourceDocument('pages', { seo: { metaTitle: 'Only a title' } }),
+    );
     expect(partial.status).toBe(200);
-    expect(partial.body.data.attributes.seo).toEqual({ metaTitle: 'Only a title', metaDescription: null, ogImage: null, noIndex: false, keywords: null });
-    const cleared = await api.patch(`${PAGES}/${created.body.data.id}`, editor.auth, resourceDocument('pages', { seo: null, sections: [] }));
+    expect(partial.body.data.attributes.seo).toEqual({
+      metaTitle: 'Only a title',
+      metaDescription: null,
+      ogImage: null,
+      noIndex: false,
+      keywords: null,
+    });
+    const cleared = await api.patch(
+      `${PAGES}/${created.body.data.id}`,
+      editor.auth,
+      resourceDocument('pages', { seo: null, sections: [] }),
+    );
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.attributes).toMatchObject({ seo: null, sections: [] });
   });
@@ -218,27 +241,125 @@ describe('refusals point into the nested value, and change nothing', () => {
     ['an entry that is not an object', () => ({ sections: [everySection()[1], 'hero'] }), 422, ['/data/attributes/sections/1']],
     ['an entry with a stray member', () => ({ sections: [{ ...everySection()[1], id: 4 }] }), 422, ['/data/attributes/sections/0/id']],
     ['an entry without a type', () => ({ sections: [{ attributes: { heading: 'x' } }] }), 422, ['/data/attributes/sections/0/type']],
-    ['an unknown component type', () => ({ sections: [{ type: 'sections.carousel', attributes: {} }] }), 422, ['/data/attributes/sections/0/type']],
-    ['a component the zone does not allow', () => ({ sections: [{ type: COMPONENT.seo, attributes: { metaTitle: 'x' } }] }), 422, ['/data/attributes/sections/0/type']],
-    ['attributes that are not an object', () => ({ sections: [{ type: COMPONENT.hero, attributes: [] }] }), 422, ['/data/attributes/sections/0/attributes']],
-    ['a field the component does not have', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', colour: 'red' } }] }), 422, ['/data/attributes/sections/0/attributes/colour']],
-    ['a value of the wrong type', () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { heading: 5 } }] }), 422, ['/data/attributes/sections/1/attributes/heading']],
-    ['a nested component of the wrong shape', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: 'go' } }] }), 422, ['/data/attributes/sections/0/attributes/cta']],
-    ['a wrong value in a nested component', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: { label: 'x', url: 'y', openInNewTab: 'yes' } } }] }), 422, ['/data/attributes/sections/0/attributes/cta/openInNewTab']],
-    ['an asset that does not exist', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', image: 'no-such-asset' } }] }), 422, ['/data/attributes/sections/0/attributes/image'], 'asset_not_found'],
-    ['an asset of a type the field does not take', () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [images[0]!.id, pdf] } }] }), 422, ['/data/attributes/sections/0/attributes/images/1'], 'asset_type_not_allowed'],
-    ['an event that does not exist', () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [events[0]!.id, 'no-such-event'] } }] }), 422, ['/data/attributes/sections/0/attributes/events/1'], 'target_not_found'],
-    ['a change of a list instead of the list', () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: { add: [events[0]!.id] } } }] }), 422, ['/data/attributes/sections/0/attributes/events']],
-    ['a richtext document that is not one', () => ({ sections: [{ type: COMPONENT.richText, attributes: { body: { type: 'doc', content: [{ type: 'table' }] } } }] }), 422, ['/data/attributes/sections/0/attributes/body/content/0'], 'richtext_invalid'],
+    [
+      'an unknown component type',
+      () => ({ sections: [{ type: 'sections.carousel', attributes: {} }] }),
+      422,
+      ['/data/attributes/sections/0/type'],
+    ],
+    [
+      'a component the zone does not allow',
+      () => ({ sections: [{ type: COMPONENT.seo, attributes: { metaTitle: 'x' } }] }),
+      422,
+      ['/data/attributes/sections/0/type'],
+    ],
+    [
+      'attributes that are not an object',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: [] }] }),
+      422,
+      ['/data/attributes/sections/0/attributes'],
+    ],
+    [
+      'a field the component does not have',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', colour: 'red' } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/colour'],
+    ],
+    [
+      'a value of the wrong type',
+      () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { heading: 5 } }] }),
+      422,
+      ['/data/attributes/sections/1/attributes/heading'],
+    ],
+    [
+      'a nested component of the wrong shape',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: 'go' } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/cta'],
+    ],
+    [
+      'a wrong value in a nested component',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', cta: { label: 'x', url: 'y', openInNewTab: 'yes' } } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/cta/openInNewTab'],
+    ],
+    [
+      'an asset that does not exist',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x', image: 'no-such-asset' } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/image'],
+      'asset_not_found',
+    ],
+    [
+      'an asset of a type the field does not take',
+      () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [images[0]!.id, pdf] } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/images/1'],
+      'asset_type_not_allowed',
+    ],
+    [
+      'an event that does not exist',
+      () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [events[0]!.id, 'no-such-event'] } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/events/1'],
+      'target_not_found',
+    ],
+    [
+      'a change of a list instead of the list',
+      () => ({ sections: [{ type: COMPONENT.relatedEvents, attributes: { events: { add: [events[0]!.id] } } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/events'],
+    ],
+    [
+      'a richtext document that is not one',
+      () => ({ sections: [{ type: COMPONENT.richText, attributes: { body: { type: 'doc', content: [{ type: 'table' }] } } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/body/content/0'],
+      'richtext_invalid',
+    ],
     ['a component that is not an object', () => ({ seo: ['x'] }), 422, ['/data/attributes/seo']],
     ['a field SEO does not have', () => ({ seo: { metaTitle: 'x', canonical: '/x' } }), 422, ['/data/attributes/seo/canonical']],
     // Strapi's own validation, pointed into the value.
-    ['a required field left out (Strapi)', () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { subheading: 'no heading' } }] }), 422, ['/data/attributes/sections/1/attributes/heading'], 'validation_failed'],
-    ['a text over its maximum length (Strapi)', () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x'.repeat(121) } }] }), 422, ['/data/attributes/sections/0/attributes/heading']],
-    ['a nested required field left out (Strapi)', () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { url: '/x' } } }] }), 422, ['/data/attributes/sections/0/attributes/link/label'], 'validation_failed'],
-    ['a value not among the options', () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { label: 'x', url: '/x' }, style: 'loud' } }] }), 422, ['/data/attributes/sections/0/attributes/style']],
-    ['a required SEO title left out (Strapi)', () => ({ seo: { metaDescription: 'No title' } }), 422, ['/data/attributes/seo/metaTitle'], 'validation_failed'],
-    ['a required image list left empty (Strapi)', () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [] } }] }), 422, ['/data/attributes/sections/0/attributes/images'], 'validation_failed'],
+    [
+      'a required field left out (Strapi)',
+      () => ({ sections: [everySection()[1], { type: COMPONENT.hero, attributes: { subheading: 'no heading' } }] }),
+      422,
+      ['/data/attributes/sections/1/attributes/heading'],
+      'validation_failed',
+    ],
+    [
+      'a text over its maximum length (Strapi)',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: 'x'.repeat(121) } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/heading'],
+    ],
+    [
+      'a nested required field left out (Strapi)',
+      () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { url: '/x' } } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/link/label'],
+      'validation_failed',
+    ],
+    [
+      'a value not among the options',
+      () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: { label: 'x', url: '/x' }, style: 'loud' } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/style'],
+    ],
+    [
+      'a required SEO title left out (Strapi)',
+      () => ({ seo: { metaDescription: 'No title' } }),
+      422,
+      ['/data/attributes/seo/metaTitle'],
+      'validation_failed',
+    ],
+    [
+      'a required image list left empty (Strapi)',
+      () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: [] } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/images'],
+      'validation_failed',
+    ],
   ];
 
   test.each(cases)('%s: refused, nothing written', async (_name, attributesOf, status, pointers, reason) => {
@@ -248,7 +369,11 @@ describe('refusals point into the nested value, and change nothing', () => {
       ['patch', `${PAGES}/${target}`],
       ['post', PAGES],
     ] as const) {
-      const res = await api[method](path, editor.auth, resourceDocument('pages', method === 'post' ? { title: 'Never', ...attributes } : attributes));
+      const res = await api[method](
+        path,
+        editor.auth,
+        resourceDocument('pages', method === 'post' ? { title: 'Never', ...attributes } : attributes),
+      );
       expectRefused(res, status, pointers, reason);
       expect(JSON.stringify(res.body)).not.toMatch(/__component|components_|stack/);
     }
@@ -288,15 +413,29 @@ describe('refusals point into the nested value, and change nothing', () => {
 
 describe('atomic operations', () => {
   const post = async (body: unknown) => {
-    const res = await app.http().post('/api/v2/operations').set('Authorization', editor.auth).set('Content-Type', ATOMIC).send(JSON.stringify(body));
+    const res = await app
+      .http()
+      .post('/api/v2/operations')
+      .set('Authorization', editor.auth)
+      .set('Content-Type', ATOMIC)
+      .send(JSON.stringify(body));
     return { status: res.status, body: res.body } as Answer;
   };
 
   test('pages with sections in one request; a nested refusal points into its operation and rolls back all', async () => {
     const ok = await post({
       'atomic:operations': [
-        { op: 'add', href: '/cms/city-guide/pages', data: { type: 'pages', lid: 'p', attributes: { title: 'Atomic one', sections: everySection() } } },
-        { op: 'update', href: '/cms/city-guide/pages', ref: { type: 'pages', lid: 'p' }, data: { type: 'pages', attributes: { seo: SEO } } },
+        {
+          op: 'add',
+          href: '/cms/city-guide/pages',
+          data: { type: 'pages', lid: 'p', attributes: { title: 'Atomic one', sections: everySection() } },
+        },
+        {
+          op: 'update',
+          href: '/cms/city-guide/pages',
+          ref: { type: 'pages', lid: 'p' },
+          data: { type: 'pages', attributes: { seo: SEO } },
+        },
       ],
     });
     expect(ok.status).toBe(200);
@@ -306,8 +445,19 @@ describe('atomic operations', () => {
     const before = await snapshot();
     const refused = await post({
       'atomic:operations': [
-        { op: 'add', href: '/cms/city-guide/pages', data: { type: 'pages', attributes: { title: 'Atomic two', sections: everySection() } } },
-        { op: 'add', href: '/cms/city-guide/pages', data: { type: 'pages', attributes: { title: 'Atomic three', sections: [everySection()[0], { type: COMPONENT.hero, attributes: {} }] } } },
+        {
+          op: 'add',
+          href: '/cms/city-guide/pages',
+          data: { type: 'pages', attributes: { title: 'Atomic two', sections: everySection() } },
+        },
+        {
+          op: 'add',
+          href: '/cms/city-guide/pages',
+          data: {
+            type: 'pages',
+            attributes: { title: 'Atomic three', sections: [everySection()[0], { type: COMPONENT.hero, attributes: {} }] },
+          },
+        },
       ],
     });
     expectRefused(refused, 422, ['/atomic:operations/1/data/attributes/sections/1/attributes/heading'], 'validation_failed');
@@ -317,11 +467,20 @@ describe('atomic operations', () => {
   test('a related-events section may name an event added earlier in the request by its lid', async () => {
     const res = await post({
       'atomic:operations': [
-        { op: 'add', data: { type: 'events', lid: 'e', attributes: { title: 'Lid event', startsAt: '2027-07-01T18:00:00Z', category: 'concert' } } },
+        {
+          op: 'add',
+          data: { type: 'events', lid: 'e', attributes: { title: 'Lid event', startsAt: '2027-07-01T18:00:00Z', category: 'concert' } },
+        },
         {
           op: 'add',
           href: '/cms/city-guide/pages',
-          data: { type: 'pages', attributes: { title: 'Lid page', sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [{ lid: 'e' }, events[0]!.id] } }] } },
+          data: {
+            type: 'pages',
+            attributes: {
+              title: 'Lid page',
+              sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [{ lid: 'e' }, events[0]!.id] } }],
+            },
+          },
         },
       ],
     });
@@ -333,7 +492,14 @@ describe('atomic operations', () => {
   test('a lid inside a component that names no earlier record: 422 at it', async () => {
     const res = await post({
       'atomic:operations': [
-        { op: 'add', href: '/cms/city-guide/pages', data: { type: 'pages', attributes: { title: 'Bad lid', sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [{ lid: 'nope' }] } }] } } },
+        {
+          op: 'add',
+          href: '/cms/city-guide/pages',
+          data: {
+            type: 'pages',
+            attributes: { title: 'Bad lid', sections: [{ type: COMPONENT.relatedEvents, attributes: { events: [{ lid: 'nope' }] } }] },
+          },
+        },
       ],
     });
     expectRefused(res, 422, ['/atomic:operations/0/data/attributes/sections/0/attributes/events/0/lid'], 'lid_unknown');

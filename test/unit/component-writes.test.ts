@@ -41,7 +41,13 @@ const catalog = componentCatalog(componentSchemas());
 const schemas = contentTypeSchemas();
 const RESOURCES: Resource[] = [
   ...buildNativeResources(schemas, {}, catalog),
-  ...buildWebsiteResources({ id: 1, documentId: 'w1', slug: 'site-a', name: 'Site A', publications: DEMO_PUBLICATIONS }, schemas, {}, () => {}, catalog),
+  ...buildWebsiteResources(
+    { id: 1, documentId: 'w1', slug: 'site-a', name: 'Site A', publications: DEMO_PUBLICATIONS },
+    schemas,
+    {},
+    () => {},
+    catalog,
+  ),
 ];
 const resolve = targetResolver(RESOURCES);
 const pages = RESOURCES.find((resource) => resource.id === 'cms:site-a/pages')!;
@@ -113,16 +119,28 @@ describe('judging component values', () => {
   test.each([
     [{ sections: 'x' }, ['/data/attributes/sections']],
     [{ sections: [1, hero({ heading: 'x' }), null] }, ['/data/attributes/sections/0', '/data/attributes/sections/2']],
-    [{ sections: [{ type: 'sections.hero', attributes: {}, id: 1, meta: {} }] }, ['/data/attributes/sections/0/id', '/data/attributes/sections/0/meta']],
+    [
+      { sections: [{ type: 'sections.hero', attributes: {}, id: 1, meta: {} }] },
+      ['/data/attributes/sections/0/id', '/data/attributes/sections/0/meta'],
+    ],
     [{ sections: [{ attributes: {} }] }, ['/data/attributes/sections/0/type']],
     [{ sections: [{ type: 7 }] }, ['/data/attributes/sections/0/type']],
     [{ sections: [{ type: 'sections.carousel' }] }, ['/data/attributes/sections/0/type']],
     [{ sections: [{ type: 'shared.seo', attributes: {} }] }, ['/data/attributes/sections/0/type']],
     [{ sections: [{ type: 'sections.hero', attributes: 'x' }] }, ['/data/attributes/sections/0/attributes']],
-    [{ sections: [hero({ heading: 1, nope: 2 })] }, ['/data/attributes/sections/0/attributes/heading', '/data/attributes/sections/0/attributes/nope']],
-    [{ sections: [hero({ cta: { label: 2, url: [] } })] }, ['/data/attributes/sections/0/attributes/cta/label', '/data/attributes/sections/0/attributes/cta/url']],
+    [
+      { sections: [hero({ heading: 1, nope: 2 })] },
+      ['/data/attributes/sections/0/attributes/heading', '/data/attributes/sections/0/attributes/nope'],
+    ],
+    [
+      { sections: [hero({ cta: { label: 2, url: [] } })] },
+      ['/data/attributes/sections/0/attributes/cta/label', '/data/attributes/sections/0/attributes/cta/url'],
+    ],
     [{ sections: [hero({ cta: [] })] }, ['/data/attributes/sections/0/attributes/cta']],
-    [{ sections: [{ type: 'sections.related-events', attributes: { events: { add: ['x'] } } }] }, ['/data/attributes/sections/0/attributes/events']],
+    [
+      { sections: [{ type: 'sections.related-events', attributes: { events: { add: ['x'] } } }] },
+      ['/data/attributes/sections/0/attributes/events'],
+    ],
     [{ sections: [{ type: 'sections.related-events', attributes: { events: [5] } }] }, ['/data/attributes/sections/0/attributes/events/0']],
     [{ sections: [{ type: 'sections.image-gallery', attributes: { images: 'img' } }] }, ['/data/attributes/sections/0/attributes/images']],
     [{ sections: [{ type: 'sections.rich-text', attributes: { body: 'text' } }] }, ['/data/attributes/sections/0/attributes/body']],

@@ -204,7 +204,13 @@ const lidSites = (projection: Projection): LidSites => {
   const componentSites = (fields: readonly Field[]): ComponentSites[] =>
     fields.flatMap((field) =>
       field.type === 'component' || field.type === 'components' || field.type === 'dynamiczone'
-        ? [{ key: field.key, type: field.type, components: new Map((field.components ?? []).map((component) => [component.uid, sitesOf(component.uid)])) }]
+        ? [
+            {
+              key: field.key,
+              type: field.type,
+              components: new Map((field.components ?? []).map((component) => [component.uid, sitesOf(component.uid)])),
+            },
+          ]
         : [],
     );
   const sitesOf = (uid: string): LidSites => {

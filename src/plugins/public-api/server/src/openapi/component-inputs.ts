@@ -49,7 +49,10 @@ export const withComponentInputs = (
     return context.components.schema(`${componentSchemaName(context, seen, component)}.${variant}`, () =>
       object(
         Object.fromEntries(
-          seen.readable.map((field) => [field.key, fieldSchema(codecOf(field).writeSchema(field, kit, { isSlug: false, action: 'create' }), field)]),
+          seen.readable.map((field) => [
+            field.key,
+            fieldSchema(codecOf(field).writeSchema(field, kit, { isSlug: false, action: 'create' }), field),
+          ]),
         ),
         seen.readable.filter(requiredInValue).map((field) => field.key),
         {

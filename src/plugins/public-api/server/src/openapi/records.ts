@@ -49,8 +49,7 @@ export const schemaKit = (
   context: DocumentContext,
   resource: Resource,
   projection: () => Projection = () => context.projectionOf(resource),
-): SchemaKit =>
-  withComponentInputs(context, projection, schemaBase(context, projection), 'Input', fieldSchema);
+): SchemaKit => withComponentInputs(context, projection, schemaBase(context, projection), 'Input', fieldSchema);
 
 /** The kit but its component inputs (./component-inputs.ts adds them, of the single writes' or atomic operations' variant). */
 export const schemaBase = (context: DocumentContext, projection: () => Projection): BaseKit => ({

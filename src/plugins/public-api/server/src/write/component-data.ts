@@ -31,7 +31,11 @@ export const nestedMembers = (planned: readonly PlannedMember[]): NestedMember[]
  * The data of a component field: each item's fields, nested components in turn, the others as `valueOf`
  * gives them (undefined leaves a field out).
  */
-export const componentData = (field: Pick<Field, 'type'>, items: readonly PlannedComponent[], valueOf: (member: PlannedMember) => unknown) => {
+export const componentData = (
+  field: Pick<Field, 'type'>,
+  items: readonly PlannedComponent[],
+  valueOf: (member: PlannedMember) => unknown,
+) => {
   const values = items.map((item) => {
     const data: Record<string, unknown> = field.type === 'dynamiczone' ? { __component: item.component } : {};
     for (const member of item.members) {

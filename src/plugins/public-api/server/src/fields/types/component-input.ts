@@ -79,15 +79,13 @@ const judgeValue = (
     }
     members.push({ field, pointer, planned: verdict.planned });
   }
-  return violations.length ? { ok: false, violations } : { ok: true, item: { component: component.uid, pointer: at.item, attributes: at.attributes, members } };
+  return violations.length
+    ? { ok: false, violations }
+    : { ok: true, item: { component: component.uid, pointer: at.item, attributes: at.attributes, members } };
 };
 
 /** Each item judged on its own: every violation, or all the items. */
-const judgeList = (
-  raw: readonly unknown[],
-  pointer: string,
-  judgeItem: (item: unknown, pointer: string) => Judged,
-): WriteVerdict => {
+const judgeList = (raw: readonly unknown[], pointer: string, judgeItem: (item: unknown, pointer: string) => Judged): WriteVerdict => {
   const items: PlannedComponent[] = [];
   const violations: Violation[] = [];
   for (const [index, entry] of raw.entries()) {

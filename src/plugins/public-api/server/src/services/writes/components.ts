@@ -39,7 +39,9 @@ export const resolveNestedRelations = async (
   // One lookup per target resource, whatever the number of component values.
   for (const [resource, members] of byTarget) {
     const locale = targetLocale(target, resource);
-    const named = [...new Set(members.flatMap((member) => (member.planned.kind === 'relation' ? member.planned.refs : []).map((ref) => ref.value)))];
+    const named = [
+      ...new Set(members.flatMap((member) => (member.planned.kind === 'relation' ? member.planned.refs : []).map((ref) => ref.value))),
+    ];
     const resolve = resolver(resource, await getService('records').identify(resource, named, { locale }), problems);
     for (const member of members) {
       const refs = member.planned.kind === 'relation' ? member.planned.refs : [];

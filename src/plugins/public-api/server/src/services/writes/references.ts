@@ -161,7 +161,12 @@ export const resolveRelations = async (target: WriteTarget, planned: PlannedFiel
 };
 
 /** A whole list's references -> target documents in order, a 422 per reference naming none or one named above. */
-export const listTargets = (resource: Resource, refs: RelationRef[], resolve: (ref: RelationRef) => string | null, problems: ErrorObject[]) => {
+export const listTargets = (
+  resource: Resource,
+  refs: RelationRef[],
+  resolve: (ref: RelationRef) => string | null,
+  problems: ErrorObject[],
+) => {
   const targets: string[] = [];
   for (const ref of refs) {
     const documentId = resolve(ref);
