@@ -70,6 +70,10 @@ const onPostgres = {
   'website-slugs.test.ts': 'slug uniqueness per website is SQL of the plugin (services/slugs.ts)',
   'write-relation-changes.test.ts': 'add and remove change links in one transaction; which are linked is a query of the plugin',
   'write-cms.test.ts': 'CMS writes and their references',
+  'write-components.test.ts':
+    'component values are rows and join rows Strapi replaces in the transaction (what a refusal leaves), references inside resolved by queries',
+  'write-components-property.test.ts': 'random zones written and read back: component rows, their order and their links on each database',
+  'write-round-trip.test.ts': 'every demo record written back as read: what each database stores and gives back, value by value',
   'write-idempotency.test.ts': 'Idempotency-Key claims are unique rows (services/idempotency.ts)',
   'write-idempotency-processes.test.ts': 'two processes on one database; PostgreSQL only (skipped on SQLite)',
   'write-native.test.ts': 'what a write stores, value by value, read back from the database',

@@ -187,10 +187,13 @@ describe('resolveLocalIds', () => {
     ['e', { resourceId: 'native:events', resourceSlug: 'events', documentId: 'doc-e' }],
     ['p', { resourceId: 'native:products', resourceSlug: 'products', documentId: 'doc-p' }],
   ]);
-  const relations = [
-    { key: 'event', resourceId: 'native:events' },
-    { key: 'events', resourceId: 'native:events' },
-  ];
+  const relations = {
+    relations: [
+      { key: 'event', resourceId: 'native:events' },
+      { key: 'events', resourceId: 'native:events' },
+    ],
+    components: [],
+  };
 
   test('to-one, list items and list changes: each lid becomes the id it names; other values stay as sent', () => {
     const { attributes, problems } = resolveLocalIds(

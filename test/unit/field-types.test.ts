@@ -49,6 +49,7 @@ import { deriveAssetKey } from '../../src/plugins/public-api/server/src/assets/t
 import { createRichtextReader } from '../../src/plugins/public-api/server/src/serialize/richtext-read';
 import type { FileRow, RecordRow } from '../../src/plugins/public-api/server/src/serialize/rows';
 import { INTEGER_RANGE } from '../../src/plugins/public-api/server/src/values/numbers';
+import { writeContextOf } from '../../src/plugins/public-api/server/src/write/attributes';
 import { MAX_INSTANT, MIN_INSTANT } from '../../src/plugins/public-api/server/src/values/calendar';
 import { contentTypeSchemas, demoResources } from '../helpers/registry';
 
@@ -85,7 +86,7 @@ test('links are stored as links and show one item or a list, by type', () => {
   }
 });
 
-test('component values: one object, a list of them, or a dynamic zone of typed items; read-only until writes take them', () => {
+test('component values: one object, a list of them, or a dynamic zone of typed items; writes take them back', () => {
   const items = [
     { component: 'shared.link', attributes: { label: 'A' } },
     { component: 'sections.hero', attributes: { heading: 'B' } },
@@ -103,7 +104,7 @@ test('component values: one object, a list of them, or a dynamic zone of typed i
     { type: 'sections.hero', attributes: { heading: 'B' } },
   ]);
   for (const codec of components) {
-    expect(codec.readOnly).toBe(true);
+    expect(codec.readOnly).toBeUndefined();
     expect(codec.sortable({} as Field)).toBe(false);
     expect(codec.filter({} as Field)).toBeNull();
   }
@@ -485,7 +486,7 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
     },
   );
 
-  // Component values are read-only until writes take them (fields/types/component.ts).
+  // Component values too: written back whole, each field inside judged by its own type (write/attributes.ts).
   test.each(
     resource.fields
       .filter((field) => !codecOf(field).readOnly)
@@ -493,7 +494,7 @@ describe.each([false, true])('each type agrees with itself (required: %s)', (req
   )('%s: a value it reads can be written back (%s)', (_key, action, field) => {
     const codec = codecOf(field);
     const validate = validator(fieldSchema(codec.writeSchema(field, kit, { isSlug: field.key === resource.slugAttribute, action }), field));
-    const context = { pointer: `/data/attributes/${field.key}`, target: projection.targets.get(field.key)?.slug ?? '' };
+    const context = writeContextOf(projection, field, `/data/attributes/${field.key}`);
     fc.assert(
       fc.property(readValue(field, codec, true), (value) => {
         if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);

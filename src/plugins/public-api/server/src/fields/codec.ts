@@ -35,7 +35,21 @@ export type PlannedValue =
   | { kind: 'relation'; refs: RelationRef[] }
   /** A to-many list changed in place: `add` appended (those not linked yet), `remove` unlinked (those linked). */
   | { kind: 'relationChanges'; add: RelationRef[]; remove: RelationRef[] }
-  | { kind: 'media'; refs: AssetRef[] };
+  | { kind: 'media'; refs: AssetRef[] }
+  /** Component values, in order (none for null): each a new value of its component, its fields judged in turn. */
+  | { kind: 'components'; items: PlannedComponent[] };
+
+/**
+ * One component value of a write: its component, where it was sent (`pointer`; `attributes`: where its
+ * fields are, the same but in a dynamic zone), and its fields' judged values.
+ */
+export type PlannedComponent = { component: string; pointer: string; attributes: string; members: PlannedMember[] };
+
+/** A field inside a component value, judged by its own type. */
+export type PlannedMember = { field: Field; pointer: string; planned: PlannedValue };
+
+/** What is left of the component values one field's value may hold (fields/types/component-input.ts). */
+export type ComponentBudget = { left: number };
 
 /** A value of the wrong shape: where in the request, and what the field takes, for people. */
 export type Violation = { pointer: string; detail: string };
@@ -47,6 +61,13 @@ export type WriteContext = {
   pointer: string;
   /** The slug of the resource a relation leads to ('' when the key sees none). */
   target: string;
+  /**
+   * Judges a field of a component inside a component value (with `context.pointer` where it sits): its
+   * own type's judgement, a relation's target as this key sees it; null when the key sees no such field.
+   */
+  member?: (raw: unknown, field: Field, component: ComponentSchema, context: WriteContext) => WriteVerdict | null;
+  /** The component values a field's value may still hold, shared by its nested values. */
+  budget?: ComponentBudget;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -92,6 +113,10 @@ export type SchemaKit = {
   component: (component: ComponentSchema) => Ref;
   /** One item of a dynamic zone on reads: `{ type, attributes }`, one of the zone's components, told by `type`. */
   dynamicZoneItem: (field: Field) => Schema | Ref;
+  /** A component's value as writes take it (its fields' write schemas), written once into the document per component. */
+  componentInput: (component: ComponentSchema) => Ref;
+  /** One item of a dynamic zone as writes take it: `{ type, attributes }`, told by `type`. */
+  dynamicZoneItemInput: (field: Field) => Schema | Ref;
 };
 
 export type WriteSchemaContext = {

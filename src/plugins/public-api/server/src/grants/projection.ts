@@ -152,6 +152,24 @@ const fieldMetaOf = (
   return meta;
 };
 
+/**
+ * Whether the key sees every field of every component a field's value may hold, nested ones too (true for
+ * fields that hold no components). A write replaces a component field whole, so a key that cannot see a
+ * relation inside it (its target is not exposed) would drop links it was never shown: such a field is not
+ * writable with that key, whatever its grant says (docs/api.md, Writing components and dynamic zones).
+ */
+const showsWhole = (grants: KeyGrants, owner: Resource, field: Field, resolveTarget: TargetResolver, seen = new Set<string>()): boolean =>
+  (field.components ?? []).every((component) => {
+    if (seen.has(component.uid)) return true;
+    seen.add(component.uid);
+    const resource = componentResource(owner, component);
+    return component.fields.every(
+      (inner) =>
+        (!isStoredIn(inner, 'relation') || exposedTarget(grants, resource, inner, resolveTarget) !== null) &&
+        showsWhole(grants, owner, inner, resolveTarget, seen),
+    );
+  });
+
 export const project = (grants: KeyGrants, resource: Resource, resolveTarget: TargetResolver): Projection => {
   const grant = grantOf(grants, resource.id);
   const canRead = grant.actions.includes('read');
@@ -172,14 +190,15 @@ export const project = (grants: KeyGrants, resource: Resource, resolveTarget: Ta
   const fields: FieldMeta[] = [];
   for (const field of resource.fields) {
     const isReadable = readNames.has(field.key);
-    const isWritable = writeNames.has(field.key) && isWritableType(field);
+    const isWritable = writeNames.has(field.key) && isWritableType(field) && showsWhole(grants, resource, field, resolveTarget);
     if ((!isReadable && !isWritable) || !visible(field)) continue;
     if (isReadable) readable.push(field);
     if (isWritable) writable.push(field);
     fields.push(fieldMetaOf(grants, field, isReadable, isWritable, targets.get(field.key)));
   }
   const components = new Map<string, Projection>();
-  projectComponents(grants, resource, readable, resolveTarget, components);
+  // Written component fields need their components' projections too (write/attributes.ts judges by them).
+  projectComponents(grants, resource, [...new Set([...readable, ...writable])], resolveTarget, components);
   return { resource, grant, readable, writable, targets, fields, components };
 };
 

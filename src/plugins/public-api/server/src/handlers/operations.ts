@@ -14,14 +14,14 @@
  *   parse (400, 413) -> per operation: resource, mode, grant, locale (404, 400, 403)
  *     -> [Idempotency-Key] -> transaction(operation 0 .. n-1 -> atomic:results) -> send
  */
-import { mayWrite, takesLocale } from '../grants/projection';
+import { mayWrite, takesLocale, type Projection } from '../grants/projection';
 import { ApiError, apiError, apiErrors } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
 import type { ApiRequest, Handler } from '../http/request';
 import { parseWriteQuery } from '../query/parse';
-import type { Resource } from '../registry/types';
+import type { Field, Resource } from '../registry/types';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
 import type { RecordObject } from '../serialize/record';
@@ -35,7 +35,7 @@ import {
   type ResourceName,
 } from '../write/atomic-document';
 import { planAttributes } from '../write/attributes';
-import { resolveLocalIds, type LocalRecord, type RelationTarget } from '../write/local-ids';
+import { resolveLocalIds, type ComponentSites, type LidSites, type LocalRecord, type RelationTarget } from '../write/local-ids';
 import { assertDocumentTarget, type ResourceObject } from '../write/resource-object';
 import { findRecord, findSingleton } from './shared/find-record';
 import { explainWrite, loadWritten } from './shared/read-back';
@@ -188,16 +188,45 @@ const assertTypes = (step: Step): void => {
   }
 };
 
-/** The relation fields the key may write, with the resource each refers to: where a lid may stand. */
-const relationTargets = (step: Step): RelationTarget[] =>
-  step.access.projection.writable.flatMap((field) => {
-    const target = step.access.projection.targets.get(field.key);
+/** The relation fields of `fields`, with the resource each refers to as `projection` sees it. */
+const relationTargets = (projection: Projection, fields: readonly Field[]): RelationTarget[] =>
+  fields.flatMap((field) => {
+    const target = projection.targets.get(field.key);
     return (field.type === 'relation' || field.type === 'relations') && target ? [{ key: field.key, resourceId: target.id }] : [];
   });
 
+/**
+ * Where a lid may stand in a write's attributes: the relation fields the key may write, and the relations
+ * inside the component fields it may write (each component's as the record's resource sees it).
+ */
+const lidSites = (projection: Projection): LidSites => {
+  const inside = new Map<string, LidSites>();
+  const componentSites = (fields: readonly Field[]): ComponentSites[] =>
+    fields.flatMap((field) =>
+      field.type === 'component' || field.type === 'components' || field.type === 'dynamiczone'
+        ? [
+            {
+              key: field.key,
+              type: field.type,
+              components: new Map((field.components ?? []).map((component) => [component.uid, sitesOf(component.uid)])),
+            },
+          ]
+        : [],
+    );
+  const sitesOf = (uid: string): LidSites => {
+    const known = inside.get(uid);
+    if (known) return known;
+    const seen = projection.components.get(uid);
+    const sites: LidSites = { relations: seen ? relationTargets(seen, seen.readable) : [], components: [] };
+    inside.set(uid, sites);
+    return Object.assign(sites, { components: seen ? componentSites(seen.readable) : [] });
+  };
+  return { relations: relationTargets(projection, projection.writable), components: componentSites(projection.writable) };
+};
+
 /** The attributes with their lid references replaced by ids, planned as the single write plans them. */
 const planWithLocalIds = (step: Step, object: ResourceObject, lids: ReadonlyMap<string, LocalRecord>) => {
-  const { attributes, problems } = resolveLocalIds(object.attributes, relationTargets(step), lids);
+  const { attributes, problems } = resolveLocalIds(object.attributes, lidSites(step.access.projection), lids);
   if (problems.length) throw apiErrors(422, problems);
   return planAttributes(step.access.projection, attributes);
 };

@@ -36,7 +36,8 @@ const targetsSignature = (projection: Projection): string => {
 /** `Component.<Category>.<Name>`: resources' names never hold a dot, so the two cannot meet. */
 const baseName = (component: ComponentSchema): string => `Component.${pascal(component.category)}.${pascal(component.name)}`;
 
-const nameOf = (context: DocumentContext, projection: Projection, component: ComponentSchema): string => {
+/** The name of a component's value schema as read from `projection` (the component's projection); inputs add to it. */
+export const componentSchemaName = (context: DocumentContext, projection: Projection, component: ComponentSchema): string => {
   let byUid = given.get(context.components);
   if (!byUid) given.set(context.components, (byUid = new Map()));
   let bySignature = byUid.get(component.uid);
@@ -63,7 +64,7 @@ export const componentSchema = (
   fieldSchema: FieldSchemaOf,
 ): Ref => {
   const projection = owner.components.get(component.uid)!;
-  return context.components.schema(nameOf(context, projection, component), () =>
+  return context.components.schema(componentSchemaName(context, projection, component), () =>
     object(Object.fromEntries(projection.readable.map((field) => [field.key, fieldSchema(projection, field)])), undefined, {
       title: component.label,
       description: component.description ? `${component.label}: ${component.description}` : `The component ${component.uid}.`,

@@ -14,7 +14,8 @@ import type { DocumentContext } from './context';
 import { errorResponses } from './errors';
 import { archivedRecordMeta } from './meta';
 import { atomicRelationChanges, atomicRelationInput } from './inputs';
-import { attributesSchema, recordSchema, schemaKit } from './records';
+import { withComponentInputs } from './component-inputs';
+import { attributesSchema, fieldSchema, recordSchema, schemaBase } from './records';
 import { object } from './schema';
 import type { OperationObject, PathItemObject, Ref, Schema } from './types';
 import { idempotencyKey, replayedHeader, writableAttributes } from './writes';
@@ -62,13 +63,22 @@ const refSchema = (resource: Resource): Schema => ({
 });
 
 /** The schemas a field refers to, with relations that also take lid references. */
-const atomicKit = (context: DocumentContext, resource: Resource): { kit: SchemaKit } => ({
-  kit: {
-    ...schemaKit(context, resource),
-    relationInput: () => atomicRelationInput(context.components),
-    relationChanges: () => atomicRelationChanges(context.components),
-  },
-});
+const atomicKit = (context: DocumentContext, resource: Resource): { kit: SchemaKit } => {
+  const projection = () => context.projectionOf(resource);
+  return {
+    kit: withComponentInputs(
+      context,
+      projection,
+      {
+        ...schemaBase(context, projection),
+        relationInput: () => atomicRelationInput(context.components),
+        relationChanges: () => atomicRelationChanges(context.components),
+      },
+      'AtomicInput',
+      fieldSchema,
+    ),
+  };
+};
 
 /** The operations the key may send for one resource. */
 const operationSchemas = (context: DocumentContext, resource: Resource, actions: readonly Action[]): Schema[] => {

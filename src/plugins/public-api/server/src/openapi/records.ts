@@ -8,6 +8,7 @@ import { codecOf } from '../fields/table';
 import { allows, type Projection } from '../grants/projection';
 import type { Field, Resource } from '../registry/types';
 import { asset } from './asset';
+import { withComponentInputs, type BaseKit } from './component-inputs';
 import { componentSchema, dynamicZoneItemSchema } from './component-schemas';
 import type { DocumentContext } from './context';
 import { jsonApi } from './envelope';
@@ -48,7 +49,10 @@ export const schemaKit = (
   context: DocumentContext,
   resource: Resource,
   projection: () => Projection = () => context.projectionOf(resource),
-): SchemaKit => ({
+): SchemaKit => withComponentInputs(context, projection, schemaBase(context, projection), 'Input', fieldSchema);
+
+/** The kit but its component inputs (./component-inputs.ts adds them, of the single writes' or atomic operations' variant). */
+export const schemaBase = (context: DocumentContext, projection: () => Projection): BaseKit => ({
   richtextDoc: () => richtextDoc(context.components),
   richtextDocInput: () => richtextDocInput(context.components),
   asset: () => asset(context.components),

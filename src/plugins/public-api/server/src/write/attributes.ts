@@ -11,7 +11,7 @@
  * rules are Strapi's to apply; they come back as 422s too (`write/violations.ts`). What needs the database (relation targets, assets) is planned here and
  * resolved by the writes service.
  */
-import type { PlannedValue, Violation } from '../fields/codec';
+import type { PlannedValue, Violation, WriteContext } from '../fields/codec';
 import { codecOf } from '../fields/table';
 import type { Projection } from '../grants/projection';
 import { errorObject, type ErrorObject } from '../http/errors';
@@ -39,10 +39,30 @@ export const notWritable = (name: string): ErrorObject =>
 
 type Verdict = { ok: true; planned: PlannedValue } | { ok: false; problems: ErrorObject[] };
 
+/**
+ * How a field inside a component value is judged: by its own type, a relation's target as this key sees
+ * it from the record's resource; a field the key does not see of the component (a relation to a resource
+ * it is not given) is no field at all.
+ */
+const componentMember =
+  (projection: Projection): NonNullable<WriteContext['member']> =>
+  (raw, field, component, context) => {
+    const seen = projection.components.get(component.uid);
+    if (!seen?.readable.includes(field)) return null;
+    return codecOf(field).parseWrite(raw, field, { ...context, target: seen.targets.get(field.key)?.slug ?? '' });
+  };
+
+/** What a field of the resource is judged with: where it sits, its relation's target, and how fields inside its components are judged. */
+export const writeContextOf = (projection: Projection, field: Field, pointer: string): WriteContext => ({
+  pointer,
+  target: projection.targets.get(field.key)?.slug ?? '',
+  member: componentMember(projection),
+});
+
 const judge = (projection: Projection, field: Field, pointer: string, raw: unknown): Verdict => {
   const unstorable = unstorableProblems(raw, [field.key], MAX_REPORTED_PROBLEMS);
   if (unstorable.length) return { ok: false, problems: unstorable };
-  const verdict = codecOf(field).parseWrite(raw, field, { pointer, target: projection.targets.get(field.key)?.slug ?? '' });
+  const verdict = codecOf(field).parseWrite(raw, field, writeContextOf(projection, field, pointer));
   return verdict.ok ? verdict : { ok: false, problems: verdict.violations.map(invalid) };
 };
 

@@ -1,13 +1,14 @@
 /**
  * Local ids (`lid`) in references (contract section 17): a record added earlier in the same atomic request
  * is referred to as `{ "lid": "e1" }` wherever a reference `{ "id" }` is accepted (a to-one value, an item
- * of a list, an item of `add`/`remove`). Each is replaced by the reference the single write reads, so the
- * record is then judged and resolved exactly as one named by id. Pure.
+ * of a list, an item of `add`/`remove`), at the top or inside component values. Each is replaced by the
+ * reference the single write reads, so the record is then judged and resolved exactly as one named by id.
+ * Pure.
  */
 import { errorObject, type ErrorObject } from '../http/errors';
 import { echo } from '../values/echo';
 import { LIST_CHANGE_MEMBERS } from '../fields/types/relation';
-import { attributePointer } from './pointer';
+import { pointer } from './pointer';
 
 /** What a lid names: the record an earlier operation added, and the resource it belongs to. */
 export type LocalRecord = { resourceId: string; resourceSlug: string; documentId: string };
@@ -15,24 +16,35 @@ export type LocalRecord = { resourceId: string; resourceSlug: string; documentId
 /** A relation field the key may write: its name and the resource its references name. */
 export type RelationTarget = { key: string; resourceId: string };
 
+/**
+ * Where lids may stand in an object of attributes: its relation fields, and its component fields, whose
+ * values hold attributes of their own (by component uid: a dynamic zone's items name theirs in `type`).
+ */
+export type LidSites = { relations: readonly RelationTarget[]; components: readonly ComponentSites[] };
+export type ComponentSites = {
+  key: string;
+  type: 'component' | 'components' | 'dynamiczone';
+  components: ReadonlyMap<string, LidSites>;
+};
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The attributes with every lid reference of a relation field replaced by `{ ...rest, id }`; a 422
- * problem per lid that names no record added before, or a record of another resource than the field's.
+ * The attributes with every lid reference of a relation field replaced by `{ ...rest, id }`, inside
+ * component values too; a 422 problem per lid that names no record added before, or a record of another
+ * resource than the field's. A value of the wrong shape is left as it is, for the write to refuse.
  */
 export const resolveLocalIds = (
   attributes: Record<string, unknown>,
-  relations: readonly RelationTarget[],
+  sites: LidSites,
   lids: ReadonlyMap<string, LocalRecord>,
 ): { attributes: Record<string, unknown>; problems: ErrorObject[] } => {
   const problems: ErrorObject[] = [];
-  const resolved: Record<string, unknown> = { ...attributes };
 
   const reference = (field: RelationTarget, raw: unknown, path: (string | number)[]): unknown => {
     if (!isObject(raw) || !Object.hasOwn(raw, 'lid')) return raw;
     const { lid, ...rest } = raw;
-    const at = attributePointer(field.key, ...path, 'lid');
+    const at = pointer('data', 'attributes', ...path, 'lid');
     if (typeof lid !== 'string' || lid === '') {
       problems.push(errorObject(422, 'A `lid` is a non-empty string.', { source: { pointer: at }, reason: 'value_invalid' }));
       return raw;
@@ -71,17 +83,45 @@ export const resolveLocalIds = (
   const list = (field: RelationTarget, raw: unknown, path: (string | number)[]): unknown =>
     Array.isArray(raw) ? raw.map((item, index) => reference(field, item, [...path, index])) : raw;
 
-  for (const field of relations) {
-    if (!Object.hasOwn(attributes, field.key)) continue;
-    const value = attributes[field.key];
-    if (Array.isArray(value)) resolved[field.key] = list(field, value, []);
-    else if (isObject(value) && LIST_CHANGE_MEMBERS.some((member) => Object.hasOwn(value, member)) && !Object.hasOwn(value, 'lid')) {
-      resolved[field.key] = Object.fromEntries(
+  const relationValue = (field: RelationTarget, value: unknown, path: (string | number)[]): unknown => {
+    if (Array.isArray(value)) return list(field, value, path);
+    if (isObject(value) && LIST_CHANGE_MEMBERS.some((member) => Object.hasOwn(value, member)) && !Object.hasOwn(value, 'lid')) {
+      return Object.fromEntries(
         Object.entries(value).map(([member, items]) =>
-          (LIST_CHANGE_MEMBERS as readonly string[]).includes(member) ? [member, list(field, items, [member])] : [member, items],
+          (LIST_CHANGE_MEMBERS as readonly string[]).includes(member) ? [member, list(field, items, [...path, member])] : [member, items],
         ),
       );
-    } else resolved[field.key] = reference(field, value, []);
-  }
-  return { attributes: resolved, problems };
+    }
+    return reference(field, value, path);
+  };
+
+  /** One component value's attributes, at `path` (the path of the attributes object). */
+  const inComponent = (value: unknown, inner: LidSites | undefined, path: (string | number)[]): unknown =>
+    inner && isObject(value) ? inObject(value, inner, path) : value;
+
+  const componentValue = (field: ComponentSites, value: unknown, path: (string | number)[]): unknown => {
+    if (field.type === 'component') return inComponent(value, [...field.components.values()][0], path);
+    if (!Array.isArray(value)) return value;
+    if (field.type === 'components') {
+      const inner = [...field.components.values()][0];
+      return value.map((item, index) => inComponent(item, inner, [...path, index]));
+    }
+    return value.map((item, index) => {
+      if (!isObject(item) || typeof item.type !== 'string' || !Object.hasOwn(item, 'attributes')) return item;
+      return { ...item, attributes: inComponent(item.attributes, field.components.get(item.type), [...path, index, 'attributes']) };
+    });
+  };
+
+  const inObject = (object: Record<string, unknown>, where: LidSites, path: (string | number)[]): Record<string, unknown> => {
+    const resolved: Record<string, unknown> = { ...object };
+    for (const field of where.relations) {
+      if (Object.hasOwn(object, field.key)) resolved[field.key] = relationValue(field, object[field.key], [...path, field.key]);
+    }
+    for (const field of where.components) {
+      if (Object.hasOwn(object, field.key)) resolved[field.key] = componentValue(field, object[field.key], [...path, field.key]);
+    }
+    return resolved;
+  };
+
+  return { attributes: inObject(attributes, sites, []), problems };
 };

@@ -9,6 +9,8 @@
  * left to the error layer (500, logged).
  */
 import { ApiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import type { PlannedMember } from '../fields/codec';
+import { pointerOfPath } from './component-paths';
 import { attributePointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
 import { SLUG_TAKEN_MESSAGES } from '../slugs/versions';
@@ -16,8 +18,11 @@ import { SLUG_TAKEN_MESSAGES } from '../slugs/versions';
 /** Strapi's message for a unique attribute (and uid) whose value another published record holds; the plugin's slug rule has its own (`slugs/`). */
 export const UNIQUE_MESSAGE = 'This attribute must be unique';
 
-/** One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations). */
-type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknown; field?: unknown } };
+/**
+ * One of Strapi's `details.errors[]`; domain rules add `unquoted` (src/domain/violations), and the writes
+ * service `pointer`, where the request sent the value the path names (`withPointers`).
+ */
+type Detail = { path?: unknown; message?: unknown; unquoted?: { message?: unknown; field?: unknown }; pointer?: unknown };
 
 type StrapiValidationError = Error & { name: 'ValidationError'; details?: { errors?: Detail[] } };
 
@@ -63,13 +68,46 @@ const problemOf = (detail: Detail, scope: ViolationScope): { problem: ErrorObjec
       }),
     };
   }
-  // The pointer names the attribute as the caller sent it; Strapi's deeper path (inside stored blocks,
-  // say) does not exist in the request document.
-  const source = { pointer: attributePointer(field) };
+  // The pointer names the value as the caller sent it: inside a component as deep as the request spells
+  // it out (`withPointers`), else the attribute; Strapi's deeper path (inside stored blocks, say) does not
+  // exist in the request document.
+  const source = { pointer: typeof detail.pointer === 'string' ? detail.pointer : attributePointer(field) };
   if (unique) {
     return { unique, problem: errorObject(409, `Another record already uses this ${field}.`, { source, reason: 'duplicate_value' }) };
   }
   return { unique, problem: errorObject(422, message, { source, reason: 'validation_failed' }) };
+};
+
+/**
+ * Strapi's refusal of a write with each problem's `pointer`: where the request sent the value its path
+ * names (write/component-paths.ts), for the error layer to point at. Anything else is returned as it is.
+ */
+export const withPointers = (error: unknown, planned: readonly PlannedMember[]): unknown => {
+  if (!isValidationError(error) || !Array.isArray(error.details?.errors)) return error;
+  const errors = error.details!.errors!.map((detail) => {
+    const path = Array.isArray(detail.path) ? detail.path.map(String) : [];
+    const pointer = pointerOfPath(path, planned);
+    if (pointer === null) return detail;
+    return { ...detail, pointer, ...(typeof detail.message === 'string' ? { message: restated(detail.message, path) } : {}) };
+  });
+  return Object.assign(error, { details: { ...error.details, errors } });
+};
+
+/** How yup writes a path in its messages: `sections[2].cta.label`. */
+const yupPath = (path: readonly string[]): string =>
+  path.map((token, index) => (/^\d+$/.test(token) ? `[${token}]` : index === 0 ? token : `.${token}`)).join('');
+
+/**
+ * A message about a value inside a component, said as at the top level: of the field by its name (the
+ * pointer says where), and a required value left out as "must be defined" (yup says that a required
+ * value, which is not nullable, was null).
+ */
+const restated = (message: string, path: readonly string[]): string => {
+  if (path.length < 2) return message;
+  const prefix = yupPath(path);
+  const name = [...path].reverse().find((token) => !/^\d+$/.test(token)) ?? prefix;
+  const own = message.startsWith(`${prefix} `) ? `${name}${message.slice(prefix.length)}` : message;
+  return own.replace(/^(\S+) must be a `\w+` type, but the final value was: `null`\.?$/, '$1 must be defined');
 };
 
 /** The ApiError for an error thrown by a write through the document service, or null when it is not a client error. */

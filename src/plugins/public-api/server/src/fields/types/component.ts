@@ -3,11 +3,11 @@
  * attributes), `components` (a repeatable component: a list of them) and `dynamiczone` (a list of values
  * of several components, each `{ "type": "<category>.<name>", "attributes": { ... } }`). A component's own
  * fields are typed by the same table as a resource's; the reads hand each type its items already read
- * out, in order. Writes are not taken yet: the fields are read-only whatever a grant says. Pure.
+ * out, in order. Writes take the same shapes back (./component-input.ts). Pure.
  */
 import type { Field, StrapiAttribute } from '../../registry/types';
 import type { ComponentCodec, ComponentItem, DetailsContext, FieldDetails } from '../codec';
-import { refuse, violation } from '../judge';
+import { MAX_COMPONENT_VALUES, parseComponentWrite, parseDynamicZoneWrite, parseRepeatableWrite } from './component-input';
 
 /** The components a component attribute's items may be, as the API shows them; null when none shows anything. */
 const componentsOf = (uids: readonly string[], context: DetailsContext): FieldDetails | null => {
@@ -15,14 +15,9 @@ const componentsOf = (uids: readonly string[], context: DetailsContext): FieldDe
   return components.length ? { components } : null;
 };
 
-const readOnly = (field: Field, pointer: string) =>
-  refuse(violation(pointer, `'${field.key}' is read-only: component values cannot be written through the API yet.`));
-
 const base = {
   storage: 'component',
   scalar: false,
-  readOnly: true,
-  parseWrite: (_raw: unknown, field: Field, { pointer }: { pointer: string }) => readOnly(field, pointer),
   filter: () => null,
   sortKind: 'text',
   sortable: () => false,
@@ -40,8 +35,9 @@ export const component: ComponentCodec = {
   accepts: (attribute) => isComponent(attribute, false),
   details: (attribute, context) => componentsOf([attribute.component!], context),
   serialize: (items) => items[0]?.attributes ?? null,
+  parseWrite: parseComponentWrite,
   readSchema: (field, kit) => ({ schema: kit.component(single(field)), nullable: 'unless-required' }),
-  writeSchema: (field, kit) => ({ schema: kit.component(single(field)), nullable: 'unless-required' }),
+  writeSchema: (field, kit) => ({ schema: kit.componentInput(single(field)), nullable: 'unless-required' }),
 };
 
 export const components: ComponentCodec = {
@@ -51,8 +47,17 @@ export const components: ComponentCodec = {
   accepts: (attribute) => isComponent(attribute, true),
   details: (attribute, context) => componentsOf([attribute.component!], context),
   serialize: (items) => items.map((item) => item.attributes),
+  parseWrite: parseRepeatableWrite,
   readSchema: (field, kit) => ({ schema: { type: 'array', items: kit.component(single(field)) }, nullable: 'never' }),
-  writeSchema: (field, kit) => ({ schema: { type: 'array', items: kit.component(single(field)) }, nullable: 'never' }),
+  writeSchema: (field, kit) => ({
+    schema: {
+      type: 'array',
+      items: kit.componentInput(single(field)),
+      maxItems: MAX_COMPONENT_VALUES,
+      description: `The whole list, in order; null is the empty list. At most ${MAX_COMPONENT_VALUES} component values in all, nested ones included.`,
+    },
+    nullable: 'always',
+  }),
 };
 
 /** A dynamic zone item as records show it. */
@@ -67,6 +72,15 @@ export const dynamiczone: ComponentCodec = {
   accepts: (attribute) => attribute.type === 'dynamiczone' && Array.isArray(attribute.components),
   details: (attribute, context) => componentsOf(attribute.components ?? [], context),
   serialize: (items) => items.map(zoneItem),
+  parseWrite: parseDynamicZoneWrite,
   readSchema: (field, kit) => ({ schema: { type: 'array', items: kit.dynamicZoneItem(field) }, nullable: 'never' }),
-  writeSchema: (field, kit) => ({ schema: { type: 'array', items: kit.dynamicZoneItem(field) }, nullable: 'never' }),
+  writeSchema: (field, kit) => ({
+    schema: {
+      type: 'array',
+      items: kit.dynamicZoneItemInput(field),
+      maxItems: MAX_COMPONENT_VALUES,
+      description: `The whole zone, in order; null is the empty zone. At most ${MAX_COMPONENT_VALUES} component values in all, nested ones included.`,
+    },
+    nullable: 'always',
+  }),
 };

@@ -10,11 +10,13 @@
  *
  * Values reach Strapi only after `write/attributes.ts` has judged their shapes and `data.ts` has
  * resolved every reference; Strapi then applies the content type's validation and the domain rules
- * exactly as for the admin.
+ * exactly as for the admin, inside component values too; its refusals carry where the request sent each
+ * value (`withPointers`).
  */
 import type { Core } from '@strapi/strapi';
 import { apiError } from '../../http/errors';
 import type { AttributePlan } from '../../write/attributes';
+import { withPointers } from '../../write/violations';
 import { getService } from '../../utils/get-service';
 import { dataOf, unprocessable } from './data';
 import { listChangesOnCreate } from './references';
@@ -41,7 +43,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await applySlug(target, data, null);
       // The website of the path, always: the scope is not a field, so no request can name another.
       if (resource.scopeAttribute && resource.website) data[resource.scopeAttribute] = resource.website.documentId;
-      const created = await documents(resource.uid).create({ data, status: 'published', ...localeParam(target) });
+      const created = await documents(resource.uid)
+        .create({ data, status: 'published', ...localeParam(target) })
+        .catch((error: unknown) => Promise.reject(withPointers(error, plan.fields)));
       return created.documentId;
     },
 
@@ -58,7 +62,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // Only references were sent, each list as reads show it: nothing is written or published, not even a date.
       if (Object.keys(data).length === 0) return;
       assertNoPendingChanges(resource, versions);
-      const updated = await documents(resource.uid).update({ documentId, data, status: 'published', ...localeParam(target) });
+      const updated = await documents(resource.uid)
+        .update({ documentId, data, status: 'published', ...localeParam(target) })
+        .catch((error: unknown) => Promise.reject(withPointers(error, plan.fields)));
       if (!updated) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
     },
 

@@ -88,7 +88,7 @@ export const listChangesOnCreate = (planned: PlannedField[]): ErrorObject[] =>
 type Found = { rowId: number; documentId: string; slug: string | null };
 
 /** Resolves references to target documents by id or slug, as plain lists and changes alike name them. */
-const resolver = (resource: Resource, found: Found[], problems: ErrorObject[]) => {
+export const resolver = (resource: Resource, found: Found[], problems: ErrorObject[]) => {
   const bySlug = new Map(found.filter((row) => row.slug !== null).map((row) => [row.slug!, row]));
   const byId = new Map(found.map((row) => [row.documentId, row]));
   return (ref: RelationRef): string | null => {
@@ -161,7 +161,12 @@ export const resolveRelations = async (target: WriteTarget, planned: PlannedFiel
 };
 
 /** A whole list's references -> target documents in order, a 422 per reference naming none or one named above. */
-const listTargets = (resource: Resource, refs: RelationRef[], resolve: (ref: RelationRef) => string | null, problems: ErrorObject[]) => {
+export const listTargets = (
+  resource: Resource,
+  refs: RelationRef[],
+  resolve: (ref: RelationRef) => string | null,
+  problems: ErrorObject[],
+) => {
   const targets: string[] = [];
   for (const ref of refs) {
     const documentId = resolve(ref);
