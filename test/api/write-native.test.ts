@@ -135,6 +135,7 @@ describe('create', () => {
         category: 'concert',
         tags: ['jazz', 'live'],
         price: 25.5,
+        seo: null, // the SEO component (contract 15), not sent: none stored
         soldOut: false,
         capacity: 300,
         venue: { id: ids.hall, slug: 'main-hall', collection: 'buildings' },
