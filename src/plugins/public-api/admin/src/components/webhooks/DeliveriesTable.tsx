@@ -51,25 +51,33 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
         ? t('webhooks.status.pending', 'Pending')
         : t('webhooks.status.failed', 'Failed');
 
+  const heading = (
+    <Flex justifyContent="space-between">
+      <Typography variant="sigma" tag="h4">
+        {t('webhooks.deliveries', 'Recent deliveries')}
+      </Typography>
+      <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={() => void first.reload()}>
+        {t('webhooks.deliveries.refresh', 'Refresh')}
+      </Button>
+    </Flex>
+  );
+
   if (first.isLoading && !first.data)
     return <Typography textColor="neutral600">{t('webhooks.deliveries.loading', 'Loading deliveries…')}</Typography>;
+  // Refresh is offered before the first delivery too: a change made elsewhere shows here without reloading the page.
   if (rows.length === 0)
     return (
-      <Typography textColor="neutral600">
-        {t('webhooks.deliveries.none', 'No deliveries yet: events appear here when content changes.')}
-      </Typography>
+      <Flex direction="column" alignItems="stretch" gap={3}>
+        {heading}
+        <Typography textColor="neutral600">
+          {t('webhooks.deliveries.none', 'No deliveries yet: events appear here when content changes.')}
+        </Typography>
+      </Flex>
     );
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>
-      <Flex justifyContent="space-between">
-        <Typography variant="sigma" tag="h4">
-          {t('webhooks.deliveries', 'Recent deliveries')}
-        </Typography>
-        <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={() => void first.reload()}>
-          {t('webhooks.deliveries.refresh', 'Refresh')}
-        </Button>
-      </Flex>
+      {heading}
       <Table colCount={8} rowCount={rows.length + 1} data-testid="webhook-deliveries">
         <Thead>
           <Tr>
