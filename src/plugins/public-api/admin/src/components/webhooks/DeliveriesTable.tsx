@@ -3,18 +3,20 @@
  * attempts, when; Redeliver sends one again (same webhook-id), and older pages load on demand.
  */
 import { useState } from 'react';
-import { Badge, Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import type { AdminWebhookDelivery } from '../../../../shared/contracts/webhooks';
 import { DateText } from '../DateText';
 import { Mono } from '../Mono';
+import { StatusBadge } from '../StatusBadge';
 import { useLoad } from '../../hooks/useLoad';
 import { useT } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
 import type { WebhooksApi } from './api';
 
-const STATUS_VARIANT = { delivered: 'success', pending: 'secondary', failed: 'danger' } as const;
+/** Tones that meet 4.5:1 (StatusBadge): the design system's danger badge does not. */
+const STATUS_TONE = { delivered: 'success', pending: 'warning', failed: 'danger' } as const;
 
 export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: WebhooksApi; endpointId: number; canRedeliver: boolean }) => {
   const t = useT();
@@ -118,7 +120,7 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
               </Td>
               <Td>
                 <Flex direction="column" alignItems="flex-start" gap={1}>
-                  <Badge variant={STATUS_VARIANT[delivery.status]}>{statusLabel(delivery.status)}</Badge>
+                  <StatusBadge tone={STATUS_TONE[delivery.status]}>{statusLabel(delivery.status)}</StatusBadge>
                   {delivery.lastError && (
                     <Typography variant="pi" textColor="danger600">
                       {delivery.lastError}
