@@ -208,6 +208,11 @@ test('a change to a record is delivered: the list shows its status and response 
   expect(published.every((request) => request.headers['webhook-id'] === webhookId)).toBe(true);
   await expect(cells.nth(5).textContent()).resolves.toBe(String(published.length));
   await expect(cells.nth(4).textContent()).resolves.toMatch(/^\d+ ms$/);
+  await expect(cells.nth(1).textContent()).resolves.toMatch(/^native:events[a-z0-9]+$/);
+  // Redeliver is within the card, not behind the table's horizontal scroll.
+  const cardBox = await card.boundingBox();
+  const redeliver = await row.getByRole('button', { name: 'Redeliver' }).boundingBox();
+  expect(redeliver!.x + redeliver!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width);
   await screenshot(page, 'webhooks-deliveries');
   await expectAccessible(page, 'webhooks page, deliveries');
 

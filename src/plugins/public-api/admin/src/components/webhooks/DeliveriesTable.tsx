@@ -116,7 +116,17 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
                 <Typography>{delivery.event}</Typography>
               </Td>
               <Td>
-                <Mono variant="pi">{delivery.recordId ? `${delivery.resource ?? ''} ${delivery.recordId}` : '—'}</Mono>
+                {/* Resource above id: on one line the row outgrew the card and hid Redeliver behind a scroll. */}
+                {delivery.recordId ? (
+                  <Flex direction="column" alignItems="flex-start">
+                    <Typography variant="pi" textColor="neutral600">
+                      {delivery.resource ?? ''}
+                    </Typography>
+                    <Mono variant="pi">{delivery.recordId}</Mono>
+                  </Flex>
+                ) : (
+                  <Typography>—</Typography>
+                )}
               </Td>
               <Td>
                 <Flex direction="column" alignItems="flex-start" gap={1}>
