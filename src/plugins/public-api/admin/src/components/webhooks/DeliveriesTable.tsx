@@ -3,18 +3,20 @@
  * attempts, when; Redeliver sends one again (same webhook-id), and older pages load on demand.
  */
 import { useState } from 'react';
-import { Badge, Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import type { AdminWebhookDelivery } from '../../../../shared/contracts/webhooks';
 import { DateText } from '../DateText';
 import { Mono } from '../Mono';
+import { StatusBadge } from '../StatusBadge';
 import { useLoad } from '../../hooks/useLoad';
 import { useT } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
 import type { WebhooksApi } from './api';
 
-const STATUS_VARIANT = { delivered: 'success', pending: 'secondary', failed: 'danger' } as const;
+/** Tones that meet 4.5:1 (StatusBadge): the design system's danger badge does not. */
+const STATUS_TONE = { delivered: 'success', pending: 'warning', failed: 'danger' } as const;
 
 export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: WebhooksApi; endpointId: number; canRedeliver: boolean }) => {
   const t = useT();
@@ -51,25 +53,33 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
         ? t('webhooks.status.pending', 'Pending')
         : t('webhooks.status.failed', 'Failed');
 
+  const heading = (
+    <Flex justifyContent="space-between">
+      <Typography variant="sigma" tag="h4">
+        {t('webhooks.deliveries', 'Recent deliveries')}
+      </Typography>
+      <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={() => void first.reload()}>
+        {t('webhooks.deliveries.refresh', 'Refresh')}
+      </Button>
+    </Flex>
+  );
+
   if (first.isLoading && !first.data)
     return <Typography textColor="neutral600">{t('webhooks.deliveries.loading', 'Loading deliveries…')}</Typography>;
+  // Refresh is offered before the first delivery too: a change made elsewhere shows here without reloading the page.
   if (rows.length === 0)
     return (
-      <Typography textColor="neutral600">
-        {t('webhooks.deliveries.none', 'No deliveries yet: events appear here when content changes.')}
-      </Typography>
+      <Flex direction="column" alignItems="stretch" gap={3}>
+        {heading}
+        <Typography textColor="neutral600">
+          {t('webhooks.deliveries.none', 'No deliveries yet: events appear here when content changes.')}
+        </Typography>
+      </Flex>
     );
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3}>
-      <Flex justifyContent="space-between">
-        <Typography variant="sigma" tag="h4">
-          {t('webhooks.deliveries', 'Recent deliveries')}
-        </Typography>
-        <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={() => void first.reload()}>
-          {t('webhooks.deliveries.refresh', 'Refresh')}
-        </Button>
-      </Flex>
+      {heading}
       <Table colCount={8} rowCount={rows.length + 1} data-testid="webhook-deliveries">
         <Thead>
           <Tr>
@@ -106,11 +116,21 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
                 <Typography>{delivery.event}</Typography>
               </Td>
               <Td>
-                <Mono variant="pi">{delivery.recordId ? `${delivery.resource ?? ''} ${delivery.recordId}` : '—'}</Mono>
+                {/* Resource above id: on one line the row outgrew the card and hid Redeliver behind a scroll. */}
+                {delivery.recordId ? (
+                  <Flex direction="column" alignItems="flex-start">
+                    <Typography variant="pi" textColor="neutral600">
+                      {delivery.resource ?? ''}
+                    </Typography>
+                    <Mono variant="pi">{delivery.recordId}</Mono>
+                  </Flex>
+                ) : (
+                  <Typography>—</Typography>
+                )}
               </Td>
               <Td>
                 <Flex direction="column" alignItems="flex-start" gap={1}>
-                  <Badge variant={STATUS_VARIANT[delivery.status]}>{statusLabel(delivery.status)}</Badge>
+                  <StatusBadge tone={STATUS_TONE[delivery.status]}>{statusLabel(delivery.status)}</StatusBadge>
                   {delivery.lastError && (
                     <Typography variant="pi" textColor="danger600">
                       {delivery.lastError}

@@ -3,11 +3,12 @@
  * characters; edit, turn on or off, rotate the secret, delete; and its recent deliveries.
  */
 import { useState } from 'react';
-import { Alert, Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
+import { Alert, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise, Pencil, Trash } from '@strapi/icons';
 import type { AdminWebhookEndpoint, WebhookEndpointInput } from '../../../../shared/contracts/webhooks';
 import { ConfirmButton } from '../ConfirmButton';
 import { Mono } from '../Mono';
+import { StatusBadge } from '../StatusBadge';
 import { useT } from '../../hooks/useT';
 import type { FieldErrors } from '../../utils/errors';
 import type { WebhooksApi } from './api';
@@ -51,9 +52,9 @@ export const EndpointCard = ({ api, endpoint, resources, secret, canUpdate, canR
               <Mono variant="omega" fontWeight="semiBold">
                 {endpoint.url}
               </Mono>
-              <Badge variant={endpoint.enabled ? 'success' : 'danger'}>
+              <StatusBadge tone={endpoint.enabled ? 'success' : 'danger'}>
                 {endpoint.enabled ? t('webhooks.enabled', 'On') : t('webhooks.disabled', 'Off')}
-              </Badge>
+              </StatusBadge>
             </Flex>
             {endpoint.description && <Typography textColor="neutral600">{endpoint.description}</Typography>}
             <Typography variant="pi" textColor="neutral600">

@@ -3,7 +3,7 @@
  * shows its signing secret once. Events carry only what this key may read.
  */
 import { useState } from 'react';
-import { Button, Flex, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { useParams } from 'react-router-dom';
@@ -117,7 +117,9 @@ export const WebhooksPage = () => {
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
           {adding && (
-            <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
+            <Box background="neutral0" hasRadius shadow="tableShadow" padding={6}>
+              <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
+            </Box>
           )}
           {endpoints.data?.length === 0 && !adding && (
             <Typography textColor="neutral600">
