@@ -17,13 +17,21 @@ export const rpsRatio = (ours: Measurement, baseline: Measurement) => ours.reque
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
+/** Whether the aim is met; unknown when a side finished no request (a ratio over zero proves nothing). */
+const verdict = (c: Comparison): string =>
+  c.ours.requestsPerSecond > 0 && c.baseline.requestsPerSecond > 0 && Number.isFinite(c.ratio)
+    ? c.aimMet(c.ratio)
+      ? 'yes'
+      : 'no'
+    : 'unknown';
+
 export const comparisonTable = (comparisons: Comparison[]): string =>
   [
     '| Scenario | Ours | req/s | p99 ms | Baseline | req/s | p99 ms | Ratio | Aim | Met |',
     '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |',
     ...comparisons.map(
       (c) =>
-        `| ${c.scenario} | ${c.ours.label} | ${fixed(c.ours.requestsPerSecond)} | ${fixed(c.ours.p99, 0)} | ${c.baseline.label} | ${fixed(c.baseline.requestsPerSecond)} | ${fixed(c.baseline.p99, 0)} | ${fixed(c.ratio, 2)} | ${c.aim} | ${c.aimMet(c.ratio) ? 'yes' : 'no'} |`,
+        `| ${c.scenario} | ${c.ours.label} | ${fixed(c.ours.requestsPerSecond)} | ${fixed(c.ours.p99, 0)} | ${c.baseline.label} | ${fixed(c.baseline.requestsPerSecond)} | ${fixed(c.baseline.p99, 0)} | ${fixed(c.ratio, 2)} | ${c.aim} | ${verdict(c)} |`,
     ),
   ].join('\n');
 
