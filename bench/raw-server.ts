@@ -77,6 +77,8 @@ const festivals = links('events_festival_lnk', 'event_id', 'festival_id', 'festi
 const covers = db.prepare(
   "SELECT related_id FROM files_related_mph WHERE related_type = 'api::event.event' AND field = 'cover' AND related_id IN (SELECT value FROM json_each(?)) LIMIT 1",
 );
+// The SEO component (contract 15): looked up in Strapi's join table as /api/v2 does, one query a page.
+const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' AND entity_id IN (SELECT value FROM json_each(?)) LIMIT 1");
 
 // ---------------------------------------------------------------------------------------------------------
 // The key
@@ -138,6 +140,7 @@ const referencesOf = (statement: typeof venues, ids: number[], collection: strin
 const records = (rows: Row[]): string => {
   const ids = rows.map((row) => Number(row.id));
   if (ids.length && covers.get(JSON.stringify(ids))) throw new Error('The raw server shows no covers; these events have one.');
+  if (ids.length && seos.get(JSON.stringify(ids))) throw new Error('The raw server shows no SEO components; these events have one.');
   const venue = referencesOf(venues, ids, 'buildings');
   const festival = referencesOf(festivals, ids, 'festivals');
   return JSON.stringify(
@@ -160,6 +163,7 @@ const records = (rows: Row[]): string => {
         festival: festival.get(Number(row.id)) ?? null,
         cover: null,
         body: doc(row.body),
+        seo: null,
       },
       meta: {
         slug: row.slug,
