@@ -171,7 +171,9 @@ describe('rollup', () => {
   test('minutes into hours into days keeps every sum; past the last retention rows go; a second run changes nothing', async () => {
     const key = await createKey(app.strapi, EVENTS_READ);
     const usage = usageService();
-    const now = Date.now();
+    // Half past an hour that has passed: "eight hours ago" and the minute after it share their hour
+    // whatever the clock says (at a minute past the hour they did not, and the expected rows split).
+    const now = Math.floor(Date.now() / (60 * MINUTE)) * 60 * MINUTE - 30 * MINUTE;
     const record = (ago: number, status: number, durationMs: number, resource = 'native:events', rateLimited = false) =>
       usage.record({ apiKey: key.id, resource, status, durationMs, rateLimited, at: now - ago });
     // Eight hours ago (rolled into its hour), over two minutes and two resources.
