@@ -32,6 +32,8 @@ const onPostgres = {
     "component values read from Strapi's _cmps join tables and component tables by the plugin's own SQL, per version and locale",
   'components-demo.test.ts': 'writes republish documents whose components are rows and join rows of their own, copied on publish',
   'domain-rules.test.ts': 'SKU uniqueness across documents is a query',
+  'revalidation-memo.test.ts':
+    "a remembered 304 is valid while no journal entry lies at or past the horizon taken before its read (PostgreSQL's snapshot horizon)",
   'fuzz.test.ts': 'inputs databases cannot store or compare (NUL, lone surrogates, years 0 and 10000, huge numbers)',
   'operator-commands.test.ts': 'the key command line against each database (and its settings checks)',
   'operations.test.ts':

@@ -171,7 +171,13 @@ describe('cost', () => {
   };
 
   test('a draft read runs as many statements as the published read, however many records (no query per row)', async () => {
-    const count = async (query: string) => (await statements(`/api/v2/events?include=venue&${query}`)).length;
+    // The fewest of three: the process's own timers (the usage counters' flush, the webhook dispatcher, the
+    // locale list's refresh) may run a statement while one request is watched.
+    const count = async (query: string) => {
+      const counts: number[] = [];
+      for (let round = 0; round < 3; round += 1) counts.push((await statements(`/api/v2/events?include=venue&${query}`)).length);
+      return Math.min(...counts);
+    };
     expect(await count('status=draft&limit=1')).toBe(await count('limit=1'));
     expect(await count('status=draft&limit=2')).toBe(await count('status=draft&limit=1'));
     // A page that reaches the end reads the records without a sort value too (one segment more), drafts alike.

@@ -52,13 +52,24 @@ export const errorObject = (status: ErrorStatus, detail: string, init: ErrorInit
   };
 };
 
+/**
+ * An answer of the API, not a fault: it carries no stack trace. Capturing one is most of the cost of
+ * building the error, and every refused request (a 401 of a missing key, a 404) builds one; the error
+ * layer never shows or logs an ApiError's stack.
+ */
 export class ApiError extends Error {
   readonly status: ErrorStatus;
   readonly errors: ErrorObject[];
   readonly headers: Record<string, string>;
 
   constructor(status: ErrorStatus, errors: ErrorObject[], headers: Record<string, string> = {}) {
-    super(errors[0]?.detail ?? ERROR_STATUSES[status].title);
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(errors[0]?.detail ?? ERROR_STATUSES[status].title);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;

@@ -37,6 +37,12 @@ export type ResponseContext = {
   cachePolicy: CachePolicy | null | undefined;
 };
 
+/**
+ * What a 304 of a read repeats, for the revalidation memo (services/revalidation.ts): the identity tag,
+ * whether the document is content-coded when asked, and the headers and Vary fields besides ETag.
+ */
+export type RevalidationMemo = { tag: string; compressible: boolean; headers: Record<string, string>; vary: string[] };
+
 export type OutgoingResponse = {
   status: number;
   headers: Record<string, string>;
@@ -45,6 +51,8 @@ export type OutgoingResponse = {
   /** The Content-Type of `body` when it is a document; files carry theirs in `headers`. */
   type?: string;
   body: Buffer | Readable | null;
+  /** For a 200 or 304 to a keyed read that may be stored (not `no-store`). */
+  memo?: RevalidationMemo;
 };
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
@@ -95,19 +103,21 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
   const compressible = document.length >= COMPRESSION_THRESHOLD_BYTES;
   if (compressible) vary.push('Accept-Encoding');
   const coding = compressible ? chooseCoding(context.acceptEncoding) : null;
+  const memo =
+    cachedRead && tag !== null && !response.noStore ? { tag, compressible, headers: { ...headers }, vary: [...vary] } : undefined;
   if (tag !== null) headers.ETag = codedTag(tag, coding);
 
   if (cachedRead && tag !== null && noneMatch(context.ifNoneMatch, tag)) {
-    return { status: 304, headers, vary, body: null };
+    return { status: 304, headers, vary, body: null, memo };
   }
   if (coding === null) {
     // A stream has no length of its own: Content-Length is the document's.
     if (document.chunks.length > 1) headers['Content-Length'] = String(document.length);
-    return { status: response.status, headers, vary, type: document.type, body: bodyOf(document.chunks) };
+    return { status: response.status, headers, vary, type: document.type, body: bodyOf(document.chunks), memo };
   }
   headers['Content-Encoding'] = coding;
   // Untagged bodies (errors) are not kept: their tag would have to be computed for nothing.
   const bytes = document.chunks.length === 1 ? document.chunks[0]! : Buffer.concat(document.chunks, document.length);
   const body = await compressed(bytes, coding, tag === null ? null : headers.ETag!);
-  return { status: response.status, headers, vary, type: document.type, body };
+  return { status: response.status, headers, vary, type: document.type, body, memo };
 };

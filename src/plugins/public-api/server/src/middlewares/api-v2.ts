@@ -26,9 +26,10 @@ import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { originAllowed } from '../http/origins';
-import { labelRequestKey } from './request-labels';
+import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
 import { observeUsage } from './usage';
+import { revalidationOf, sendMemoAnswer } from './revalidation';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse } from '../http/respond';
@@ -101,6 +102,7 @@ const send = async (ctx: Context, response: ApiResponse, sending: Sending = { ca
   ctx.body = outgoing.body;
   const length = outgoing.headers['Content-Length'];
   if (length !== undefined) ctx.length = Number(length);
+  return outgoing;
 };
 
 const sendError = (ctx: Context, error: ApiError) =>
@@ -233,6 +235,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   const links = requestLinks(strapi.config.get('server.url'), ctx);
   const relativePath = ctx.path.slice(API_BASE_PATH.length) || '/';
   const match = router.match(ctx.method, relativePath);
+  labelRequestRoute(ctx, v2RouteLabel(ctx.method, match));
   if (match.names.every(isPublicRoute)) {
     ctx.set(PUBLIC_CORS_HEADERS);
     const allow = match.allow(null);
@@ -269,6 +272,18 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   }
   const handler = handlerOf(match.route.name);
   if (!handler) throw new Error(`${match.route.name}: a public route among keyed ones.`);
+  // A revalidation the memo can answer costs no turn: no record is read (services/revalidation.ts).
+  const revalidation = await revalidationOf(ctx, match.route.name, key, {
+    origin: links.origin,
+    pathAndQuery: links.target.pathAndQuery,
+    query,
+  });
+  if (revalidation?.answer) {
+    sendMemoAnswer(ctx, revalidation.answer);
+    return;
+  }
+  // Taken before the read: a change committed while it runs spends the memo made of it.
+  const mark = revalidation ? await getService('revalidation').mark() : null;
   // Only work a key may do takes a turn: refused requests (401, 403, 406, 400) and preflights never wait.
   const turn = await limits.gate.enter(key.keyId);
   if (!turn) {
@@ -312,7 +327,9 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag, so it
   // takes a turn as well; its 304 costs no compression and no bytes on the wire.
   try {
-    await send(ctx, response, { cachePolicy: key.cache });
+    const outgoing = await send(ctx, response, { cachePolicy: key.cache });
+    if (revalidation && mark && outgoing.memo)
+      getService('revalidation').remember(revalidation.id, revalidation.state, mark, outgoing.memo);
   } catch (error) {
     release();
     throw error;

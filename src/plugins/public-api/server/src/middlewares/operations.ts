@@ -24,7 +24,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { createRouter } from '../http/router';
 import { contentApiRoutes } from '../routes/content-api';
 import { getService } from '../utils/get-service';
-import { requestKeyOf } from './request-labels';
+import { requestKeyOf, requestRouteOf, v2RouteLabel } from './request-labels';
 
 export const LIVENESS_PATH = '/health/live';
 export const READINESS_PATH = '/health/ready';
@@ -33,15 +33,18 @@ export const METRICS_PATH = '/metrics';
 const router = createRouter(contentApiRoutes);
 
 /**
- * The route of a request as a bounded label: an /api/v2 route's name (`v2:native-collection`), Strapi's
- * matched route template for its own routes (admin, content manager), else `other` (static files, 404s).
+ * The route of a request as a bounded label: an /api/v2 route's name (`v2:native-collection`, as the
+ * api-v2 middleware matched it), Strapi's matched route template for its own routes (admin, content
+ * manager), else `other` (static files, 404s). An /api/v2 path the api-v2 middleware did not label (the
+ * router refused it: 404 or 405) is matched here again to tell which.
  */
 const routeLabel = (ctx: Context): string => {
   const { path } = ctx;
   if (path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`)) {
+    const labelled = requestRouteOf(ctx);
+    if (labelled !== null) return labelled;
     try {
-      const match = router.match(ctx.method === 'HEAD' ? 'GET' : ctx.method, path.slice(API_BASE_PATH.length) || '/');
-      return `v2:${match.route?.name ?? (ctx.method === 'OPTIONS' && match.names.length ? 'preflight' : 'unmatched')}`;
+      return v2RouteLabel(ctx.method, router.match(ctx.method === 'HEAD' ? 'GET' : ctx.method, path.slice(API_BASE_PATH.length) || '/'));
     } catch (error) {
       // The router throws the 404 or 405 of a path or method no route has (http/router.ts).
       if (isApiError(error) && error.status === 405) return 'v2:method-not-allowed';
@@ -135,9 +138,13 @@ const observe = (ctx: Context, strapi: Core.Strapi, requestId: string, operator:
     const status = ctx.status;
     const aborted = !ctx.res.writableFinished;
     if (!operator) metrics.requestEnded({ route, method: ctx.method, status, keyId, seconds, rateLimitScope: rateLimitScope(ctx) });
-    const durationMs = Math.round(seconds * 1e5) / 100;
     // Health checks come every second or so from every proxy: below the default level, like scrapes.
-    strapi.log.log(operator ? 'verbose' : 'http', `${ctx.method} ${ctx.path} ${status} ${durationMs} ms${aborted ? ' (aborted)' : ''}`, {
+    const level = operator ? 'verbose' : 'http';
+    // winston builds and streams an entry before its transports drop it for its level: asked first, a
+    // request below the level costs nothing here.
+    if (!strapi.log.isLevelEnabled(level)) return;
+    const durationMs = Math.round(seconds * 1e5) / 100;
+    strapi.log.log(level, `${ctx.method} ${ctx.path} ${status} ${durationMs} ms${aborted ? ' (aborted)' : ''}`, {
       requestId,
       method: ctx.method,
       path: ctx.path,

@@ -19,6 +19,7 @@ import records from './records';
 import resources from './resources';
 import slugs from './slugs';
 import uploads from './uploads';
+import revalidation from './revalidation';
 import usage from './usage';
 import auditLog from './audit-log';
 import webhookDeliveries from './webhooks/deliveries';
@@ -50,6 +51,7 @@ export default {
   resources,
   slugs,
   uploads,
+  revalidation,
   usage,
   'audit-log': auditLog,
   'webhook-deliveries': webhookDeliveries,

@@ -27,6 +27,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient, type DatabaseClient } from '../../database/connection';
+import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
 import { JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
 
@@ -147,6 +148,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const rows = (await knex().raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
       return { txid: 0, seq: Number(rows[0]!.next) };
+    },
+
+    /**
+     * Whether an entry exists at or after `position` (a horizon taken earlier): one index probe through a
+     * prepared statement. A change that committed after the horizon was taken, or was running then, is
+     * such an entry; so may be one that committed just before (the answer errs towards "changed").
+     */
+    async changedSince(position: JournalPosition): Promise<boolean> {
+      const rows = await statementRunner(strapi).rows('journal-changed-since', [position.txid, position.seq], (param) =>
+        knex()(JOURNAL_TABLE)
+          .select({ seq: 'seq' })
+          .whereRaw('(txid, seq) >= (?, ?)', [param(0), param(1)])
+          .limit(1),
+      );
+      return rows.length > 0;
     },
 
     /** Every entry in [from, to), in order (webhooks). */
