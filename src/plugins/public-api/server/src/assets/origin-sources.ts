@@ -20,8 +20,11 @@ import { fetchOrigin, type OriginLimits } from './origin';
 /** A downloaded copy; `release` when done with it (the last release deletes it). */
 export type SourceCopy = { path: string; release: () => void };
 
-/** What a copy is made from: the content's identity (what is shared) and where its bytes are. */
-export type SourceRequest = { identity: string; url: () => Promise<string>; limits: OriginLimits };
+/**
+ * What a copy is made from: the content's identity (what is shared), where its bytes are, and the turn a
+ * download takes (given back when it ends; throws when none is free). Joining a download takes none.
+ */
+export type SourceRequest = { identity: string; url: () => Promise<string>; limits: OriginLimits; turn: () => () => void };
 
 type Entry = { ready: Promise<string>; users: number };
 
@@ -31,23 +34,27 @@ export const createOriginSources = ({ warn = () => undefined }: { warn?: (messag
 
   const dir = () => (directory ??= fs.mkdtemp(path.join(os.tmpdir(), 'public-api-sources-')));
 
-  const remove = (file: string) =>
-    fs.rm(file, { force: true }).catch((error: Error) => warn(`could not delete ${file}: ${error.message}`));
+  const remove = (file: string) => fs.rm(file, { force: true }).catch((error: Error) => warn(`could not delete ${file}: ${error.message}`));
 
   /** Downloads the whole object to a file; null when the origin has no such object. */
-  const download = async ({ url, limits }: SourceRequest): Promise<string | null> => {
-    const answer = await fetchOrigin(await url(), null, limits);
-    if (answer.kind !== 'body') return null;
-    const file = path.join(await dir(), randomBytes(12).toString('hex'));
-    const temporary = `${file}.part`;
+  const download = async ({ url, limits, turn }: SourceRequest): Promise<string | null> => {
+    const release = turn();
     try {
-      await pipeline(answer.body, createWriteStream(temporary));
-      await fs.rename(temporary, file);
-    } catch (error) {
-      await remove(temporary);
-      throw error;
+      const answer = await fetchOrigin(await url(), null, limits);
+      if (answer.kind !== 'body') return null;
+      const file = path.join(await dir(), randomBytes(12).toString('hex'));
+      const temporary = `${file}.part`;
+      try {
+        await pipeline(answer.body, createWriteStream(temporary));
+        await fs.rename(temporary, file);
+      } catch (error) {
+        await remove(temporary);
+        throw error;
+      }
+      return file;
+    } finally {
+      release();
     }
-    return file;
   };
 
   return {
@@ -117,7 +124,8 @@ export const createOriginSources = ({ warn = () => undefined }: { warn?: (messag
       const made = await directory.catch(() => null);
       directory = null;
       entries.clear();
-      if (made) await fs.rm(made, { recursive: true, force: true }).catch((error: Error) => warn(`could not delete ${made}: ${error.message}`));
+      if (made)
+        await fs.rm(made, { recursive: true, force: true }).catch((error: Error) => warn(`could not delete ${made}: ${error.message}`));
     },
   };
 };

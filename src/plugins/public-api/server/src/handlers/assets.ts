@@ -261,6 +261,9 @@ const remoteOriginal = (file: StoredFile): Representation => ({
       if (answer.kind === 'unsatisfiable') return { bytes: sizeOnly(answer.size, release), headers: deliveryHeaders(file.mime) };
       // The turn is held until the body is read through, cut short, or released unread.
       answer.body.once('close', release);
+      answer.body.once('error', (error) => {
+        strapi.log.warn(`[public-api] asset ${file.documentId}: reading from its ${file.provider} storage failed midway: ${error.message}`);
+      });
       return { bytes: streamedBytes(answer), headers: deliveryHeaders(file.mime) };
     } catch (error) {
       release();
@@ -275,14 +278,17 @@ const remoteOriginal = (file: StoredFile): Representation => ({
  */
 const remoteSource = async (file: StoredFile) => {
   const assets = getService('assets');
-  const release = assets.originTurn();
-  if (!release) throw originBusy();
   const config = pluginConfig(strapi);
   try {
     return await assets.originSources().acquire({
       identity: contentIdentity(file),
       url: () => originUrlOf(file),
       limits: originLimits(config.transformSourceMaxBytes, Date.now() + config.transformTimeoutMs),
+      turn: () => {
+        const release = assets.originTurn();
+        if (!release) throw originBusy();
+        return release;
+      },
     });
   } catch (error) {
     if (!isOriginProblem(error)) throw error;
@@ -294,8 +300,6 @@ const remoteSource = async (file: StoredFile) => {
       );
     }
     throw originRefused(file, error);
-  } finally {
-    release();
   }
 };
 
@@ -363,5 +367,7 @@ export const asset: PublicHandler = async (request) => {
   if (presets && !presetOf(presets, normalized)) throw notAPreset(presets, parameter);
   if (remote) return answer(request, variant(request.client, file, { kind: 'remote' }, normalized, parameter), () => contentMissing(file));
   if (!filePath) throw contentMissing(file);
-  return answer(request, variant(request.client, file, { kind: 'local', path: filePath }, normalized, parameter), () => contentMissing(file));
+  return answer(request, variant(request.client, file, { kind: 'local', path: filePath }, normalized, parameter), () =>
+    contentMissing(file),
+  );
 };
