@@ -155,6 +155,14 @@ describe('an original', () => {
     expect(stale.body.length).toBe(1000);
     expect(requestsFor(asset.key).at(-1)).toMatchObject({ range: undefined });
 
+    // An origin that answers a range with the whole object: the range is cut from it.
+    const plain = await remoteAsset('plain.bin', { bytes, ignoreRange: true }, 'application/octet-stream');
+    const cut = await get(plain.path).set('Range', 'bytes=500-509');
+    expect(cut.status).toBe(206);
+    expect(cut.headers['content-range']).toBe('bytes 500-509/1000');
+    expect(Buffer.compare(cut.body, bytes.subarray(500, 510))).toBe(0);
+    expect(requestsFor(plain.key)).toEqual([expect.objectContaining({ range: 'bytes=500-509' })]);
+
     // Several ranges are ignored (200), as for local files.
     const several = await get(asset.path).set('Range', 'bytes=0-1,5-6');
     expect(several.status).toBe(200);

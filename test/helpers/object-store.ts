@@ -19,6 +19,8 @@ export type StoredObject = {
   redirectTo?: string;
   /** Only a request whose query carries `signature=<this>` gets the object (others: 403, like S3). */
   signature?: string;
+  /** Answer a Range with the whole object (200), as an origin that does not do ranges. */
+  ignoreRange?: boolean;
   /** Content-Length announced instead of the real one (a lying origin). */
   announcedLength?: number;
 };
@@ -78,7 +80,7 @@ export const startObjectStore = async (): Promise<ObjectStore> => {
       let start = 0;
       let end = bytes.length - 1;
       let status = 200;
-      const match = req.headers.range ? RANGE.exec(req.headers.range) : null;
+      const match = req.headers.range && !object.ignoreRange ? RANGE.exec(req.headers.range) : null;
       if (match && (match[1] !== '' || match[2] !== '')) {
         if (match[1] === '') {
           start = Math.max(0, bytes.length - Number(match[2]));
