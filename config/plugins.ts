@@ -59,6 +59,11 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       transformTimeoutMs: env.int('PUBLIC_API_TRANSFORM_TIMEOUT_MS', 10000),
       // Preset mode: a JSON object of names to transform parameters; unset, any transform is computed.
       transformPresets: (env.json('PUBLIC_API_TRANSFORM_PRESETS') as Record<string, string> | undefined) ?? null,
+      // Files of a non-local upload provider (S3), read from its origin (docs/deployment.md, Uploads).
+      assetOriginTimeoutMs: env.int('PUBLIC_API_ASSET_ORIGIN_TIMEOUT_MS', 10000),
+      assetOriginMaxBytes: env.int('PUBLIC_API_ASSET_ORIGIN_MAX_BYTES', 1000000000),
+      assetOriginFetchesInFlight: env.int('PUBLIC_API_ASSET_ORIGIN_FETCHES_IN_FLIGHT', 32),
+      transformSourceMaxBytes: env.int('PUBLIC_API_TRANSFORM_SOURCE_MAX_BYTES', 128 * 1024 * 1024),
       rateLimit: {
         requests: env.int('PUBLIC_API_RATE_LIMIT_REQUESTS', 600),
         window: env.int('PUBLIC_API_RATE_LIMIT_WINDOW', 60),

@@ -20,6 +20,8 @@ const onPostgres = {
     'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
+  'assets-remote.test.ts':
+    "the asset lookup reads the provider's columns (provider_metadata: JSON, an object on PostgreSQL and text on SQLite) for its signed URLs",
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
   'command-uploads.test.ts': "a CV is written inside the command's transaction: rollbacks and what they leave",
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',

@@ -39,6 +39,32 @@ export const storeFile = async (
   })) as StoredFile;
 };
 
+/**
+ * A `files` row of the S3 provider (provider `aws-s3`, an absolute URL) whose object is at `url`: what the
+ * provider leaves after an upload; the bytes are wherever the test put them (test/helpers/object-store.ts).
+ */
+export const storeRemoteFile = async (
+  strapi: Core.Strapi,
+  {
+    name,
+    url,
+    size,
+    mime,
+    width = null,
+    height = null,
+  }: { name: string; url: string; size: number; mime: string; width?: number | null; height?: number | null },
+): Promise<StoredFile> => {
+  const ext = path.extname(name);
+  const hash = `${path
+    .basename(name, ext)
+    .replace(/[^A-Za-z0-9]/g, '_')
+    .slice(0, 40)}_${randomBytes(5).toString('hex')}`;
+  const documentId = randomBytes(12).toString('hex').slice(0, 24);
+  return (await strapi.db.query('plugin::upload.file').create({
+    data: { documentId, name, hash, ext, mime, size: Math.round(size / 10) / 100, url, provider: 'aws-s3', width, height },
+  })) as StoredFile;
+};
+
 /** Where a stored file's bytes are. */
 export const diskPathOf = (strapi: Core.Strapi, file: { url: string }) => path.join(strapi.dirs.static.public, file.url);
 

@@ -1,8 +1,9 @@
 /**
- * The bytes of a file or variant, whole or one range, from disk (streamed) or from memory.
+ * The bytes of a file or variant, whole or one range, from disk (streamed), from memory, or from a
+ * provider's origin (streamed as it arrives).
  */
 import fs from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { ByteRange } from '../http/conditional';
 
 export type Bytes = {
@@ -11,6 +12,11 @@ export type Bytes = {
   read: (range: ByteRange | null) => Readable | Buffer;
   /** Frees the bytes when they will not be read (304, 416). */
   release: () => Promise<void>;
+  /**
+   * Whether `read` can give this range (null: the whole). Absent: any range. Bytes that hold part of
+   * the content (the range an origin was asked for) cover only that part.
+   */
+  covers?: (range: ByteRange | null) => boolean;
 };
 
 export const bufferBytes = (buffer: Buffer): Bytes => ({
@@ -78,4 +84,50 @@ export const readHead = async (file: string, length: number): Promise<Buffer | n
   } finally {
     await handle.close();
   }
+};
+
+/**
+ * Bytes `start` to `start + length - 1` of content of `size` bytes, arriving on `body` (an origin's answer,
+ * assets/origin.ts). `read` gives any range inside them: the bytes before it are skipped, and the body is
+ * closed as soon as the range has been sent.
+ */
+export const streamedBytes = ({ size, start, length, body }: { size: number; start: number; length: number; body: Readable }): Bytes => {
+  const covers = (range: ByteRange | null) =>
+    range === null ? start === 0 && length === size : range.start >= start && range.end < start + length;
+  return {
+    size,
+    covers,
+    read: (range) => {
+      if (!covers(range)) throw new Error('The bytes read are not those received.');
+      if (range === null || (range.start === start && range.end === start + length - 1)) return body;
+      let skip = range.start - start;
+      let remaining = range.end - range.start + 1;
+      const slice = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          if (remaining <= 0) return done();
+          let part = chunk;
+          if (skip > 0) {
+            const dropped = Math.min(skip, part.length);
+            skip -= dropped;
+            part = part.subarray(dropped);
+          }
+          if (part.length > remaining) part = part.subarray(0, remaining);
+          remaining -= part.length;
+          if (part.length > 0) this.push(part);
+          done();
+          // The range is sent: the rest of the body is not wanted.
+          if (remaining === 0) {
+            this.push(null);
+            body.destroy();
+          }
+        },
+      });
+      body.on('error', (error) => slice.destroy(error));
+      slice.on('close', () => body.destroy());
+      return body.pipe(slice);
+    },
+    release: async () => {
+      body.destroy();
+    },
+  };
 };

@@ -66,6 +66,17 @@ export type PluginConfig = OperationsConfig & {
    * are computed; other transforms get 400 naming them (assets/presets.ts). Null: any transform.
    */
   transformPresets: Record<string, string> | null;
+  /**
+   * Files of a non-local upload provider (S3...) are read from its origin: the longest wait for its
+   * answer's headers, and the longest gap in its body; then 504 (or a cut response, once bytes were sent).
+   */
+  assetOriginTimeoutMs: number;
+  /** The largest object relayed from an origin; a larger one answers 502 `asset_too_large`. */
+  assetOriginMaxBytes: number;
+  /** Reads from origins one process runs at once (relayed originals and transform sources); more: 503. */
+  assetOriginFetchesInFlight: number;
+  /** The largest remote original copied for a transform; a larger one answers 422 `image_too_large`. */
+  transformSourceMaxBytes: number;
   /** A key's requests per window unless its own limit says otherwise (contract section 13). */
   rateLimit: RateLimit;
   /** Requests without a valid key (401s), per client address (Koa's ctx.ip: see Strapi's server.proxy). */
@@ -118,6 +129,17 @@ export const DEFAULT_TRANSFORMS_WAITING = 32;
 export const DEFAULT_TRANSFORMS_PER_CLIENT = 4;
 /** A first thumbnail of a large photo takes well under a second; a 24-megapixel AVIF a few. */
 export const DEFAULT_TRANSFORM_TIMEOUT_MS = 10_000;
+/** An S3 GET's first byte comes in tens of milliseconds; ten seconds means the origin is in trouble. */
+export const DEFAULT_ASSET_ORIGIN_TIMEOUT_MS = 10_000;
+/** Strapi's upload plugin accepts files up to 1 GB by default (its `sizeLimit`): every such file is served. */
+export const DEFAULT_ASSET_ORIGIN_MAX_BYTES = 1_000_000_000;
+/** Each is a socket and a stream's buffers; the transforms they feed are bounded by their own queue. */
+export const DEFAULT_ASSET_ORIGIN_FETCHES_IN_FLIGHT = 32;
+/**
+ * A 50-megapixel photo (the transform limit) is 10 to 30 MB as JPEG, up to about 150 MB as 8-bit PNG or
+ * TIFF; copies wait on disk for their transform's turn, so their size times the queue bounds the disk used.
+ */
+export const DEFAULT_TRANSFORM_SOURCE_MAX_BYTES = 128 * 1024 * 1024;
 export const API_BASE_PATH = '/api/v2';
 
 export const pluginConfig = (strapi: Core.Strapi): PluginConfig => strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
@@ -144,6 +166,10 @@ export default {
     transformsPerClient: DEFAULT_TRANSFORMS_PER_CLIENT,
     transformTimeoutMs: DEFAULT_TRANSFORM_TIMEOUT_MS,
     transformPresets: null,
+    assetOriginTimeoutMs: DEFAULT_ASSET_ORIGIN_TIMEOUT_MS,
+    assetOriginMaxBytes: DEFAULT_ASSET_ORIGIN_MAX_BYTES,
+    assetOriginFetchesInFlight: DEFAULT_ASSET_ORIGIN_FETCHES_IN_FLIGHT,
+    transformSourceMaxBytes: DEFAULT_TRANSFORM_SOURCE_MAX_BYTES,
     rateLimit: DEFAULT_KEY_RATE_LIMIT,
     unauthenticatedRateLimit: DEFAULT_UNAUTHENTICATED_RATE_LIMIT,
     redisUrl: '',
@@ -175,6 +201,10 @@ export default {
       'transformsInFlight',
       'transformsPerClient',
       'transformTimeoutMs',
+      'assetOriginTimeoutMs',
+      'assetOriginMaxBytes',
+      'assetOriginFetchesInFlight',
+      'transformSourceMaxBytes',
     ] as const) {
       const value = config[name];
       if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)) {

@@ -4,10 +4,16 @@
  *
  * Answers carry a strong ETag (304 on If-None-Match), one byte range on request (206, 416), and are
  * cacheable for a year: the URL changes whenever the file does.
+ *
+ * A local provider's file is read from disk. Any other provider's (S3...) is read from its origin
+ * (assets/origin.ts), with the same tags and answers: a 304 asks the origin nothing, a range is
+ * forwarded to it, and a transform works on a temporary copy of the original (assets/origin-sources.ts)
+ * whose variant is cached like any other.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { openFileBytes, type Bytes } from '../assets/bytes';
+import { openFileBytes, streamedBytes, type Bytes } from '../assets/bytes';
+import { fetchOrigin, forwardableRange, isOriginProblem, type OriginLimits, type OriginProblem } from '../assets/origin';
 import { CACHE_FOREVER, SVG_MIME, deliveredMime, deliveryHeaders } from '../assets/delivery';
 import { notAPreset, presetOf } from '../assets/presets';
 import {
@@ -15,7 +21,7 @@ import {
   isTransformProblem,
   planTransform,
   runTransform,
-  type TransformProblem,
+  TransformProblem,
   type TransformSource,
 } from '../assets/transform';
 import { isCheapTransform } from '../assets/transform-cost';
@@ -38,8 +44,11 @@ import { getService } from '../utils/get-service';
 /** What is served: its tag is known before any byte is read, so a 304 reads none. */
 type Representation = {
   etag: string;
-  /** The bytes and their Content-Type (and safety) headers, or null when the file is gone. */
-  open: () => Promise<{ bytes: Bytes; headers: Record<string, string> } | null>;
+  /**
+   * The bytes and their Content-Type (and safety) headers, or null when the file is gone. `range`: the
+   * one byte range the answer will likely send (a hint an origin is given; the bytes may cover more).
+   */
+  open: (range: string | null) => Promise<{ bytes: Bytes; headers: Record<string, string> } | null>;
 };
 
 // Bumped when the way variants are produced changes, so old cached variants are never served again.
@@ -55,6 +64,47 @@ const contentMissing = (file: StoredFile) => {
   strapi.log.warn(`[public-api] asset ${file.documentId} (${file.url}) is referenced but its file is missing`);
   return notFound('asset_content_missing');
 };
+
+/** What a client is asked to wait before asking again when an origin is busy or slow. */
+export const ORIGIN_RETRY_AFTER_SECONDS = 5;
+
+const originBusy = () =>
+  apiError(503, `Too many files are being read from storage; retry in ${ORIGIN_RETRY_AFTER_SECONDS} seconds.`, {
+    reason: 'asset_origin_busy',
+    headers: { 'Retry-After': String(ORIGIN_RETRY_AFTER_SECONDS) },
+  });
+
+/** An origin's failure as a response; the details (the origin's answer, its host) are logged, not sent. */
+const originRefused = (file: StoredFile, problem: OriginProblem) => {
+  strapi.log.warn(`[public-api] asset ${file.documentId} could not be read from its ${file.provider} storage: ${problem.message}`);
+  switch (problem.reason) {
+    case 'asset_origin_timeout':
+      return apiError(504, `The file storage did not answer in time; retry in ${ORIGIN_RETRY_AFTER_SECONDS} seconds.`, {
+        reason: 'asset_origin_timeout',
+        headers: { 'Retry-After': String(ORIGIN_RETRY_AFTER_SECONDS) },
+      });
+    case 'asset_too_large':
+      return apiError(502, 'This file is larger than this server relays from its storage.', { reason: 'asset_too_large' });
+    default:
+      return apiError(502, 'The file could not be read from its storage.', { reason: 'asset_origin_failed' });
+  }
+};
+
+/** Where a remote file's origin is, signed when the provider asks for it; a provider's failure is a 502. */
+const originUrlOf = async (file: StoredFile): Promise<string> => {
+  try {
+    return await getService('assets').originUrl(file);
+  } catch (error) {
+    strapi.log.warn(`[public-api] asset ${file.documentId}: the ${file.provider} provider gave no URL: ${(error as Error).message}`);
+    throw apiError(502, 'The file could not be read from its storage.', { reason: 'asset_origin_failed' });
+  }
+};
+
+const originLimits = (maxBytes: number, deadline?: number): OriginLimits => ({
+  timeoutMs: pluginConfig(strapi).assetOriginTimeoutMs,
+  maxBytes,
+  ...(deadline === undefined ? {} : { deadline }),
+});
 
 /** What a client asked to wait before asking for a transform again, when the queue could not serve it. */
 export const TRANSFORM_RETRY_AFTER_SECONDS = 5;
@@ -136,10 +186,22 @@ const answer = async (request: PublicRequest, representation: Representation, on
   const { etag } = representation;
   const caching = { ETag: etag, 'Cache-Control': CACHE_FOREVER };
   if (noneMatchHits(headerValue(request.headers, 'if-none-match'), etag)) return { status: 304, headers: caching };
-  const opened = await representation.open();
+  const range = headerValue(request.headers, 'range');
+  const ifRange = headerValue(request.headers, 'if-range');
+  // A range is worth asking an origin for only when it will be answered (If-Range: our tag, or none).
+  const hint = ifRange === undefined || ifRange.trim() === etag ? forwardableRange(range) : null;
+  let opened = await representation.open(hint);
   if (!opened) throw onMissing();
+  let decision = decideRange(range, ifRange, opened.bytes.size, etag);
+  const wanted = decision.kind === 'partial' ? decision.range : decision.kind === 'full' ? null : undefined;
+  if (wanted !== undefined && opened.bytes.covers && !opened.bytes.covers(wanted)) {
+    // The origin sent other bytes than those the answer needs (it read the range otherwise): ask for the whole.
+    await opened.bytes.release();
+    opened = await representation.open(null);
+    if (!opened) throw onMissing();
+    decision = decideRange(range, ifRange, opened.bytes.size, etag);
+  }
   const { bytes } = opened;
-  const decision = decideRange(headerValue(request.headers, 'range'), headerValue(request.headers, 'if-range'), bytes.size, etag);
   if (decision.kind === 'unsatisfiable') {
     await bytes.release();
     throw apiError(416, `The requested range lies outside the ${bytes.size} bytes of this file.`, {
@@ -160,28 +222,110 @@ const answer = async (request: PublicRequest, representation: Representation, on
   return { status: 200, headers: { ...headers, 'Content-Length': String(bytes.size) }, content: bytes.read(null) };
 };
 
-const original = (file: StoredFile, filePath: string): Representation => ({
-  // The content identity changes whenever the bytes do (a replaced file gets a new version), so it tags them.
-  etag: `"${digest(`original:${contentIdentity(file)}`)
+// The content identity changes whenever the bytes do (a replaced file gets a new version), so it tags them.
+const originalTag = (file: StoredFile) =>
+  `"${digest(`original:${contentIdentity(file)}`)
     .toString('base64url')
-    .slice(0, 32)}"`,
+    .slice(0, 32)}"`;
+
+const original = (file: StoredFile, filePath: string): Representation => ({
+  etag: originalTag(file),
   open: async () => {
     const bytes = await openFileBytes(filePath);
     return bytes && { bytes, headers: deliveryHeaders(file.mime) };
   },
 });
 
+/** Bytes that name a size and nothing else: an origin's 416 (`Content-Range: bytes *\/size`). */
+const sizeOnly = (size: number, release: () => void): Bytes => ({
+  size,
+  covers: () => false,
+  read: () => {
+    throw new Error('No bytes were received.');
+  },
+  release: async () => release(),
+});
+
+/** A remote file's original: the same tag as a local one; its bytes (or the range asked) relayed from its origin. */
+const remoteOriginal = (file: StoredFile): Representation => ({
+  etag: originalTag(file),
+  open: async (range) => {
+    const release = getService('assets').originTurn();
+    if (!release) throw originBusy();
+    try {
+      const answer = await fetchOrigin(await originUrlOf(file), range, originLimits(pluginConfig(strapi).assetOriginMaxBytes));
+      if (answer.kind === 'missing') {
+        release();
+        return null;
+      }
+      if (answer.kind === 'unsatisfiable') return { bytes: sizeOnly(answer.size, release), headers: deliveryHeaders(file.mime) };
+      // The turn is held until the body is read through, cut short, or released unread.
+      answer.body.once('close', release);
+      answer.body.once('error', (error) => {
+        strapi.log.warn(`[public-api] asset ${file.documentId}: reading from its ${file.provider} storage failed midway: ${error.message}`);
+      });
+      return { bytes: streamedBytes(answer), headers: deliveryHeaders(file.mime) };
+    } catch (error) {
+      release();
+      throw isOriginProblem(error) ? originRefused(file, error) : error;
+    }
+  },
+});
+
+/**
+ * A temporary copy of a remote original, for a transform (null: the origin has no such object). The
+ * download counts as a read from the origin (a turn), and must end within the transform's time limit.
+ */
+const remoteSource = async (file: StoredFile) => {
+  const assets = getService('assets');
+  const config = pluginConfig(strapi);
+  try {
+    return await assets.originSources().acquire({
+      identity: contentIdentity(file),
+      url: () => originUrlOf(file),
+      limits: originLimits(config.transformSourceMaxBytes, Date.now() + config.transformTimeoutMs),
+      turn: () => {
+        const release = assets.originTurn();
+        if (!release) throw originBusy();
+        return release;
+      },
+    });
+  } catch (error) {
+    if (!isOriginProblem(error)) throw error;
+    if (error.reason === 'asset_too_large') {
+      throw apiError(
+        422,
+        `This image is larger than the ${config.transformSourceMaxBytes} bytes transformed from storage; request the original without parameters.`,
+        { reason: 'image_too_large' },
+      );
+    }
+    throw originRefused(file, error);
+  }
+};
+
+/** Where a variant's source is: a local file, or a remote file copied for the time of its transform. */
+type VariantSource = { kind: 'local'; path: string } | { kind: 'remote' };
+
 /** A transformed image: computed on first request, then served from the variant cache. */
-const variant = (client: string, file: StoredFile, filePath: string, asked: TransformQuery, parameter: string): Representation => {
+const variant = (client: string, file: StoredFile, source: VariantSource, asked: TransformQuery, parameter: string): Representation => {
   // Keyed by what was asked, not by its resolved form: a cached variant is found without reading the source.
   const key = digest(JSON.stringify([VARIANT_VERSION, ENGINE, contentIdentity(file), asked])).toString('hex');
+  const identity = contentIdentity(file);
+  const produce = async () => {
+    if (source.kind === 'local') return queuedTransform(client, { path: source.path, identity }, asked);
+    const copy = await remoteSource(file);
+    if (!copy) throw new TransformProblem('asset_content_missing', `The object of ${file.url} is missing.`);
+    try {
+      return await queuedTransform(client, { path: copy.path, identity }, asked);
+    } finally {
+      copy.release();
+    }
+  };
   return {
     etag: `"${key.slice(0, 40)}"`,
     open: async () => {
       try {
-        const found = await getService('assets')
-          .variants()
-          .get(key, () => queuedTransform(client, { path: filePath, identity: contentIdentity(file) }, asked));
+        const found = await getService('assets').variants().get(key, produce);
         return { bytes: found.bytes, headers: { 'Content-Type': MIME_OF_FORMAT[found.format] } };
       } catch (error) {
         if (!isTransformProblem(error)) throw error;
@@ -197,8 +341,10 @@ export const asset: PublicHandler = async (request) => {
   const file = await assets.resolve(request.params.token!, request.params.fileName!);
   if (!file) throw notFound('asset_not_found');
   const asked = parseTransformQuery(request.query);
-  const filePath = assets.pathOf(file);
+  const remote = assets.isRemote(file);
+  const filePath = remote ? null : assets.pathOf(file);
   if (asked === null) {
+    if (remote) return answer(request, remoteOriginal(file), () => contentMissing(file));
     if (!filePath) throw contentMissing(file);
     return answer(request, original(file, filePath), () => contentMissing(file));
   }
@@ -219,6 +365,9 @@ export const asset: PublicHandler = async (request) => {
   const normalized = normalizeTransformQuery(asked);
   const presets = assets.presets();
   if (presets && !presetOf(presets, normalized)) throw notAPreset(presets, parameter);
+  if (remote) return answer(request, variant(request.client, file, { kind: 'remote' }, normalized, parameter), () => contentMissing(file));
   if (!filePath) throw contentMissing(file);
-  return answer(request, variant(request.client, file, filePath, normalized, parameter), () => contentMissing(file));
+  return answer(request, variant(request.client, file, { kind: 'local', path: filePath }, normalized, parameter), () =>
+    contentMissing(file),
+  );
 };

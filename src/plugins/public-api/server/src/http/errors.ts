@@ -19,7 +19,9 @@ export const ERROR_STATUSES = {
   422: { code: 'unprocessable_entity', title: 'Unprocessable Entity' },
   429: { code: 'too_many_requests', title: 'Too Many Requests' },
   500: { code: 'internal_error', title: 'Internal Server Error' },
+  502: { code: 'bad_gateway', title: 'Bad Gateway' },
   503: { code: 'service_unavailable', title: 'Service Unavailable' },
+  504: { code: 'gateway_timeout', title: 'Gateway Timeout' },
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

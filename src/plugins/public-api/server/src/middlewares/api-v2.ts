@@ -15,11 +15,13 @@
  * logged, never sent.
  */
 import type { Core } from '@strapi/strapi';
+import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { API_BASE_PATH, OVERLOADED_RETRY_AFTER_SECONDS, defaultRequestsPerKey, pluginConfig } from '../config';
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader, type BodyTimeouts } from '../http/body';
+import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
@@ -99,7 +101,7 @@ const send = async (ctx: Context, response: ApiResponse, sending: Sending = { ca
   // Koa sends the bytes under these headers (Content-Length from the Buffer), sends none for HEAD, and
   // closes a stream either way. A document sent as a stream of its chunks carries its length (koa drops a
   // Content-Length set before a stream body replaces another).
-  ctx.body = outgoing.body;
+  ctx.body = outgoing.body instanceof Readable ? cutOnFailure(outgoing.body, () => ctx.res.destroy()) : outgoing.body;
   const length = outgoing.headers['Content-Length'];
   if (length !== undefined) ctx.length = Number(length);
   return outgoing;

@@ -66,7 +66,9 @@ const RESPONSE_NAMES: Record<ErrorStatus, string> = {
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
   500: 'InternalError',
+  502: 'BadGateway',
   503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
 };
 
 const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -86,7 +88,9 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
   429: 'Too many requests.',
   500: 'The server could not complete the request; it has been logged.',
+  502: "An asset's bytes could not be read from the upload provider's storage (`asset_origin_failed`, `asset_too_large`).",
   503: 'The server is busy: too many requests in flight (`overloaded`), or for commands with files too many uploads (`uploads_busy`); retry after `Retry-After` seconds.',
+  504: "The upload provider's storage did not answer in time (`asset_origin_timeout`); retry after `Retry-After` seconds.",
 };
 
 /** The error response of a status: the error document, with the headers that status carries. */

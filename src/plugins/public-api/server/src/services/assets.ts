@@ -10,6 +10,11 @@
  * process forgets it at once, after the write's transaction ends too; another instance's write is seen
  * here within `LOOKUP_TTL_MS`. Answers are cacheable for a year anyway, so a client may keep an
  * unpublished file's bytes far longer than that.
+ *
+ * Where the bytes are: a local provider's file is on this server's disk (`pathOf`); any other provider's
+ * (S3 and the like: an absolute URL) is read from its origin (`originUrl`: the provider's signed URL
+ * when it keeps files private, else the stored URL), at most `assetOriginFetchesInFlight` at once
+ * (`originTurn`), copied to a temporary file when a transform needs it (`originSources`).
  */
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
@@ -17,6 +22,7 @@ import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
 import { createFairQueue, type FairQueue } from '../assets/fair-queue';
 import { createLookupCache } from '../assets/lookup-cache';
+import { createOriginSources, type OriginSources } from '../assets/origin-sources';
 import { parseTransformPresets, type TransformPreset } from '../assets/presets';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
@@ -32,10 +38,21 @@ export type StoredFile = {
   hash: string;
   /** The content version of a replaced file (services/file-versions), null if never replaced. */
   version: string | null;
+  ext: string | null;
   mime: string;
   url: string;
   provider: string;
+  /** What the provider recorded with the file (JSON), given back to it when it signs a URL. */
+  providerMetadata: unknown;
 };
+
+/** What Strapi's upload plugin offers of its provider (services/file.js `signFileUrls` asks the same). */
+type UploadProvider = {
+  isPrivate?: () => unknown;
+  getSignedUrl?: (file: Record<string, unknown>) => Promise<{ url?: unknown } | undefined>;
+};
+
+const ABSOLUTE_URL = /^https?:\/\//i;
 
 const TOKEN = new RegExp(`^[A-Za-z0-9_-]{${ASSET_TOKEN_LENGTH}}$`);
 /** Strapi keeps file names in a 255-character column; a longer name names nothing. */
@@ -80,6 +97,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
   let queue: FairQueue | null = null;
+  let originFetches = 0;
+  let sources: OriginSources | null = null;
   let presets: { configured: Record<string, string> | null; parsed: TransformPreset[] | null } | null = null;
   const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
@@ -149,9 +168,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           name: 'f.name',
           hash: 'f.hash',
           version: 'v.version',
+          ext: 'f.ext',
           mime: 'f.mime',
           url: 'f.url',
           provider: 'f.provider',
+          providerMetadata: 'f.provider_metadata',
           linked: knex().raw('CASE WHEN EXISTS ? THEN 1 ELSE 0 END', [linkedFromContent()]),
         })
         .leftJoin(`${FILE_VERSIONS_TABLE} as v`, 'v.file_id', 'f.id')
@@ -212,6 +233,69 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const resolved = path.resolve(uploads, file.url.slice(UPLOADS_PREFIX.length));
       // Names come from the database, not the URL; still, nothing outside the uploads folder is served.
       return resolved.startsWith(`${uploads}${path.sep}`) ? resolved : null;
+    },
+
+    /** Whether a file's bytes are on its provider's origin (not local, and an absolute URL). */
+    isRemote(file: Pick<StoredFile, 'provider' | 'url'>): boolean {
+      return file.provider !== 'local' && ABSOLUTE_URL.test(file.url);
+    },
+
+    /**
+     * The URL the origin serves a remote file's bytes at: the provider's signed URL when the file is the
+     * configured provider's and it keeps files private (as Strapi's own `signFileUrls`), else the stored
+     * URL. Called for each read: a signed URL is short-lived.
+     */
+    async originUrl(file: StoredFile): Promise<string> {
+      const configured = (strapi.config.get('plugin::upload') as { provider?: string } | undefined)?.provider;
+      const provider = (strapi.plugin('upload') as unknown as { provider?: UploadProvider } | undefined)?.provider;
+      if (!provider?.getSignedUrl || file.provider !== configured || !(await provider.isPrivate?.())) return file.url;
+      let metadata: unknown = file.providerMetadata ?? null;
+      if (typeof metadata === 'string') {
+        try {
+          metadata = JSON.parse(metadata) as unknown;
+        } catch {
+          metadata = null;
+        }
+      }
+      const signed = await provider.getSignedUrl({
+        name: file.name,
+        hash: file.hash,
+        ext: file.ext ?? undefined,
+        mime: file.mime,
+        url: file.url,
+        provider: file.provider,
+        provider_metadata: metadata,
+      });
+      if (typeof signed?.url !== 'string') throw new Error(`The upload provider ${file.provider} gave no signed URL.`);
+      return signed.url;
+    },
+
+    /** A turn to read from an origin, or null when `assetOriginFetchesInFlight` are running; release it once. */
+    originTurn(): (() => void) | null {
+      if (originFetches >= pluginConfig(strapi).assetOriginFetchesInFlight) return null;
+      originFetches += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        originFetches -= 1;
+      };
+    },
+
+    /** Reads from origins running now. */
+    originFetches(): number {
+      return originFetches;
+    },
+
+    /** Temporary copies of remote originals, for transforms. */
+    originSources(): OriginSources {
+      sources ??= createOriginSources({ warn: (message) => strapi.log.warn(`[public-api] asset sources: ${message}`) });
+      return sources;
+    },
+
+    /** Deletes the temporary copies of remote originals (shutdown). */
+    async closeOrigins(): Promise<void> {
+      await sources?.close();
     },
 
     /** Waits until every variant computed so far is written (shutdown). */
