@@ -18,6 +18,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // The change journal's table, and the pruning of entries past the sync retention (services/journal).
   await getService('journal').ensure();
   getService('journal').startPruning();
+  // Removals planned by grant changes, queued page by page by the webhook dispatcher (services/webhooks/grant-removals.ts).
+  await getService('webhook-removals').ensure();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.
