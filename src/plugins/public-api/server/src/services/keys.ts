@@ -309,13 +309,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (input.preview !== undefined) data.preview = input.preview;
       if (grants && !Array.isArray(grants))
         Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
+      const removals = getService('webhook-removals');
+      const lost = grants && !Array.isArray(grants) ? await removals.lost(toApiKey(row).grants, grants, former) : [];
       const planned = await inTransaction(strapi, async () => {
         const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;
-        const removals =
-          grants && !Array.isArray(grants)
-            ? await getService('webhook-removals').plan(connectionOf(strapi), row.id, toApiKey(row).grants, grants, former)
-            : 0;
-        return { updated, removals };
+        return { updated, removals: await removals.plan(connectionOf(strapi), row.id, lost) };
       });
       if (planned.removals > 0) getService('webhook-dispatcher').wake();
       return toApiKey(planned.updated);

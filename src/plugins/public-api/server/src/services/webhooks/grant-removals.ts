@@ -33,7 +33,7 @@ import type { KeyGrants } from '../../grants/types';
 import { readModelOf } from '../../read/model';
 import { CMS_PREFIX, type Resource } from '../../registry/types';
 import { keyUnusable } from '../../webhooks/key-state';
-import { endpointWants, lostResources, REMOVAL_EVENT } from '../../webhooks/lost-resources';
+import { endpointWants, lostResources, REMOVAL_EVENT, type LostResource } from '../../webhooks/lost-resources';
 import { eventBody, removalOf } from '../../webhooks/message';
 import { getService } from '../../utils/get-service';
 import type { NewDelivery } from './deliveries';
@@ -156,25 +156,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Plans the removals a grant change makes, on `connection` (the change's transaction): for the key's
-     * endpoints (on or off) and each resource the key could read under `before` and cannot under `after`.
-     * `former` are resources the caller knew before the change that may be gone from the registry now (a
-     * website's publications before it changed). Answers how many rows were written.
+     * What a grant change from `before` to `after` takes out of the key's view (webhooks/lost-resources.ts),
+     * read before the change's transaction opens (the registry reads on the pool). `former` are resources
+     * the caller knew before the change that may be gone from the registry now (a website's publications
+     * before it changed).
      */
-    async plan(
-      connection: Knex,
-      keyRowId: number,
-      before: KeyGrants,
-      after: KeyGrants,
-      former: readonly Resource[] = [],
-      now = Date.now(),
-    ): Promise<number> {
+    async lost(before: KeyGrants, after: KeyGrants, former: readonly Resource[] = []): Promise<LostResource[]> {
       const registry = getService('resources');
       const ids = [...Object.keys(before.resources), ...Object.keys(after.resources)];
       const current = ids.some((resourceId) => resourceId.startsWith(CMS_PREFIX)) ? await registry.all() : registry.native();
       const byId = new Map<string, Resource>(current.map((resource) => [resource.id, resource]));
       for (const resource of former) if (!byId.has(resource.id)) byId.set(resource.id, resource);
-      const lost = lostResources(before, after, (resourceId) => byId.get(resourceId));
+      return lostResources(before, after, (resourceId) => byId.get(resourceId));
+    },
+
+    /**
+     * Plans the removals of `lost` on `connection` (the grant change's transaction): one row per endpoint of
+     * the key (on or off) that subscribes to removals and to the resource. Answers how many rows were written.
+     */
+    async plan(connection: Knex, keyRowId: number, lost: readonly LostResource[], now = Date.now()): Promise<number> {
       if (lost.length === 0) return 0;
       const endpoints = ((await strapi.db.query(WEBHOOK_ENDPOINT_UID).findMany({ where: { apiKey: keyRowId } })) as EndpointRow[]).map(
         toEndpoint,
