@@ -321,7 +321,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async revoke(idOrKeyId: string | number): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
-      const updated = (await query().update({ where: { id: row.id }, data: { revoked: true } })) as ApiKeyRow;
+      const updated = await inTransaction(strapi, async () => {
+        await getService('webhook-removals').forgetKey(connectionOf(strapi), row.id);
+        return (await query().update({ where: { id: row.id }, data: { revoked: true } })) as ApiKeyRow;
+      });
       return toApiKey(updated);
     },
 
@@ -338,7 +341,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async remove(idOrKeyId: string | number): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
-      await query().delete({ where: { id: row.id } });
+      await inTransaction(strapi, async () => {
+        await getService('webhook-removals').forgetKey(connectionOf(strapi), row.id);
+        await query().delete({ where: { id: row.id } });
+      });
       return toApiKey(row);
     },
 

@@ -15,10 +15,10 @@
  *         the one read (compare and set: of two instances working one row, one commits, the other rolls
  *         back, so each removal is queued once); the last page deletes the row.
  *
- * A row is dropped without sending when its endpoint was deleted, its key was revoked, expired or deleted
- * (a key that reads nothing is sent nothing; its endpoints are turned off), its content type no longer
- * exists, or the key reads the resource again (a grant given back before the removals went out). While its
- * endpoint is turned off the row waits, as the journal's events do.
+ * A row is dropped without sending when its endpoint was deleted, its key was revoked or deleted (with the
+ * key, `forgetKey`) or has expired (a key that reads nothing is sent nothing; its endpoints are turned off),
+ * its content type no longer exists, or the key reads the resource again (a grant given back before the
+ * removals went out). While its endpoint is turned off the row waits, as the journal's events do.
  *
  * The records named are those published when the row's page is read: a record unpublished or deleted
  * between the grant change and that page was in the key's view but gets no removal of its own from here
@@ -214,6 +214,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       let queued = 0;
       for (const job of jobs) queued += await runOne(job);
       return queued;
+    },
+
+    /**
+     * Drops the rows of a key's endpoints, on `connection` (the revocation's or deletion's transaction): a
+     * key that reads nothing is sent nothing, and its endpoints are turned off, so the rows would only wait.
+     */
+    async forgetKey(connection: Knex, keyRowId: number): Promise<void> {
+      const endpoints = readModelOf(strapi, WEBHOOK_ENDPOINT_UID);
+      await connection(REMOVALS_TABLE)
+        .whereIn('endpoint_id', connection(endpoints.table).select(endpoints.columns.id ?? 'id').where(endpoints.columns.apiKey ?? 'api_key', keyRowId))
+        .delete();
     },
 
     /** How many rows wait (bounded; the admin and tests). */
