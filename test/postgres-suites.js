@@ -23,6 +23,8 @@ const onPostgres = {
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
   'command-uploads.test.ts': "a CV is written inside the command's transaction: rollbacks and what they leave",
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
+  'journal-references.test.ts':
+    "entries for records referencing a target from inside components or through files_related_mph, one INSERT ... SELECT per path in the plugin's SQL",
   'change-journal.test.ts': "the journal is written in each write's transaction (rollbacks), and read below PostgreSQL's snapshot horizon",
   'commands.test.ts': 'commands write records and claims in one transaction',
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
