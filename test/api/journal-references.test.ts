@@ -63,7 +63,7 @@ const pathOf = (url: string) => {
 /** Follows a sync run from `start` to its last page: its items and the next token's path. */
 const syncRun = async (start: string): Promise<{ items: Item[]; next: string }> => {
   const items: Item[] = [];
-  for (let next = start; ; ) {
+  for (let next = start; ;) {
     const res = await app.http().get(next).set('Authorization', reader.auth);
     expect(res.status).toBe(200);
     items.push(...(res.body.data as Item[]));
@@ -93,7 +93,9 @@ describe('a relation inside a dynamic zone', () => {
     const token = await tokenNow();
     const seq = await lastSeq();
 
-    await s.documents(EVENT as never).update({ documentId: event.documentId, data: { title: 'Linked concert (moved)' }, status: 'published' } as never);
+    await s
+      .documents(EVENT as never)
+      .update({ documentId: event.documentId, data: { title: 'Linked concert (moved)' }, status: 'published' } as never);
     expect((await entriesFor(PAGE, linking.documentId, seq)).map((entry) => entry.kind)).toEqual(['updated']);
     const delta = await syncRun(token);
     const ids = delta.items.map((item) => item.id);
@@ -129,7 +131,9 @@ describe('a relation inside a dynamic zone', () => {
       return receiver.received.some((request) => request.path === '/pages' && request.body.includes(linking.documentId));
     });
     const before = receiver.received.length;
-    await s.documents(EVENT as never).update({ documentId: event.documentId, data: { title: 'Hooked concert (moved)' }, status: 'published' } as never);
+    await s
+      .documents(EVENT as never)
+      .update({ documentId: event.documentId, data: { title: 'Hooked concert (moved)' }, status: 'published' } as never);
     await eventually(async () => {
       await dispatcher.turn();
       return receiver.received.slice(before).some((request) => request.path === '/pages');

@@ -73,7 +73,9 @@ const settle = async () => {
 
 /** Document ids of every published record of a content type (what a key reading all of them reads). */
 const publishedIds = async (uid: string, where: Record<string, unknown> = {}): Promise<string[]> => {
-  const rows = (await s.db.query(uid as never).findMany({ where: { publishedAt: { $notNull: true }, ...where }, select: ['documentId'] })) as {
+  const rows = (await s.db
+    .query(uid as never)
+    .findMany({ where: { publishedAt: { $notNull: true }, ...where }, select: ['documentId'] })) as {
     documentId: string;
   }[];
   return [...new Set(rows.map((row) => row.documentId))].sort();
@@ -84,7 +86,8 @@ const READ_PRODUCTS = { 'native:products': { actions: ['read'], read: ['name'], 
 
 describe('a resource taken out of the read grant', () => {
   test('through the admin route: a signed removal for each published record, page by page, nothing of the record', async () => {
-    for (let i = 0; i < 7; i += 1) await publish(s, EVENT, { title: `Secret title ${i}`, startsAt: '2027-04-01T19:00:00.000Z', category: 'talk' });
+    for (let i = 0; i < 7; i += 1)
+      await publish(s, EVENT, { title: `Secret title ${i}`, startsAt: '2027-04-01T19:00:00.000Z', category: 'talk' });
     const hidden = await draft(s, EVENT, { title: 'Draft never read', startsAt: '2027-04-02T19:00:00.000Z', category: 'talk' });
     const site = await subscribe({ resources: { ...READ_EVENTS, ...READ_PRODUCTS } }, '/admin-route');
     // Only what it may read on the events it did not ask for: a second endpoint subscribed to products alone.
@@ -114,14 +117,19 @@ describe('a resource taken out of the read grant', () => {
     expect(sent.map((body) => body.data.id).sort()).toEqual(expected);
     expect(sent.map((body) => body.data.id)).not.toContain(hidden.documentId);
     for (const body of sent) {
-      expect(body.data).toEqual({ type: 'events', id: expect.any(String), meta: { deletedAt: expect.any(String), resource: 'native:events' } });
+      expect(body.data).toEqual({
+        type: 'events',
+        id: expect.any(String),
+        meta: { deletedAt: expect.any(String), resource: 'native:events' },
+      });
       expect(Date.parse(body.data.meta.deletedAt as string)).not.toBeNaN();
     }
     expect(JSON.stringify(sent)).not.toMatch(/Secret title|Draft never read/);
     // Each removal has its own webhook-id, and verifies with the endpoint's secret.
     const ids = received('/admin-route').map((request) => request.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const request of received('/admin-route')) expect(() => new Webhook(site.secret).verify(request.body, request.headers)).not.toThrow();
+    for (const request of received('/admin-route'))
+      expect(() => new Webhook(site.secret).verify(request.body, request.headers)).not.toThrow();
     expect(received('/products-only')).toHaveLength(0);
     expect(received('/published-only')).toHaveLength(0);
     expect(productsOnly.endpoint.id).toBeGreaterThan(0);
@@ -161,7 +169,9 @@ describe('a resource taken out of the read grant', () => {
     const site = await subscribe({ resources: READ_EVENTS }, '/refused');
     await settle();
     await expect(
-      keysService(s).update(site.key.id, { grants: { resources: { 'native:nope': { actions: ['read'], read: '*', write: [] } }, commands: [], origins: [] } }),
+      keysService(s).update(site.key.id, {
+        grants: { resources: { 'native:nope': { actions: ['read'], read: '*', write: [] } }, commands: [], origins: [] },
+      }),
     ).rejects.toThrow();
     expect(await removals().pending()).toBe(0);
     await settle();
@@ -174,7 +184,7 @@ describe('a resource taken out of the read grant', () => {
     const b = await website(s, 'removals-b', publications);
     for (let i = 0; i < 4; i += 1) await publish(s, PAGE, { title: `Page A${i}`, website: a.documentId });
     const onB = await publish(s, PAGE, { title: 'Page B', website: b.documentId });
-    const site = await subscribe(
+    await subscribe(
       {
         resources: {
           'cms:removals-a/pages': { actions: ['read'], read: ['title'], write: [] },
@@ -187,7 +197,9 @@ describe('a resource taken out of the read grant', () => {
     const websites = s.plugin('public-api').service('websites') as { update: (id: string, input: unknown) => Promise<unknown> };
     await websites.update(a.documentId, { publications: [] });
     await settle();
-    const aId = (await s.db.query('plugin::public-api.website' as never).findOne({ where: { documentId: a.documentId } })) as { id: number };
+    const aId = (await s.db.query('plugin::public-api.website' as never).findOne({ where: { documentId: a.documentId } })) as {
+      id: number;
+    };
     const expected = await publishedIds(PAGE, { website: { id: aId.id } });
     expect(expected).toHaveLength(4);
     const sent = bodies('/website');
@@ -195,7 +207,11 @@ describe('a resource taken out of the read grant', () => {
     expect(sent.map((body) => body.data.id)).not.toContain(onB.documentId);
     for (const body of sent) {
       expect(body.type).toBe('record.unpublished');
-      expect(body.data).toEqual({ type: 'pages', id: expect.any(String), meta: { deletedAt: expect.any(String), resource: 'cms:removals-a/pages' } });
+      expect(body.data).toEqual({
+        type: 'pages',
+        id: expect.any(String),
+        meta: { deletedAt: expect.any(String), resource: 'cms:removals-a/pages' },
+      });
     }
   });
 });

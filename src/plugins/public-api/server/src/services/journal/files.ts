@@ -20,7 +20,20 @@ import { createReferrers } from './referrers';
 const FILE_UID = 'plugin::upload.file';
 
 /** The file columns a record's asset object shows (serialize/assets.ts), or that change with its bytes. */
-const SHOWN_COLUMNS = ['hash', 'url', 'size', 'mime', 'ext', 'width', 'height', 'formats', 'provider', 'name', 'alternativeText', 'caption'];
+const SHOWN_COLUMNS = [
+  'hash',
+  'url',
+  'size',
+  'mime',
+  'ext',
+  'width',
+  'height',
+  'formats',
+  'provider',
+  'name',
+  'alternativeText',
+  'caption',
+];
 
 type LifecycleEvent = { params?: { data?: Record<string, unknown>; where?: unknown }; result?: unknown };
 

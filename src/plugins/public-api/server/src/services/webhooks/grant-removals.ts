@@ -58,7 +58,8 @@ type JobRow = {
 type Schema = { options?: { draftAndPublish?: boolean } };
 
 /** The event id of one removal: one per row and document, never one of the journal's (`msg_<endpoint>_<seq>`). */
-export const removalEventId = (endpointId: number, jobId: number, documentId: string): string => `msg_${endpointId}_g${jobId}_${documentId}`;
+export const removalEventId = (endpointId: number, jobId: number, documentId: string): string =>
+  `msg_${endpointId}_g${jobId}_${documentId}`;
 
 /** Another instance moved the row first: this page's deliveries are rolled back. */
 class RowMoved extends Error {}
@@ -96,7 +97,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Queues the next page of one row; the number of deliveries queued. */
   const runOne = async (job: JobRow): Promise<number> => {
     const id = Number(job.id);
-    const endpointRow = (await strapi.db.query(WEBHOOK_ENDPOINT_UID).findOne({ where: { id: Number(job.endpoint_id) } })) as EndpointRow | null;
+    const endpointRow = (await strapi.db
+      .query(WEBHOOK_ENDPOINT_UID)
+      .findOne({ where: { id: Number(job.endpoint_id) } })) as EndpointRow | null;
     if (!endpointRow) {
       await drop(id);
       return 0;
@@ -223,7 +226,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async forgetKey(connection: Knex, keyRowId: number): Promise<void> {
       const endpoints = readModelOf(strapi, WEBHOOK_ENDPOINT_UID);
       await connection(REMOVALS_TABLE)
-        .whereIn('endpoint_id', connection(endpoints.table).select(endpoints.columns.id ?? 'id').where(endpoints.columns.apiKey ?? 'api_key', keyRowId))
+        .whereIn(
+          'endpoint_id',
+          connection(endpoints.table)
+            .select(endpoints.columns.id ?? 'id')
+            .where(endpoints.columns.apiKey ?? 'api_key', keyRowId),
+        )
         .delete();
     },
 
