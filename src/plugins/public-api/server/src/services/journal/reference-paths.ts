@@ -121,3 +121,21 @@ export const referencePaths = (strapi: Core.Strapi): ReferencePaths => {
   }
   return { relations, media };
 };
+
+const quoteName = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * Indexes the referrer statements walk by, created at start: `<_cmps table>_pda_cmp` on `(cmp_id,
+ * component_type)` of every `_cmps` table a path crosses. The statements go from the target up to the
+ * owner, so each level looks its component row up by `cmp_id`; Strapi's own indexes on these tables lead
+ * with `entity_id` (and one with the field or the type alone), which would make each level read every
+ * link of the component type.
+ */
+export const componentIndexStatements = (paths: ReferencePaths): string[] => {
+  const hops = new Map<string, ComponentHop>();
+  for (const path of [...[...paths.relations.values()].flat(), ...paths.media]) for (const hop of path.hops) hops.set(hop.table, hop);
+  return [...hops.values()].map(
+    (hop) =>
+      `CREATE INDEX IF NOT EXISTS ${quoteName(`${hop.table}_pda_cmp`)} ON ${quoteName(hop.table)} (${quoteName(hop.componentColumn)}, ${quoteName(hop.typeColumn)})`,
+  );
+};
