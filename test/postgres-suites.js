@@ -25,6 +25,8 @@ const onPostgres = {
   'authentication.test.ts': 'key lookup, revocation and expiry are queries and timestamp comparisons',
   'command-uploads.test.ts': "a CV is written inside the command's transaction: rollbacks and what they leave",
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
+  'journal-references.test.ts':
+    "entries for records referencing a target from inside components or through files_related_mph, one INSERT ... SELECT per path in the plugin's SQL",
   'change-journal.test.ts': "the journal is written in each write's transaction (rollbacks), and read below PostgreSQL's snapshot horizon",
   'commands.test.ts': 'commands write records and claims in one transaction',
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',
@@ -68,6 +70,8 @@ const onPostgres = {
     "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
   'webhooks-events.test.ts':
     "events come from the change journal, written in the change's own transaction (a rolled-back write sends nothing)",
+  'webhooks-removals.test.ts':
+    "removals planned in the grant change's transaction (a plugin table), paged by document id in SQL with a compare-and-set on the row",
   'webhooks-instances.test.ts': 'two processes on one database, one killed mid-send; PostgreSQL only (skipped on SQLite)',
   'webhooks-delivery.test.ts':
     'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',

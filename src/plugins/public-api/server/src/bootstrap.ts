@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { useWriteAheadLog } from './database/journal';
 import { registerRbacActions } from './rbac';
 import { renderWebhookEvents } from './serialize/webhook-events';
+import { watchFileChanges } from './services/journal/files';
 import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
@@ -18,12 +19,16 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // The change journal's table, and the pruning of entries past the sync retention (services/journal).
   await getService('journal').ensure();
   getService('journal').startPruning();
+  // Removals planned by grant changes, queued page by page by the webhook dispatcher (services/webhooks/grant-removals.ts).
+  await getService('webhook-removals').ensure();
   // Answers kept for Idempotency-Key expire after 24 hours; every instance sweeps them now and then.
   getService('idempotency').startCleanup();
   // Command uploads that a crash interrupted: their received parts, and bytes whose file row never committed.
   await getService('uploads').start();
   // Upload files' exact sizes; a replaced file gets a new content version, hence new asset URLs.
   getService('file-versions').watch();
+  // A replaced or edited file changes the records that show it: journal entries for them (services/journal/files.ts).
+  watchFileChanges(strapi, () => getService('webhook-dispatcher').wake());
   // What an asset URL names is kept briefly; content writes forget it.
   getService('assets').watchContent();
   // A bad transform preset stops the start, not a request.

@@ -26,6 +26,7 @@ import webhookDeliveries from './webhooks/deliveries';
 import webhookDispatcher from './webhooks/dispatcher';
 import webhookEndpoints from './webhooks/endpoints';
 import webhookFanOut from './webhooks/fan-out';
+import webhookRemovals from './webhooks/grant-removals';
 import websites from './websites';
 import writes from './writes';
 
@@ -58,6 +59,7 @@ export default {
   'webhook-dispatcher': webhookDispatcher,
   'webhook-endpoints': webhookEndpoints,
   'webhook-fan-out': webhookFanOut,
+  'webhook-removals': webhookRemovals,
   websites,
   writes,
 };

@@ -16,6 +16,8 @@ import { parseCachePolicy } from '../config/cache-policy';
 import { parseRateLimit } from '../config/rate-limits';
 import { createLru } from '../database/lru';
 import { statementRunner } from '../database/runner';
+import { connectionOf, inTransaction } from '../database/connection';
+import type { Resource } from '../registry/types';
 import { createReadModels } from '../read/model';
 
 const toIso = (value: string | Date | null): string | null =>
@@ -278,7 +280,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return row ? toApiKey(row) : null;
     },
 
-    async update(idOrKeyId: string | number, input: Partial<KeyInput>): Promise<ApiKey> {
+    /**
+     * Changes a key. A grant change that takes a resource out of the key's read grant plans, in the same
+     * transaction, removals for its webhook endpoints (services/webhooks/grant-removals.ts); `former` are
+     * resources the caller knew before the change that the registry may no longer hold (a website's).
+     */
+    async update(idOrKeyId: string | number, input: Partial<KeyInput>, former: readonly Resource[] = []): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
       const merged = {
         name: input.name === undefined ? row.name : input.name,
@@ -302,13 +309,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (input.preview !== undefined) data.preview = input.preview;
       if (grants && !Array.isArray(grants))
         Object.assign(data, { grants: grants.resources, commands: grants.commands, origins: grants.origins });
-      const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;
-      return toApiKey(updated);
+      const removals = getService('webhook-removals');
+      const lost = grants && !Array.isArray(grants) ? await removals.lost(toApiKey(row).grants, grants, former) : [];
+      const planned = await inTransaction(strapi, async () => {
+        const updated = (await query().update({ where: { id: row.id }, data })) as ApiKeyRow;
+        return { updated, removals: await removals.plan(connectionOf(strapi), row.id, lost) };
+      });
+      if (planned.removals > 0) getService('webhook-dispatcher').wake();
+      return toApiKey(planned.updated);
     },
 
     async revoke(idOrKeyId: string | number): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
-      const updated = (await query().update({ where: { id: row.id }, data: { revoked: true } })) as ApiKeyRow;
+      const updated = await inTransaction(strapi, async () => {
+        await getService('webhook-removals').forgetKey(connectionOf(strapi), row.id);
+        return (await query().update({ where: { id: row.id }, data: { revoked: true } })) as ApiKeyRow;
+      });
       return toApiKey(updated);
     },
 
@@ -325,7 +341,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async remove(idOrKeyId: string | number): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
-      await query().delete({ where: { id: row.id } });
+      await inTransaction(strapi, async () => {
+        await getService('webhook-removals').forgetKey(connectionOf(strapi), row.id);
+        await query().delete({ where: { id: row.id } });
+      });
       return toApiKey(row);
     },
 

@@ -156,9 +156,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const byId = new Map(resources.map((resource) => [resource.id, resource]));
     const change: GrantChange = { renamed, exists: (id) => byId.get(id), touches: (id) => id.startsWith(prefix) };
     const keys = getService('keys');
+    // What the website published before: a key that loses it has its endpoints sent removals.
+    const former = getService('resources').resourcesOf(before);
     for (const key of await keys.list()) {
       const grants = followChange(key.grants, change);
-      if (grants) await keys.update(key.id, { grants });
+      if (grants) await keys.update(key.id, { grants }, former);
     }
   };
 

@@ -23,12 +23,15 @@
  * - `prune()` deletes entries older than the retention (30 days, plus a day so that a sync token just
  *   inside the retention still finds all it needs), at most PRUNE_BATCH per run; every instance runs it
  *   every few minutes (`startPruning`).
+ *
+ * `ensure()` also creates the indexes the referrers' statements walk through components by (reference-paths.ts).
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient, type DatabaseClient } from '../../database/connection';
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
+import { componentIndexStatements, referencePaths } from './reference-paths';
 import { JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
 
 /** How long entries are kept, and so how old a sync token may be (contract section 16). */
@@ -123,6 +126,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Creates the table and its indexes when missing (every start; idempotent). */
     async ensure(): Promise<void> {
       for (const statement of journalTableStatements(client())) await knex().raw(statement);
+      // The referrers' walk up through components (reference-paths.ts).
+      for (const statement of componentIndexStatements(referencePaths(strapi))) await knex().raw(statement);
     },
 
     /**

@@ -2,7 +2,8 @@
  * The webhook dispatcher: runs in the background of every instance (started in bootstrap, stopped in
  * destroy; woken after local writes, services/webhooks/wake.ts). Each turn it
  *
- *   1. fans the change journal out into each enabled endpoint's queue (webhook-fan-out), and
+ *   1. fans the change journal out into each enabled endpoint's queue (webhook-fan-out), and queues the
+ *      next page of the removals grant changes planned (webhook-removals), and
  *   2. sends due deliveries: it asks for endpoints with due work (soonest first), claims a few rows of each
  *      (services/webhooks/deliveries.ts: one instance per row), signs and sends them, and settles each.
  *
@@ -180,6 +181,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         do {
           again = false;
           await getService('webhook-fan-out').run();
+          await getService('webhook-removals').run();
           await sendDue();
           await prune();
         } while (again && started);
