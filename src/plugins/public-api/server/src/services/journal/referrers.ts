@@ -6,7 +6,7 @@
  * webhooks and the sync feed send them again.
  *
  * One `INSERT ... SELECT` per relation field that leads to the changed content type, in the write's
- * transaction: the referrers are never loaded into memory, however many there are, and each statement
+ * transaction, for one changed document or several (the deferred creates of an atomic request): the referrers are never loaded into memory, however many there are, and each statement
  * follows the join table's index on the target column. Relations held inside components are not
  * followed (their owner is a component row).
  */
@@ -26,7 +26,8 @@ type Link = {
 
 type Schema = { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } };
 
-export type Referrers = { journal: (connection: Knex, uid: string, documentId: string) => Promise<void> };
+/** Journals the published referrers of the documents (one statement per relation field, whatever their number). */
+export type Referrers = { journal: (connection: Knex, uid: string, documentIds: readonly string[]) => Promise<void> };
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
@@ -51,9 +52,10 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
   const targetTable = (uid: string) => readModelOf(strapi, uid).table;
 
   return {
-    async journal(connection, uid, documentId) {
+    async journal(connection, uid, documentIds) {
       const links = byTarget.get(uid);
-      if (!links) return;
+      if (!links || documentIds.length === 0) return;
+      const placeholders = documentIds.map(() => '?').join(', ');
       const txid = transactionIdSql(databaseClient(strapi));
       const now = Date.now();
       for (const link of links) {
@@ -65,8 +67,8 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
            FROM ${quote(link.ownerTable)} o
            JOIN ${quote(link.join.table)} j ON j.${quote(link.join.ownerColumn)} = o.id
            JOIN ${quote(targetTable(uid))} t ON t.id = j.${quote(link.join.targetColumn)}
-           WHERE t.document_id = ? AND o.document_id <> ? ${published}`,
-          [link.ownerUid, now, documentId, documentId],
+           WHERE t.document_id IN (${placeholders}) AND o.document_id <> t.document_id ${published}`,
+          [link.ownerUid, now, ...documentIds],
         );
       }
     },
