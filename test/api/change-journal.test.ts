@@ -235,6 +235,67 @@ describe('entries from /api/v2', () => {
     expect(refused.status).toBe(422);
     expect(await entriesSince(middle)).toEqual([]);
   });
+
+  test('atomic operations: plain adds journaled together give the entries of one-by-one writes, in order; each result shows its record right after its operation', async () => {
+    const before = await lastSeq();
+    const ok = await atomic({
+      'atomic:operations': [
+        { op: 'add', data: { type: 'buildings', lid: 'b1', attributes: { name: 'Batch Hall' } } },
+        { op: 'add', data: { type: 'events', lid: 'e1', attributes: { ...EVENT_DATA, title: 'Batch first' } } },
+        { op: 'add', data: { type: 'events', attributes: { ...EVENT_DATA, title: 'Batch second', venue: { lid: 'b1' } } } },
+        { op: 'update', ref: { type: 'events', lid: 'e1' }, data: { type: 'events', attributes: { title: 'Batch first, renamed' } } },
+        { op: 'add', data: { type: 'buildings', attributes: { name: 'Batch Annex' } } },
+        { op: 'remove', ref: { type: 'events', lid: 'e1' } },
+      ],
+    });
+    expect(ok.status).toBe(200);
+    const results = ok.body['atomic:results'] as { data?: { id: string; attributes: Record<string, unknown> } }[];
+    const [hall, first, second, , annex] = results.map((result) => result.data?.id);
+    // The add's result was read before the update that follows it, the update's after it.
+    expect(results[1]!.data!.attributes.title).toBe('Batch first');
+    expect(results[3]!.data!.attributes.title).toBe('Batch first, renamed');
+    expect(results[5]).toEqual({});
+    expect(await entriesSince(before)).toEqual([
+      [BUILDING, hall, null, 'published'],
+      [EVENT, first, 'en', 'published'],
+      [EVENT, second, 'en', 'published'],
+      [BUILDING, hall, null, 'updated'],
+      [EVENT, first, 'en', 'updated'],
+      [BUILDING, annex, null, 'published'],
+      [EVENT, first, 'en', 'deleted'],
+    ]);
+  });
+
+  test('atomic operations: the journal and read-back statements of plain adds do not grow with their number', async () => {
+    const statements = async (adds: number) => {
+      const sql: string[] = [];
+      const listener = (query: { sql: string }) => sql.push(query.sql);
+      knex().on('query', listener);
+      try {
+        const response = await atomic({
+          'atomic:operations': Array.from({ length: adds }, (_, index) => ({
+            op: 'add',
+            data: { type: 'events', attributes: { ...EVENT_DATA, title: `Counted ${adds}-${index}` } },
+          })),
+        });
+        expect(response.status).toBe(200);
+        expect(response.body['atomic:results']).toHaveLength(adds);
+        expect(response.body['atomic:results'][adds - 1].data.attributes.title).toBe(`Counted ${adds}-${adds - 1}`);
+      } finally {
+        knex().off('query', listener);
+      }
+      return {
+        journal: sql.filter((text) => new RegExp(`insert into ${TABLE}`, 'i').test(text)).length,
+        // The read-back's row query: the record's columns under the read path's aliases.
+        readBack: sql.filter((text) => text.includes('__row_id')).length,
+      };
+    };
+    const one = await statements(1);
+    const twenty = await statements(20);
+    expect(one.journal).toBeGreaterThan(0);
+    expect(one.readBack).toBeGreaterThan(0);
+    expect(twenty).toEqual(one);
+  });
 });
 
 describe('reading the journal', () => {

@@ -34,11 +34,12 @@ import {
   type RecordName,
   type ResourceName,
 } from '../write/atomic-document';
-import { planAttributes } from '../write/attributes';
+import { planAttributes, type AttributePlan } from '../write/attributes';
 import { resolveLocalIds, type ComponentSites, type LidSites, type LocalRecord, type RelationTarget } from '../write/local-ids';
 import { assertDocumentTarget, type ResourceObject } from '../write/resource-object';
 import { findRecord, findSingleton } from './shared/find-record';
-import { explainWrite, loadWritten } from './shared/read-back';
+import { explainWrite, loadWritten, loadWrittenMany } from './shared/read-back';
+import { withDeferredCreates } from '../services/journal/deferred';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { getService } from '../utils/get-service';
 
@@ -224,9 +225,19 @@ const lidSites = (projection: Projection): LidSites => {
   return { relations: relationTargets(projection, projection.writable), components: componentSites(projection.writable) };
 };
 
+/** Lid sites by projection: worked out once per resource and action of a request, not per operation. */
+const lidSitesOnce = (() => {
+  const known = new WeakMap<Projection, LidSites>();
+  return (projection: Projection): LidSites => {
+    let sites = known.get(projection);
+    if (!sites) known.set(projection, (sites = lidSites(projection)));
+    return sites;
+  };
+})();
+
 /** The attributes with their lid references replaced by ids, planned as the single write plans them. */
 const planWithLocalIds = (step: Step, object: ResourceObject, lids: ReadonlyMap<string, LocalRecord>) => {
-  const { attributes, problems } = resolveLocalIds(object.attributes, lidSites(step.access.projection), lids);
+  const { attributes, problems } = resolveLocalIds(object.attributes, lidSitesOnce(step.access.projection), lids);
   if (problems.length) throw apiErrors(422, problems);
   return planAttributes(step.access.projection, attributes);
 };
@@ -274,7 +285,51 @@ const readBack = async (request: ApiRequest, step: Step, documentId: string): Pr
   return data;
 };
 
-const runStep = async (request: ApiRequest, step: Step, state: RunState): Promise<Result> => {
+/** Fields whose values link the record to others: writing them can change how other records read. */
+const LINKING_KINDS: ReadonlySet<string> = new Set(['relation', 'relationChanges', 'components']);
+
+/** An add that sets no link: it changes no record but its own, so its read-back may wait (`ReadBacks`). */
+const isPlainAdd = (plan: AttributePlan): boolean => plan.fields.every((entry) => !LINKING_KINDS.has(entry.planned.kind));
+
+/**
+ * The read-backs of plain adds, done together: one row query and one set of read queries per resource
+ * and locale instead of per operation. Read before the next operation that may change what they show
+ * (anything but another plain add: an update or removal, or an add that sets links), and at the end, so
+ * each result still shows its record as it was right after its operation.
+ */
+const createReadBacks = (request: ApiRequest, results: Result[]) => {
+  const pending = new Map<string, { step: Step; entries: { index: number; documentId: string }[] }>();
+  return {
+    defer(step: Step, index: number, documentId: string): void {
+      const key = `${step.access.resource.id}\u0000${step.target.locale ?? ''}\u0000${step.target.language}`;
+      const group = pending.get(key) ?? { step, entries: [] };
+      group.entries.push({ index, documentId });
+      pending.set(key, group);
+    },
+    async flush(): Promise<void> {
+      for (const { step, entries } of pending.values()) {
+        const records = await loadWrittenMany(
+          request,
+          step.access,
+          step.target,
+          entries.map((entry) => entry.documentId),
+        );
+        for (const { index, documentId } of entries) {
+          const data = records.get(documentId);
+          // Just written in this transaction: not finding it is a server fault, and rolls everything back.
+          if (!data) throw new Error(`${step.access.resource.id}: record ${documentId} was written but cannot be read back.`);
+          results[index] = { data };
+        }
+      }
+      pending.clear();
+    },
+  };
+};
+
+type ReadBacks = ReturnType<typeof createReadBacks>;
+
+/** An operation's result now, or `later` when its read-back waits in `readBacks` (a plain add). */
+const runStep = async (request: ApiRequest, step: Step, state: RunState, readBacks: ReadBacks): Promise<Result | 'later'> => {
   const { operation, access, target } = step;
   const { lids } = state;
   const writes = getService('writes');
@@ -282,10 +337,16 @@ const runStep = async (request: ApiRequest, step: Step, state: RunState): Promis
   if (operation.op === 'add') {
     const object = operation.data!;
     assertDocumentTarget(object, { type: access.resource.slug, id: null });
-    const documentId = await writes.create(target, planWithLocalIds(step, object, lids));
+    const plan = planWithLocalIds(step, object, lids);
+    const plain = isPlainAdd(plan);
+    if (!plain) await readBacks.flush();
+    const documentId = await writes.create(target, plan);
     if (operation.lid) lids.set(operation.lid, { resourceId: access.resource.id, resourceSlug: access.resource.slug, documentId });
-    return { data: await readBack(request, step, documentId) };
+    if (!plain) return { data: await readBack(request, step, documentId) };
+    readBacks.defer(step, operation.index, documentId);
+    return 'later';
   }
+  await readBacks.flush();
   const documentId = await documentIdOf(step, operation.record!, state);
   if (operation.op === 'update') {
     const object = operation.data!;
@@ -304,21 +365,29 @@ const runStep = async (request: ApiRequest, step: Step, state: RunState): Promis
   return { data: { ...data, meta: { ...data.meta, publishedAt: null } } };
 };
 
-/** Runs the operations in order inside the request's transaction; the first refusal, under its operation, ends it. */
-const runSteps = async (request: ApiRequest, steps: Step[]) => {
-  const state: RunState = { lids: new Map(), removed: new Set() };
-  const results: Result[] = [];
-  for (const step of steps) {
-    try {
-      results.push(await runStep(request, step, state));
-    } catch (error) {
-      const explained = explainWrite(step.access)(error);
-      if (!explained) throw error;
-      throw underOperation(explained, step.operation.index);
+/**
+ * Runs the operations in order inside the request's transaction; the first refusal, under its operation,
+ * ends it. The journal entries of plain creates are written together (services/journal/deferred.ts), as
+ * are the read-backs of plain adds (`createReadBacks`).
+ */
+const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
+  withDeferredCreates(strapi, async () => {
+    const state: RunState = { lids: new Map(), removed: new Set() };
+    const results: Result[] = new Array<Result>(steps.length);
+    const readBacks = createReadBacks(request, results);
+    for (const step of steps) {
+      try {
+        const result = await runStep(request, step, state, readBacks);
+        if (result !== 'later') results[step.operation.index] = result;
+      } catch (error) {
+        const explained = explainWrite(step.access)(error);
+        if (!explained) throw error;
+        throw underOperation(explained, step.operation.index);
+      }
     }
-  }
-  return results;
-};
+    await readBacks.flush();
+    return results;
+  });
 
 const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
   // As its OpenAPI document says: a key that may write no resource has no /operations (403 before anything is read).

@@ -8,6 +8,7 @@ import type { Projection } from '../../grants/projection';
 import type { ApiError } from '../../http/errors';
 import type { ApiRequest } from '../../http/request';
 import { loadRecords } from '../../read/load';
+import type { RecordObject } from '../../serialize/record';
 import type { ResourceAccess } from '../../services/access';
 import type { WriteTarget } from '../../services/writes/target';
 import { apiErrorOfWrite, type ViolationScope } from '../../write/violations';
@@ -20,6 +21,22 @@ export const loadWritten = async (request: ApiRequest, access: ResourceAccess, t
   if (!row) return null;
   const [data] = await loadRecords(loadContext(request, access, target.language), access.projection, [row], []);
   return data!;
+};
+
+/**
+ * Several records of one resource, written in one locale, as `loadWritten` shows each: one query for
+ * their rows and the read path's queries for all of them together (atomic operations, issue 17). By
+ * document id; a record that is not visible is missing.
+ */
+export const loadWrittenMany = async (
+  request: ApiRequest,
+  access: ResourceAccess,
+  target: WriteTarget,
+  documentIds: readonly string[],
+): Promise<Map<string, RecordObject>> => {
+  const rows = await getService('records').byDocumentIds(access.projection, [...new Set(documentIds)], { locale: target.locale });
+  const data = await loadRecords(loadContext(request, access, target.language), access.projection, rows, []);
+  return new Map(rows.map((row, index) => [row.documentId, data[index]!]));
 };
 
 const visibleFields = (projection: Projection): ViolationScope => ({

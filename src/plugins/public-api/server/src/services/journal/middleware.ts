@@ -11,10 +11,14 @@
  *
  * A record that links to the changed one shows it as a reference (its id, slug, and whether it is there
  * at all), so its published referrers get an `updated` entry too (referrers.ts).
+ *
+ * In a batch of writes (atomic operations) the entries of plain creates are written together, before the
+ * batch's next other write and at its end (deferred.ts): the same entries, in the same order.
  */
 import type { Core, Modules } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { changesOf, type PublishedRow } from './changes';
+import { currentBatch, flushDeferredCreates, type CreatedDocument } from './deferred';
 import type { JournalChange } from './index';
 import { createReferrers, type Referrers } from './referrers';
 
@@ -24,7 +28,14 @@ const READS = new Set(['findOne', 'findMany', 'findFirst', 'count']);
 const REMOVALS = new Set(['delete', 'unpublish']);
 
 type Meta = { tableName: string; attributes: Record<string, unknown> };
-type Schema = { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } };
+type Schema = {
+  options?: { draftAndPublish?: boolean };
+  pluginOptions?: { i18n?: { localized?: boolean } };
+  attributes?: Record<string, { type?: string }>;
+};
+
+/** Attribute types whose values link to other records (directly or from the component rows they make). */
+const LINKING_TYPES = new Set(['relation', 'component', 'dynamiczone']);
 type Entry = { documentId?: unknown };
 
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;
@@ -36,8 +47,8 @@ const documentIdOf = (action: string, params: unknown, result: unknown): string 
   return action === 'create' || action === 'clone' ? made : (named ?? made);
 };
 
-/** Where a content type's published rows are, and how to read them. */
-type Source = { table: string; localized: boolean; draftAndPublish: boolean };
+/** Where a content type's published rows are, how to read them, and which of its attributes link to records. */
+type Source = { table: string; localized: boolean; draftAndPublish: boolean; linking: ReadonlySet<string> };
 
 export const createJournalMiddleware = (
   strapi: Core.Strapi,
@@ -55,6 +66,11 @@ export const createJournalMiddleware = (
         table: meta.tableName,
         localized: schema?.pluginOptions?.i18n?.localized === true && 'locale' in meta.attributes,
         draftAndPublish: schema?.options?.draftAndPublish === true,
+        linking: new Set(
+          Object.entries(schema?.attributes ?? {})
+            .filter(([, attribute]) => LINKING_TYPES.has(attribute.type ?? ''))
+            .map(([name]) => name),
+        ),
       };
       sources.set(uid, source);
     }
@@ -74,15 +90,70 @@ export const createJournalMiddleware = (
     }));
   };
 
+  /** The published rows of several documents of one content type, by document, in one query. */
+  const publishedRowsOf = async (connection: Knex, source: Source, documentIds: readonly string[]) => {
+    const query = connection(source.table)
+      .select('id', 'updated_at', 'document_id')
+      .whereIn('document_id', [...documentIds]);
+    if (source.localized) query.select('locale');
+    if (source.draftAndPublish) query.whereNotNull('published_at');
+    const rows = (await query) as { id: number; updated_at: unknown; document_id: string; locale?: string | null }[];
+    const byDocument = new Map<string, PublishedRow[]>();
+    for (const row of rows) {
+      const list = byDocument.get(row.document_id) ?? [];
+      list.push({
+        id: Number(row.id),
+        locale: source.localized ? (row.locale ?? null) : null,
+        updatedAt: row.updated_at instanceof Date ? row.updated_at.toISOString() : String(row.updated_at),
+      });
+      byDocument.set(row.document_id, list);
+    }
+    return byDocument;
+  };
+
+  /** The entries of deferred creates (deferred.ts): what each create would have written, in creation order. */
+  const journalCreates = async (connection: Knex, created: readonly CreatedDocument[]): Promise<void> => {
+    const byUid = new Map<string, string[]>();
+    for (const { uid, documentId } of created) byUid.set(uid, [...(byUid.get(uid) ?? []), documentId]);
+    const rows = new Map<string, Map<string, PublishedRow[]>>();
+    for (const [uid, documentIds] of byUid) rows.set(uid, await publishedRowsOf(connection, sourceOf(uid), documentIds));
+    const published = new Map<string, string[]>();
+    const changes: JournalChange[] = [];
+    for (const { uid, documentId } of created) {
+      for (const change of changesOf('create', [], rows.get(uid)!.get(documentId) ?? [])) {
+        changes.push({ uid, documentId, locale: change.locale, kind: change.kind });
+        if (change.kind === 'published' || change.kind === 'updated') published.set(uid, [...(published.get(uid) ?? []), documentId]);
+      }
+    }
+    await append(connection, changes);
+    for (const [uid, documentIds] of published) await referrersOf().journal(connection, uid, [...new Set(documentIds)]);
+  };
+
+  /** A create whose data sets no link: no record can link to its document until a later write sets one. */
+  const isPlainCreate = (action: string, params: unknown, source: Source): boolean => {
+    if (action !== 'create') return false;
+    const data = isEntry(params) ? (params as { data?: unknown }).data : undefined;
+    return typeof data === 'object' && data !== null && !Object.keys(data).some((name) => source.linking.has(name));
+  };
+
   return async (context, next) => {
     if (READS.has(context.action) || !context.uid.startsWith('api::')) return next();
     const source = sourceOf(context.uid);
+    const batch = currentBatch();
+    if (batch && isPlainCreate(context.action, context.params, source)) {
+      const result = await next();
+      const documentId = documentIdOf(context.action, context.params, result);
+      if (documentId) batch.defer({ uid: context.uid, documentId }, journalCreates);
+      return result;
+    }
+    // Any other write of a batch comes after the entries of the creates before it.
+    if (batch) await flushDeferredCreates(strapi);
     return strapi.db.transaction(async ({ trx }) => {
       const connection = trx as unknown as Knex;
       const named = documentIdOf(context.action, context.params, null);
       const before = named && context.action !== 'create' ? await publishedRows(connection, source, named) : [];
       // Links to published versions that the write may take away are read while they still exist.
-      if (named && before.length > 0 && REMOVALS.has(context.action)) await referrersOf().journal(connection, context.uid, named);
+      if (named && before.length > 0 && REMOVALS.has(context.action)) await referrersOf().journal(connection, context.uid, [named]);
       const result = await next();
       const documentId = documentIdOf(context.action, context.params, result);
       if (!documentId) return result;
@@ -93,7 +164,7 @@ export const createJournalMiddleware = (
         changes.map((change) => ({ uid: context.uid, documentId, locale: change.locale, kind: change.kind })),
       );
       if (changes.some((change) => change.kind === 'published' || change.kind === 'updated')) {
-        await referrersOf().journal(connection, context.uid, documentId);
+        await referrersOf().journal(connection, context.uid, [documentId]);
       }
       return result;
     });

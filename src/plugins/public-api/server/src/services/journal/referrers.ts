@@ -12,8 +12,9 @@
  *
  * Each such record gets an `updated` journal entry, so webhooks and the sync feed send it again. One
  * `INSERT ... SELECT` per path that leads to the changed content type (or to files), in the write's
- * transaction when there is one: the referrers are never loaded into memory, however many there are, and
- * each statement follows the join tables' indexes from the target to the owner.
+ * transaction when there is one, for one changed document or several (the deferred creates of an atomic
+ * request): the referrers are never loaded into memory, however many there are, and each statement follows
+ * the join tables' indexes from the target to the owner.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -23,8 +24,8 @@ import { referencePaths, type HolderPath, type ReferencePaths } from './referenc
 import { JOURNAL_TABLE, transactionIdSql } from './table';
 
 export type Referrers = {
-  /** Entries for the records referencing document `documentId` of `uid`. */
-  journal: (connection: Knex, uid: string, documentId: string) => Promise<void>;
+  /** Entries for the records referencing the documents `documentIds` of `uid` (one statement per path, whatever their number). */
+  journal: (connection: Knex, uid: string, documentIds: readonly string[]) => Promise<void>;
   /** Entries for the records whose media fields hold upload file `fileId`. */
   journalFile: (connection: Knex, fileId: number) => Promise<void>;
 };
@@ -68,9 +69,10 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
   };
 
   return {
-    async journal(connection, uid, documentId) {
+    async journal(connection, uid, documentIds) {
       const links = pathsOf().relations.get(uid);
-      if (!links) return;
+      if (!links || documentIds.length === 0) return;
+      const placeholders = documentIds.map(() => '?').join(', ');
       const target = quote(readModelOf(strapi, uid).table);
       for (const link of links) {
         await insert(
@@ -78,8 +80,8 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
           link,
           `JOIN ${quote(link.join.table)} j ON j.${quote(link.join.ownerColumn)} = $holder
            JOIN ${target} t ON t.id = j.${quote(link.join.targetColumn)}`,
-          't.document_id = ? AND o.document_id <> ?',
-          [documentId, documentId],
+          `t.document_id IN (${placeholders}) AND o.document_id <> t.document_id`,
+          [...documentIds],
         );
       }
     },
