@@ -187,7 +187,7 @@ const loadComponents = async (
     }
   }
   const versions = componentVersions(projection, rows, links);
-  const attributes = new Map<string, Map<number, Record<string, unknown>>>();
+  const attributes = new Map<string, Map<number, RecordObject>>();
   await readAll(
     [...idsByComponent].map(([uid, ids]) => async () => {
       const component = projection.components.get(uid);
@@ -198,7 +198,7 @@ const loadComponents = async (
         return version === undefined ? row : { ...row, version };
       });
       const records = await loadRecords(context, component, componentRows, componentSpecs(fields, uid, include));
-      attributes.set(uid, new Map(componentRows.map((row, index) => [row.rowId, records[index]!.attributes])));
+      attributes.set(uid, new Map(componentRows.map((row, index) => [row.rowId, records[index]!])));
     }),
   );
   for (const [key, byOwner] of links) {
@@ -207,7 +207,9 @@ const loadComponents = async (
       const values: ComponentItem[] = [];
       for (const link of list) {
         const value = attributes.get(link.component)?.get(link.rowId);
-        if (value) values.push({ component: link.component, attributes: value });
+        // A list inside cut to the cap (`meta.truncated` of the component's own record) marks the item.
+        if (value)
+          values.push({ component: link.component, attributes: value.attributes, ...(value.meta.truncated ? { truncated: true } : {}) });
       }
       items.set(owner, values);
     }
