@@ -15,9 +15,10 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { checkResponses } from '../helpers/openapi';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
-import { publish } from '../helpers/fixtures';
+import { publish, website } from '../helpers/fixtures';
 import { usingPostgres } from '../helpers/database';
 import { readModelOf } from '../../src/plugins/public-api/server/src/read/model';
+import { linkListIndexName } from '../../src/plugins/public-api/server/src/services/indexes';
 
 const CAP = 100;
 const EVENTS = 3000;
@@ -325,4 +326,95 @@ test("each owner's links are read in order from the plugin's index on the join t
   expect(plan).toContain('events_venue_lnk_pda_building_id');
   if (usingPostgres()) expect(plan).toMatch(/Limit/);
   else expect(plan).toContain('CORRELATED LIST SUBQUERY');
+});
+
+/**
+ * Lists inside components (issue 17): a related-events section's events obey the same cap, cut in SQL per
+ * component row from the plugin's index on the component's join table, and the record's `meta.truncated`
+ * names the component field that holds the cut list.
+ */
+describe('reference lists inside components', () => {
+  const SECTION = 'sections.related-events';
+  let site: string;
+  let pageId: string;
+  let listed: string[];
+
+  beforeAll(async () => {
+    const s = app.strapi;
+    site = (await website(s, 'lists-site', [{ collection: 'pages', contentType: 'api::page.page', mode: 'collection' }])).documentId;
+    // 150 of the depot's events, in an order of their own.
+    const picked = shuffled((await expectedReferences(depotRows.published)).slice(0, 150), 17);
+    listed = picked;
+    const page = (await s.documents('api::page.page').create({
+      data: {
+        title: 'Many events',
+        website: site,
+        sections: [
+          { __component: SECTION, heading: 'Short', events: picked.slice(0, 3) },
+          { __component: SECTION, heading: 'Long', events: picked },
+        ],
+      },
+      status: 'published',
+    } as never)) as unknown as { documentId: string };
+    pageId = page.documentId;
+    await s.documents('api::page.page').create({
+      data: { title: 'Few events', website: site, sections: [{ __component: SECTION, heading: 'Few', events: picked.slice(0, 5) }] },
+      status: 'published',
+    } as never);
+  }, 300_000);
+
+  const PAGE_GRANTS = {
+    resources: {
+      'cms:lists-site/pages': { actions: ['read'], read: ['title', 'sections'] },
+      'native:events': { actions: ['read'], read: ['title'] },
+    },
+  };
+  type Section = { type: string; attributes: { heading: string; events: { id: string }[] } };
+
+  test('a section linked to 150 events shows its first 100 in order, and meta.truncated names the zone', async () => {
+    const key = await createKey(app.strapi, PAGE_GRANTS);
+    const rows: number[] = [];
+    const listen = (response: unknown, query: { sql: string }) => {
+      if (/related_events/.test(query.sql) && /cross join|lateral/i.test(query.sql))
+        rows.push(Array.isArray(response) ? response.length : -1);
+    };
+    knex().on('query-response', listen);
+    let body;
+    try {
+      body = await get(key, `/api/v2/cms/lists-site/pages/${pageId}`);
+    } finally {
+      knex().off('query-response', listen);
+    }
+    const [short, long] = body.data.attributes.sections as Section[];
+    expect(short!.attributes.events.map((ref) => ref.id)).toEqual(listed.slice(0, 3));
+    expect(long!.attributes.events.map((ref) => ref.id)).toEqual(listed.slice(0, CAP));
+    expect(body.data.meta.truncated).toEqual(['sections']);
+    // One cut for both sections: the short one's 3 links and the long one's 101, not 150.
+    expect(rows).toEqual([3 + CAP + 1]);
+  });
+
+  test('a page whose lists are all short has no meta.truncated; include expands the 100 shown', async () => {
+    const key = await createKey(app.strapi, PAGE_GRANTS);
+    const page = await get(key, '/api/v2/cms/lists-site/pages?limit=10');
+    const few = (page.data as { id: string; meta: { truncated?: string[] } }[]).find((record) => record.id !== pageId)!;
+    expect(few.meta).not.toHaveProperty('truncated');
+    expect((page.data as { id: string; meta: { truncated?: string[] } }[]).find((record) => record.id === pageId)!.meta.truncated).toEqual([
+      'sections',
+    ]);
+    const expanded = await get(key, `/api/v2/cms/lists-site/pages/${pageId}?include=sections.events`);
+    const long = (expanded.data.attributes.sections as Section[])[1]!;
+    expect(long.attributes.events.map((event) => event.id)).toEqual(listed.slice(0, CAP));
+  });
+
+  test("the plugin's index on the component's join table is created at start for what websites publish", async () => {
+    // What the next start does (the website above was created after this one): the indexes of every resource.
+    const plugin = app.strapi.plugin('public-api');
+    await plugin.service('indexes').ensure(await plugin.service('resources').all());
+    const join = readModelOf(app.strapi, SECTION).relations.events!;
+    const name = linkListIndexName(join);
+    const found = usingPostgres()
+      ? ((await knex().raw('SELECT indexname AS name FROM pg_indexes WHERE indexname = ?', [name])).rows as unknown[])
+      : ((await knex().raw("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", [name])) as unknown[]);
+    expect(found).toHaveLength(1);
+  });
 });

@@ -346,6 +346,46 @@ describe('refusals point into the nested value, and change nothing', () => {
       422,
       ['/data/attributes/sections/0/attributes/style'],
     ],
+    // Required media, relations and zones Strapi lets through empty: refused here, where they are (or would be) sent.
+    [
+      'a required gallery with no images',
+      () => ({ sections: [everySection()[1], { type: COMPONENT.imageGallery, attributes: { images: [], caption: 'Empty' } }] }),
+      422,
+      ['/data/attributes/sections/1/attributes/images'],
+    ],
+    [
+      'a required gallery with images null',
+      () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { images: null } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/images'],
+    ],
+    [
+      'a required gallery with its images left out',
+      () => ({ sections: [{ type: COMPONENT.imageGallery, attributes: { caption: 'No images' } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/images'],
+    ],
+    // Required text and richtext sent as null: Strapi's refusal, pointed into the value; a required nested component too.
+    [
+      'a required heading sent as null (Strapi)',
+      () => ({ sections: [{ type: COMPONENT.hero, attributes: { heading: null } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/heading'],
+      'validation_failed',
+    ],
+    [
+      'a required richtext body sent as null (Strapi)',
+      () => ({ sections: [{ type: COMPONENT.richText, attributes: { body: null } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/body'],
+      'validation_failed',
+    ],
+    [
+      'a required nested link sent as null',
+      () => ({ sections: [{ type: COMPONENT.callToAction, attributes: { text: 'Go', link: null } }] }),
+      422,
+      ['/data/attributes/sections/0/attributes/link'],
+    ],
     [
       'a required SEO title left out (Strapi)',
       () => ({ seo: { metaDescription: 'No title' } }),

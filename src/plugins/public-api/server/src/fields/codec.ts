@@ -80,8 +80,11 @@ export type WriteContext = {
  */
 export type FieldStorage = 'column' | 'relation' | 'media' | 'component';
 
-/** One component value as reads hand it to its field's type: its component's uid and its attributes, read out. */
-export type ComponentItem = { component: string; attributes: Record<string, unknown> };
+/**
+ * One component value as reads hand it to its field's type: its component's uid and its attributes, read
+ * out; `truncated` when a reference list inside it (at any depth) is cut to the cap (contract section 13).
+ */
+export type ComponentItem = { component: string; attributes: Record<string, unknown>; truncated?: boolean };
 
 export type ColumnReadContext = {
   /** The stored blocks value (JSON text or parsed) -> the richtext document, or null. */

@@ -111,7 +111,8 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
       filters: parsed.filters,
       locale: takesLocale(projection) ? language : null,
       status: parsed.status,
-      fallback: resource.localized ? parsed.fallback : [],
+      // Relation filters follow the list too, so it binds wherever the language does.
+      fallback: takesLocale(projection) ? parsed.fallback : [],
     }),
     sort: parsed.sort,
     now: Date.now(),
@@ -122,6 +123,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     locale,
     fallback: resource.localized ? parsed.fallback : [],
     language,
+    languageFallback: parsed.fallback,
     sort: parsed.sort,
     filters: parsed.filters,
     after,

@@ -39,7 +39,7 @@ export const recordMeta = (c: Components, preview = false): Ref =>
           type: 'array',
           items: { type: 'string' },
           minItems: 1,
-          description: `The to-many relation fields whose lists this record shows cut to their first ${REFERENCE_LIST_CAP} references, in the relation's order; absent when none is cut. The rest are read with a filter on the target resource, where the relation has an inverse; a PATCH changes such a list with { add, remove } (a whole list is refused with 409 relation_list_truncated).`,
+          description: `The to-many relation fields whose lists this record shows cut to their first ${REFERENCE_LIST_CAP} references, in the relation's order, and the component fields (components, dynamic zones) holding such a list at any depth; absent when none is cut. The rest are read with a filter on the target resource, where the relation has an inverse; a PATCH changes such a list with { add, remove } (a whole list is refused with 409 relation_list_truncated).`,
         },
       },
       META_ENTRIES.map(([key]) => key),

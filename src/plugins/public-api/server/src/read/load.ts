@@ -18,7 +18,7 @@ import { componentSpecs } from './component-include';
 import type { Asset } from '../serialize/assets';
 import { recordSerializer, type RecordObject } from '../serialize/record';
 import type { RichtextDoc } from '../richtext';
-import { imageIdsOf, richtextIdentity } from '../serialize/richtext-read';
+import { componentRichtextIdentity, imageIdsOf, recordVersion, richtextIdentity } from '../serialize/richtext-read';
 
 export type RecordSource = {
   /**
@@ -127,6 +127,36 @@ export const includeReaches = async (
 };
 
 /**
+ * The version of the record each linked component row belongs to (`RecordRow.version`), by component and
+ * row id: a record's row gives its own (`recordVersion`), a component row passes on the one it was given,
+ * so nested components carry their top-level record's. A row without one (none known) gives none.
+ */
+export const componentVersions = (
+  owner: Projection,
+  rows: readonly RecordRow[],
+  links: Related<ComponentLink>,
+): Map<string, Map<number, string>> => {
+  const ownVersion = new Map<number, string>();
+  for (const row of rows) {
+    const version = row.updatedAt !== undefined ? recordVersion(owner.resource.uid, row.rowId, row.updatedAt) : row.version;
+    if (version !== undefined) ownVersion.set(row.rowId, version);
+  }
+  const versions = new Map<string, Map<number, string>>();
+  for (const byOwner of links.values()) {
+    for (const [ownerId, list] of byOwner) {
+      const version = ownVersion.get(ownerId);
+      if (version === undefined) continue;
+      for (const link of list) {
+        let byRow = versions.get(link.component);
+        if (!byRow) versions.set(link.component, (byRow = new Map()));
+        byRow.set(link.rowId, version);
+      }
+    }
+  }
+  return versions;
+};
+
+/**
  * The values of the component fields `fields` of the rows, read out: the links (one query for the owner
  * table), then per component reached one query for its rows, each loaded as records are (its files,
  * relations, richtext, nested components and the `include` paths through it), so a level of components
@@ -156,14 +186,19 @@ const loadComponents = async (
       }
     }
   }
-  const attributes = new Map<string, Map<number, Record<string, unknown>>>();
+  const versions = componentVersions(projection, rows, links);
+  const attributes = new Map<string, Map<number, RecordObject>>();
   await readAll(
     [...idsByComponent].map(([uid, ids]) => async () => {
       const component = projection.components.get(uid);
       if (!component) return;
-      const componentRows = await context.source.componentRows(component, [...ids]);
+      const byRow = versions.get(uid);
+      const componentRows = (await context.source.componentRows(component, [...ids])).map((row) => {
+        const version = byRow?.get(row.rowId);
+        return version === undefined ? row : { ...row, version };
+      });
       const records = await loadRecords(context, component, componentRows, componentSpecs(fields, uid, include));
-      attributes.set(uid, new Map(componentRows.map((row, index) => [row.rowId, records[index]!.attributes])));
+      attributes.set(uid, new Map(componentRows.map((row, index) => [row.rowId, records[index]!])));
     }),
   );
   for (const [key, byOwner] of links) {
@@ -172,7 +207,9 @@ const loadComponents = async (
       const values: ComponentItem[] = [];
       for (const link of list) {
         const value = attributes.get(link.component)?.get(link.rowId);
-        if (value) values.push({ component: link.component, attributes: value });
+        // A list inside cut to the cap (`meta.truncated` of the component's own record) marks the item.
+        if (value)
+          values.push({ component: link.component, attributes: value.attributes, ...(value.meta.truncated ? { truncated: true } : {}) });
       }
       items.set(owner, values);
     }
@@ -206,8 +243,13 @@ export const loadRecords = async (
     for (const key of richtextFields) {
       const raw = row.values[key];
       if (raw === null || raw === undefined) continue;
-      // A component row has no version of its own (`updatedAt` undefined): converted every time, never cached.
-      const identity = row.updatedAt === undefined ? undefined : richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt);
+      // A component row has no `updatedAt` of its own: it is keyed by its record's version (`componentVersions`).
+      const identity =
+        row.updatedAt !== undefined
+          ? richtextIdentity(projection.resource.uid, row.rowId, key, row.updatedAt)
+          : row.version !== undefined
+            ? componentRichtextIdentity(projection.resource.uid, row.rowId, key, row.version)
+            : undefined;
       const doc = context.richtext(raw, identity);
       converted.set(key, doc);
       for (const id of imageIdsOf(doc)) imageIds.add(id);

@@ -22,7 +22,10 @@ export type RecordObject = {
   id: string;
   attributes: Record<string, unknown>;
   meta: SystemMeta & {
-    /** The to-many relation fields whose lists this record shows cut to REFERENCE_LIST_CAP; absent when none. */
+    /**
+     * The to-many relation fields whose lists this record shows cut to REFERENCE_LIST_CAP, and the component
+     * fields holding such a list (at any depth); absent when none.
+     */
     truncated?: string[];
     /** Draft reads only (contract section 15): whether the document has a published version. */
     status?: 'draft' | 'published';
@@ -90,13 +93,18 @@ const linkStep = (projection: Projection, field: Field, codec: LinkCodec, parts:
   };
 };
 
-/** A component field: its items as the reads read them out (none when the row has none). */
+/**
+ * A component field: its items as the reads read them out (none when the row has none). A reference list
+ * inside one of them cut to the cap names the field in `meta.truncated`, as a list at the top does: the
+ * field is what a grant and a write take whole.
+ */
 const componentStep = (field: Field, codec: ComponentCodec, parts: RecordParts): FieldStep => {
   const { key } = field;
   const items = parts.components?.get(key);
   return (row, attributes) => {
-    attributes[key] = codec.serialize(items?.get(row.rowId) ?? (NONE as readonly ComponentItem[]));
-    return undefined;
+    const own = items?.get(row.rowId) ?? (NONE as readonly ComponentItem[]);
+    attributes[key] = codec.serialize(own);
+    return own.some((item) => item.truncated) ? key : undefined;
   };
 };
 

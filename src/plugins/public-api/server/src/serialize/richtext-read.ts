@@ -38,13 +38,27 @@ export const imageAttrs = (baseUrl: string, key: AssetKey, file: BlocksImageFile
 const convert = (blocks: unknown, baseUrl: string, key: AssetKey): RichtextDoc | null =>
   Array.isArray(blocks) ? blocksToDoc(blocks as BlocksValue, { imageToAttrs: (file) => imageAttrs(baseUrl, key, file) }) : null;
 
+const stamp = (updatedAt: unknown): string => (updatedAt instanceof Date ? String(updatedAt.getTime()) : String(updatedAt));
+
 /**
  * Which stored value a conversion is of: the record's row, the field and the row's last change
  * (`updatedAt`, which Strapi sets on every write). With the base URL, the key of the cache: a hit costs
  * the hash of this short text, not of the whole JSON body.
  */
 export const richtextIdentity = (uid: string, rowId: number, field: string, updatedAt: unknown): string =>
-  `${uid}\n${rowId}\n${field}\n${updatedAt instanceof Date ? updatedAt.getTime() : String(updatedAt)}`;
+  `${uid}\n${rowId}\n${field}\n${stamp(updatedAt)}`;
+
+/**
+ * The version of a record's row that its component rows share (`RecordRow.version`): the row and its
+ * `updatedAt`. Strapi sets `updatedAt` on every write of the document, also one that changes only a
+ * component, and the content manager edits a component's row in place (same row id): so a component's
+ * richtext is keyed by its own row and field and by this, never by its row id alone.
+ */
+export const recordVersion = (uid: string, rowId: number, updatedAt: unknown): string => `${uid}#${rowId}@${stamp(updatedAt)}`;
+
+/** The identity of a richtext value inside a component row (`richtextIdentity` with the record's version for its last change). */
+export const componentRichtextIdentity = (componentUid: string, rowId: number, field: string, version: string): string =>
+  richtextIdentity(componentUid, rowId, field, version);
 
 /**
  * An LRU of converted documents by record identity (`richtextIdentity`), bounded by the total length of

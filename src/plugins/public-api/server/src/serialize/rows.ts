@@ -20,6 +20,12 @@ export type RecordRow = {
   status?: 'draft' | 'published';
   /** Reads with a locale fallback list only: the locale the row is in, as `meta.locale` shows it. */
   locale?: string;
+  /**
+   * A component row only (it has no `updatedAt` of its own): the version of the record it belongs to, its
+   * top-level row and that row's `updatedAt` (`recordVersion`), which every write of the record changes,
+   * an edit of its components included. Caches key the row's converted values by it.
+   */
+  version?: string;
 };
 
 /** A relation target as a reference carries it, plus its row id for batched expansion. */

@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import type { Resource } from '../registry/types';
+import type { Field, Resource } from '../registry/types';
 import { RELATION_FIELD_TYPES } from '../fields/table';
 import { createReadModels, type JoinModel } from '../read/model';
 import { API_KEY_UID } from '../keys/types';
@@ -78,6 +78,26 @@ export const linkListIndexStatement = (join: JoinModel, quote: (identifier: stri
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
+
+  /**
+   * The link list indexes of relations inside the components `fields` hold, nested ones too: a list inside
+   * a component is cut to the cap per component row as a record's is (read/first-links.ts). Each component
+   * once (`seen`).
+   */
+  const componentLinkStatements = (fields: readonly Field[], seen: Set<string>): string[] =>
+    fields.flatMap((field) =>
+      (field.components ?? []).flatMap((component) => {
+        if (seen.has(component.uid)) return [];
+        seen.add(component.uid);
+        const model = models(component.uid);
+        const own = component.fields.flatMap((inner) => {
+          const join = model.relations[inner.key];
+          return join && RELATION_FIELD_TYPES.has(inner.type) ? [linkListIndexStatement(join, quote)] : [];
+        });
+        return [...own, ...componentLinkStatements(component.fields, seen)];
+      }),
+    );
+
   return {
     /** Ensures the indexes of every content type a resource reads from; idempotent. */
     async ensure(resources: readonly Resource[]): Promise<void> {
@@ -101,6 +121,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[field.key];
           if (join && RELATION_FIELD_TYPES.has(field.type)) statements.push(linkListIndexStatement(join, quote));
         }
+        statements.push(...componentLinkStatements(resource.fields, seen));
         for (const statement of statements) await knex.raw(statement);
       }
     },

@@ -42,6 +42,12 @@ export type Scope = {
 export type PageQuery = Scope & {
   /** The locale of the localized records relations lead to (relation filters match in it). */
   language: string | null;
+  /**
+   * The locales after `language` of a fallback list, also for a resource that is not localized (buildings
+   * filtered by their events): a relation filter matches a localized target on its document's row in the
+   * first of `language, ...languageFallback` it has, the row references show. Absent: `language` alone.
+   */
+  languageFallback?: readonly string[];
   sort: SortTerm[];
   filters: FilterCondition[];
   /** Rows after this position (values of the total sort, id last), or null for the first page. */
@@ -271,7 +277,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     else builder.whereNotNull('ln.published_at');
   };
 
-  /** The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs. */
+  /**
+   * The ids of `resource` rows whose relation `field` points at visible targets with these ids or slugs.
+   * With a fallback list (contract section 15) a target is matched as references show it: each owner row
+   * (in its own chosen locale) reaches the target document, and the target's id or slug is compared on
+   * that document's row in the first listed locale it has, not on its row in the first locale only. Still
+   * one subquery for the whole page: a join on the document and a NOT EXISTS per later locale.
+   */
   const relationOwners =
     (
       resource: Resource,
@@ -279,12 +291,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       targetOf: (field: string) => Resource | undefined,
       language: string | null,
       status?: ReadStatus,
+      fallback: readonly string[] = [],
     ) =>
     (field: string, refs: string[] | null): Knex.QueryBuilder => {
       const join = model.relations[field];
       const target = targetOf(field);
       if (!join || !target) throw new Error(`No relation '${field}' on ${resource.uid}.`);
-      const { builder, targetModel } = visibleLinks(join, target, language, status);
+      const { builder, targetModel } = visibleLinks(join, target, language, status, target.localized ? fallback : []);
       builder.select(`j.${join.ownerColumn}`);
       if (refs) {
         const slugColumn = target.slugAttribute ? targetModel.columns[target.slugAttribute] : undefined;
@@ -330,7 +343,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       // Relation filters read their targets' visibility (websites) and the language.
       const filterShape = query.filters.length
-        ? `${JSON.stringify(query.filters)}|${query.language}|${[...projection.targets.values()].map(resourceShape).join(',')}`
+        ? `${JSON.stringify(query.filters)}|${[query.language, ...(query.languageFallback ?? [])].join('>')}|${[...projection.targets.values()].map(resourceShape).join(',')}`
         : '';
       const read = async (segment: Segment & { limit: number }): Promise<RawRow[]> => {
         const after = segment.after;
@@ -359,6 +372,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               (field) => projection.targets.get(field),
               query.language,
               query.status,
+              query.languageFallback,
             );
             for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
             if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));

@@ -10,7 +10,7 @@
  */
 import type { ComponentSchema, Field } from '../../registry/types';
 import { echo } from '../../values/echo';
-import type { ComponentBudget, PlannedComponent, PlannedMember, Violation, WriteContext, WriteVerdict } from '../codec';
+import type { ComponentBudget, PlannedComponent, PlannedMember, PlannedValue, Violation, WriteContext, WriteVerdict } from '../codec';
 import { accept, describe, isObject, memberPointer, refuse, violation } from '../judge';
 
 /**
@@ -79,10 +79,41 @@ const judgeValue = (
     }
     members.push({ field, pointer, planned: verdict.planned });
   }
+  if (violations.length < MAX_VIOLATIONS) violations.push(...emptyRequired(raw, component, members, at.attributes));
   return violations.length
-    ? { ok: false, violations }
+    ? { ok: false, violations: violations.slice(0, MAX_VIOLATIONS) }
     : { ok: true, item: { component: component.uid, pointer: at.item, attributes: at.attributes, members } };
 };
+
+/** Field types whose value is a list of links (assets, records) Strapi's `required` does not hold to a value. */
+const LINK_TYPES: ReadonlySet<string> = new Set(['image', 'file', 'images', 'files', 'relation', 'relations']);
+
+/** Whether a planned value holds nothing: no asset, no reference, no component value. */
+const isEmpty = (planned: PlannedValue): boolean =>
+  (planned.kind === 'media' && planned.refs.length === 0) ||
+  (planned.kind === 'relation' && planned.refs.length === 0) ||
+  (planned.kind === 'components' && planned.items.length === 0);
+
+/**
+ * The required fields of a component value left empty, one violation each where the field is (or would
+ * be) sent. Strapi holds a required scalar or single component to a value itself, but lets a required
+ * media or relation field through empty (`[]`, null, or left out) and a required repeatable component or
+ * zone through as `[]`. A component value of a write is always new, so a field left out is empty too.
+ */
+const emptyRequired = (
+  raw: Record<string, unknown>,
+  component: ComponentSchema,
+  members: readonly PlannedMember[],
+  at: string,
+): Violation[] =>
+  component.fields.flatMap((field) => {
+    if (!field.required) return [];
+    const member = members.find((candidate) => candidate.field === field);
+    const empty = member ? isEmpty(member.planned) : !Object.hasOwn(raw, field.key) && LINK_TYPES.has(field.type);
+    if (!empty) return [];
+    const what = LINK_TYPES.has(field.type) ? (field.type.startsWith('relation') ? 'a reference' : 'an asset') : 'a component value';
+    return [violation(memberPointer(at, field.key), `'${field.key}' is required: it takes at least ${what}.`)];
+  });
 
 /** Each item judged on its own: every violation, or all the items. */
 const judgeList = (raw: readonly unknown[], pointer: string, judgeItem: (item: unknown, pointer: string) => Judged): WriteVerdict => {
