@@ -25,6 +25,7 @@ import webhookDeliveries from './webhooks/deliveries';
 import webhookDispatcher from './webhooks/dispatcher';
 import webhookEndpoints from './webhooks/endpoints';
 import webhookFanOut from './webhooks/fan-out';
+import webhookSubscriptions from './webhooks/subscriptions';
 import websites from './websites';
 import writes from './writes';
 
@@ -56,6 +57,7 @@ export default {
   'webhook-dispatcher': webhookDispatcher,
   'webhook-endpoints': webhookEndpoints,
   'webhook-fan-out': webhookFanOut,
+  'webhook-subscriptions': webhookSubscriptions,
   websites,
   writes,
 };

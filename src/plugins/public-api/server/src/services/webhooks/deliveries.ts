@@ -21,7 +21,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
 import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
-import { databaseClient } from '../../database/connection';
+import { connectionOf, databaseClient } from '../../database/connection';
 import { readModelOf } from '../../read/model';
 import { WEBHOOK_ENDPOINT_UID } from './endpoints';
 
@@ -94,7 +94,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     return { table, c: columns };
   };
-  const knex = (): Knex => strapi.db.connection as unknown as Knex;
+  /** The plugin's transaction when one is running (the dispatcher's batches on SQLite), else the pool. */
+  const knex = (): Knex => connectionOf(strapi);
 
   const toAdmin = (row: Row): AdminWebhookDelivery => {
     const { c } = model();

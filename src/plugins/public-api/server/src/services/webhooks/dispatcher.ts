@@ -21,9 +21,11 @@ import { webhookSettings, type WebhookSettings } from '../../config/webhooks';
 import { keyUnusable } from '../../webhooks/key-state';
 import { signedHeaders } from '../../webhooks/message';
 import { failedTooLong, nextAttemptAt } from '../../webhooks/retry';
+import { databaseClient, inTransaction } from '../../database/connection';
 import { getService } from '../../utils/get-service';
 import { sendWebhook } from './client';
-import type { ClaimedDelivery } from './deliveries';
+import type { AttemptOutcome, ClaimedDelivery } from './deliveries';
+import { createSettleBatcher } from './settle-batcher';
 import type { EventRenderer } from './fan-out';
 import { WEBHOOK_ENDPOINT_UID, type EndpointRow } from './endpoints';
 
@@ -49,6 +51,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const endpoints = () => strapi.db.query(WEBHOOK_ENDPOINT_UID);
 
   /**
+   * SQLite has one connection, and writers queue for it: each statement of the dispatcher on its own would
+   * wait behind every write queued before it, a dozen times per turn (docs/benchmarks.md, Webhooks). There
+   * a turn's database work (the fan-out and the claims) is one transaction, the connection taken once, and
+   * the outcomes of sends that end together are recorded in one transaction too (`settling`). SQLite runs
+   * one process per database file, so no other instance competes for the rows. On PostgreSQL each
+   * statement runs on the pool as it comes (connections of its own; claims `FOR UPDATE SKIP LOCKED` and
+   * compare-and-set positions between instances, unchanged).
+   */
+  const sqlite = databaseClient(strapi) === 'sqlite';
+  const batched = <T>(work: () => Promise<T>): Promise<T> => (sqlite ? inTransaction(strapi, work) : work());
+  const settling = sqlite
+    ? createSettleBatcher(batched, (error) => strapi.log.warn(`[public-api] webhook settle failed: ${error.message}`))
+    : (work: () => Promise<void>) => work();
+
+  /**
    * Runs a callback in the context `start` was called in (bootstrap's). A wake comes from inside a write,
    * whose transaction the async context carries (Strapi's and the plugin's): a turn must never run in it,
    * since that transaction has ended (or is about to) by the time the turn reads and writes.
@@ -64,10 +81,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Sends one claimed delivery and settles it; the endpoint's failure streak follows the outcome. */
   const deliver = async (row: EndpointRow, delivery: ClaimedDelivery) => {
-    const { retry, timeoutMs, responseBytes, allowHttpLoopback } = config();
+    const { timeoutMs, responseBytes, allowHttpLoopback } = config();
     const secrets = getService('webhook-endpoints').signingSecrets(row);
     const headers = signedHeaders(delivery.eventId, delivery.payload, secrets, new Date());
     const outcome = await sendWebhook(row.url, { ...headers }, delivery.payload, { timeoutMs, responseBytes, allowHttpLoopback });
+    await settling(() => settle(row, delivery, outcome));
+  };
+
+  /** Records an attempt's outcome; the endpoint's failure streak follows it. */
+  const settle = async (row: EndpointRow, delivery: ClaimedDelivery, outcome: AttemptOutcome) => {
+    const { retry } = config();
     const now = Date.now();
     const next = outcome.ok ? null : nextAttemptAt(retry, delivery.firstAttemptAt, delivery.attempts, now);
     await getService('webhook-deliveries').settle(delivery, outcome, next, now);
@@ -97,14 +120,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  const sendDue = async () => {
+  /**
+   * Claims due deliveries: asks for endpoints with due work (soonest first) and claims a few rows of each,
+   * within the bounds left by the sends in flight. Only the database work: the sends start once it has
+   * committed (`launch`).
+   */
+  const claimDue = async (): Promise<{ row: EndpointRow; delivery: ClaimedDelivery }[]> => {
     const { sendsInFlight, sendsPerEndpoint, timeoutMs } = config();
-    if (inFlight >= sendsInFlight) return;
+    const work: { row: EndpointRow; delivery: ClaimedDelivery }[] = [];
+    if (inFlight >= sendsInFlight) return work;
     const now = Date.now();
     const due = await getService('webhook-deliveries').dueEndpoints(now, ENDPOINTS_PER_TURN);
     for (const endpointId of due) {
-      const free = Math.min(sendsInFlight - inFlight, sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0));
-      if (inFlight >= sendsInFlight) break;
+      const taken = inFlight + work.length;
+      const free = Math.min(sendsInFlight - taken, sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0));
+      if (taken >= sendsInFlight) break;
       if (free <= 0) continue;
       const row = (await endpoints().findOne({ where: { id: endpointId } })) as EndpointRow | null;
       if (!row || !row.enabled) continue;
@@ -115,25 +145,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       // The lease outlasts the send (its time limit) with room to record the outcome.
       const claimed = await getService('webhook-deliveries').claim(endpointId, free, 2 * timeoutMs + 5_000, now);
-      for (const delivery of claimed) {
-        inFlight += 1;
-        perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
-        const send = deliver(row, delivery)
-          .catch((error: unknown) => {
-            strapi.log.warn(`[public-api] webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
-          })
-          .finally(() => {
-            inFlight -= 1;
-            const left = (perEndpoint.get(endpointId) ?? 1) - 1;
-            if (left > 0) perEndpoint.set(endpointId, left);
-            else perEndpoint.delete(endpointId);
-            sends.delete(send);
-            sendSoon();
-          });
-        sends.add(send);
-      }
+      for (const delivery of claimed) work.push({ row, delivery });
+    }
+    return work;
+  };
+
+  /** Starts the sends of committed claims, each counted against the bounds until it has settled. */
+  const launch = (work: readonly { row: EndpointRow; delivery: ClaimedDelivery }[]) => {
+    for (const { row, delivery } of work) {
+      const endpointId = row.id;
+      inFlight += 1;
+      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+      const send = deliver(row, delivery)
+        .catch((error: unknown) => {
+          strapi.log.warn(`[public-api] webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          inFlight -= 1;
+          const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+          if (left > 0) perEndpoint.set(endpointId, left);
+          else perEndpoint.delete(endpointId);
+          sends.delete(send);
+          sendSoon();
+        });
+      sends.add(send);
     }
   };
+
+  const sendDue = async () => launch(await batched(claimDue));
 
   /**
    * After a send ends, its turn is given to the next due delivery at once: only the sending half runs
@@ -179,8 +218,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         do {
           again = false;
-          await getService('webhook-fan-out').run();
-          await sendDue();
+          const { more, claims } = await batched(async () => ({
+            more: (await getService('webhook-fan-out').run()).more,
+            claims: await claimDue(),
+          }));
+          // A fan-out with work left (a long batch, more endpoints than one turn takes) asks for a turn at once.
+          if (more) again = true;
+          launch(claims);
           await prune();
         } while (again && started);
       } catch (error) {
