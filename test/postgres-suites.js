@@ -64,6 +64,8 @@ const onPostgres = {
     "endpoints and the delivery log are rows of the plugin's tables; the log is keyset SQL and the claim UPDATE ... RETURNING",
   'webhooks-events.test.ts':
     "events come from the change journal, written in the change's own transaction (a rolled-back write sends nothing)",
+  'webhooks-fan-out.test.ts':
+    "which endpoints a change concerns (the revision row read each turn), each endpoint's journal read on the (content_type, txid, seq) index below PostgreSQL's horizon",
   'webhooks-instances.test.ts': 'two processes on one database, one killed mid-send; PostgreSQL only (skipped on SQLite)',
   'webhooks-delivery.test.ts':
     'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',

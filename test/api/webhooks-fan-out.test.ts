@@ -1,0 +1,175 @@
+/**
+ * The webhook fan-out at scale (issue 18): a change is worked on for the endpoints that subscribe to its
+ * content type only (plus those that take everything), however many others there are; an endpoint's
+ * position stays where it was while only other types change, and its next read still finds exactly its
+ * own events; a change of subscription (made here, or by another instance: the revision row) is seen at
+ * the next turn; a burst longer than one batch is worked through at once, not one batch per poll.
+ *
+ * The dispatcher is stopped: each turn is run here and its figures read.
+ */
+import type { Core } from '@strapi/strapi';
+import { bootApp, type TestApp } from '../helpers/app';
+import { publish } from '../helpers/fixtures';
+import { createKey } from '../helpers/keys';
+import { FAST_WEBHOOKS_ENV, eventually, startReceiver, webhookService, type Receiver } from '../helpers/webhooks';
+
+const EVENT = 'api::event.event';
+const BUILDING = 'api::building.building';
+
+let app: TestApp;
+let s: Core.Strapi;
+let receiver: Receiver;
+
+type FanOut = { run: () => Promise<{ queued: number; endpoints: number; more: boolean }>; waiting: () => number };
+type Dispatcher = { stop: () => Promise<void>; start: () => void; turn: () => Promise<void> };
+type EndpointsService = {
+  create: (key: number, body: unknown) => Promise<{ endpoint: { id: number } }>;
+  update: (id: number, body: unknown) => Promise<unknown>;
+};
+type Subscriptions = { changed: () => Promise<void> };
+
+const fanOut = () => webhookService<FanOut>(s, 'webhook-fan-out');
+const endpoints = () => webhookService<EndpointsService>(s, 'webhook-endpoints');
+
+/** Turns until the fan-out has nothing left; the endpoints worked on and the deliveries queued, summed. */
+const drain = async () => {
+  const total = { endpoints: 0, queued: 0, turns: 0 };
+  for (;;) {
+    const turn = await fanOut().run();
+    total.endpoints += turn.endpoints;
+    total.queued += turn.queued;
+    total.turns += 1;
+    if (!turn.more) return total;
+    if (total.turns > 50) throw new Error('the fan-out never ran out of work');
+  }
+};
+
+const queuedFor = async (endpoint: number) =>
+  (await s.db.query('plugin::public-api.webhook-delivery' as never).findMany({ where: { endpoint }, orderBy: { id: 'asc' } } as never)) as {
+    event: string;
+    resource: string;
+    recordId: string;
+  }[];
+
+const positionOf = async (endpoint: number) => {
+  const row = (await s.db.query('plugin::public-api.webhook-endpoint' as never).findOne({ where: { id: endpoint } } as never)) as {
+    positionSeq: string | number;
+    positionTxid: string | number;
+  };
+  return `${row.positionTxid}:${row.positionSeq}`;
+};
+
+let reader: { id: number };
+let buildingHooks: number[];
+let eventHook: number;
+let everythingHook: number;
+
+beforeAll(async () => {
+  app = await bootApp(FAST_WEBHOOKS_ENV);
+  s = app.strapi;
+  receiver = await startReceiver();
+  await webhookService<Dispatcher>(s, 'webhook-dispatcher').stop();
+  reader = await createKey(s, {
+    resources: {
+      'native:events': { actions: ['read'], read: ['title'], write: [] },
+      'native:buildings': { actions: ['read'], read: ['name'], write: [] },
+    },
+  });
+  // Thirty endpoints of buildings (three keys: at most ten per key), one of events, one of everything.
+  buildingHooks = [];
+  for (let k = 0; k < 3; k += 1) {
+    const key = await createKey(s, { resources: { 'native:buildings': { actions: ['read'], read: ['name'], write: [] } } });
+    for (let i = 0; i < 10; i += 1) {
+      buildingHooks.push(
+        (await endpoints().create(key.id, { url: receiver.url(`/b${k}-${i}`), resources: ['native:buildings'] })).endpoint.id,
+      );
+    }
+  }
+  eventHook = (await endpoints().create(reader.id, { url: receiver.url('/events'), resources: ['native:events'] })).endpoint.id;
+  everythingHook = (await endpoints().create(reader.id, { url: receiver.url('/all') })).endpoint.id;
+  // The first turns look at every endpoint once (new to this instance's index).
+  await drain();
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+});
+
+test('an event change is worked on for its subscribers only: 2 of 32 endpoints, whatever the other 30', async () => {
+  const before = await Promise.all(buildingHooks.map(positionOf));
+  const created = await publish(s, EVENT, { title: 'Fan-out', startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
+  const turn = await drain();
+  expect(turn.endpoints).toBe(2);
+  expect(turn.queued).toBe(2);
+  expect((await queuedFor(eventHook)).map((d) => [d.event, d.recordId])).toContainEqual(['record.published', created.documentId]);
+  expect((await queuedFor(everythingHook)).map((d) => d.recordId)).toContain(created.documentId);
+  // The building endpoints were not even read: their positions are where they were.
+  expect(await Promise.all(buildingHooks.map(positionOf))).toEqual(before);
+  // A quiet turn works on nobody.
+  expect((await drain()).endpoints).toBe(0);
+});
+
+test("an endpoint left behind by other types' changes gets exactly its own events at its next change", async () => {
+  const hook = buildingHooks[0]!;
+  const before = await positionOf(hook);
+  for (let i = 0; i < 12; i += 1) await publish(s, EVENT, { title: `Other ${i}`, startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
+  await drain();
+  expect(await positionOf(hook)).toBe(before);
+  const building = await publish(s, BUILDING, { name: 'Hall', slug: 'fan-out-hall' });
+  const turn = await drain();
+  // Thirty building endpoints and the one of everything.
+  expect(turn.endpoints).toBe(31);
+  const queued = await queuedFor(hook);
+  expect(queued.map((d) => [d.event, d.resource, d.recordId])).toEqual([['record.published', 'native:buildings', building.documentId]]);
+  expect(await positionOf(hook)).not.toBe(before);
+});
+
+test('a change of subscription is seen at the next turn, made here or by another instance (the revision row)', async () => {
+  // Here: the events endpoint now also takes buildings.
+  await endpoints().update(eventHook, { resources: ['native:events', 'native:buildings'] });
+  await drain();
+  const hall = await publish(s, BUILDING, { name: 'Annex', slug: 'fan-out-annex' });
+  await drain();
+  expect((await queuedFor(eventHook)).map((d) => d.recordId)).toContain(hall.documentId);
+
+  // Elsewhere: the row changed by another process, which bumps the revision as the service does.
+  await s.db
+    .query('plugin::public-api.webhook-endpoint' as never)
+    .update({ where: { id: eventHook }, data: { resources: ['native:events'] } } as never);
+  await webhookService<Subscriptions>(s, 'webhook-subscriptions').changed();
+  await drain();
+  const later = await publish(s, BUILDING, { name: 'Shed', slug: 'fan-out-shed' });
+  const turn = await drain();
+  expect(turn.endpoints).toBe(31);
+  expect((await queuedFor(eventHook)).map((d) => d.recordId)).not.toContain(later.documentId);
+});
+
+test('an endpoint turned off is not worked on; turned on again, it gets what it missed', async () => {
+  await endpoints().update(eventHook, { enabled: false });
+  await drain();
+  const missed = await publish(s, EVENT, { title: 'While off', startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
+  expect((await drain()).endpoints).toBe(1);
+  expect((await queuedFor(eventHook)).map((d) => d.recordId)).not.toContain(missed.documentId);
+  await endpoints().update(eventHook, { enabled: true });
+  await drain();
+  expect((await queuedFor(eventHook)).map((d) => d.recordId)).toContain(missed.documentId);
+});
+
+test('a burst longer than one batch is worked through in turns that follow at once, and sent', async () => {
+  const dispatcher = webhookService<Dispatcher>(s, 'webhook-dispatcher');
+  // fanOutBatch is 100: 130 changes take two batches of the endpoint; the first turn says more is left.
+  const titles = Array.from({ length: 130 }, (_, i) => `Burst ${i}`);
+  for (const title of titles) await publish(s, EVENT, { title, startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
+  const first = await fanOut().run();
+  expect(first.more).toBe(true);
+  dispatcher.start();
+  await dispatcher.turn();
+  const burst = (r: { path: string; body: string }) =>
+    r.path === '/events' &&
+    (JSON.parse(r.body) as { data: { attributes?: { title?: string } } }).data.attributes?.title?.startsWith('Burst ') === true;
+  const arrived = await receiver.waitFor(130, burst, 30_000);
+  const seen = arrived.map((r) => (JSON.parse(r.body) as { data: { attributes: { title: string } } }).data.attributes.title);
+  expect(new Set(seen)).toEqual(new Set(titles));
+  await eventually(async () => fanOut().waiting() === 0, 10_000, 'the fan-out to run out of endpoints');
+  await dispatcher.stop();
+});
