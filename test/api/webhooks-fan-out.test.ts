@@ -20,7 +20,7 @@ let app: TestApp;
 let s: Core.Strapi;
 let receiver: Receiver;
 
-type FanOut = { run: () => Promise<{ queued: number; endpoints: number; more: boolean }>; waiting: () => number };
+type FanOut = { run: () => Promise<{ queued: number; endpoints: number[]; more: boolean }>; waiting: () => number };
 type Dispatcher = { stop: () => Promise<void>; start: () => void; turn: () => Promise<void> };
 type EndpointsService = {
   create: (key: number, body: unknown) => Promise<{ endpoint: { id: number } }>;
@@ -31,15 +31,19 @@ type Subscriptions = { changed: () => Promise<void> };
 const fanOut = () => webhookService<FanOut>(s, 'webhook-fan-out');
 const endpoints = () => webhookService<EndpointsService>(s, 'webhook-endpoints');
 
-/** Turns until the fan-out has nothing left; the endpoints worked on and the deliveries queued, summed. */
+/**
+ * Turns until the fan-out has nothing left; the endpoints worked on (each once, in id order) and the
+ * deliveries queued. An endpoint that takes everything may be worked on for an entry of a type its key
+ * does not read (the index does not know grants): the assertions name the endpoints that must and must not be.
+ */
 const drain = async () => {
-  const total = { endpoints: 0, queued: 0, turns: 0 };
+  const total = { endpoints: new Set<number>(), queued: 0, turns: 0 };
   for (;;) {
     const turn = await fanOut().run();
-    total.endpoints += turn.endpoints;
+    for (const id of turn.endpoints) total.endpoints.add(id);
     total.queued += turn.queued;
     total.turns += 1;
-    if (!turn.more) return total;
+    if (!turn.more) return { ...total, endpoints: [...total.endpoints].sort((a, b) => a - b) };
     if (total.turns > 50) throw new Error('the fan-out never ran out of work');
   }
 };
@@ -99,14 +103,14 @@ test('an event change is worked on for its subscribers only: 2 of 32 endpoints, 
   const before = await Promise.all(buildingHooks.map(positionOf));
   const created = await publish(s, EVENT, { title: 'Fan-out', startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
   const turn = await drain();
-  expect(turn.endpoints).toBe(2);
+  expect(turn.endpoints).toEqual([eventHook, everythingHook]);
   expect(turn.queued).toBe(2);
   expect((await queuedFor(eventHook)).map((d) => [d.event, d.recordId])).toContainEqual(['record.published', created.documentId]);
   expect((await queuedFor(everythingHook)).map((d) => d.recordId)).toContain(created.documentId);
   // The building endpoints were not even read: their positions are where they were.
   expect(await Promise.all(buildingHooks.map(positionOf))).toEqual(before);
-  // A quiet turn works on nobody.
-  expect((await drain()).endpoints).toBe(0);
+  // A quiet turn works on none of them.
+  expect((await drain()).endpoints.filter((id) => id !== everythingHook)).toEqual([]);
 });
 
 test("an endpoint left behind by other types' changes gets exactly its own events at its next change", async () => {
@@ -118,7 +122,7 @@ test("an endpoint left behind by other types' changes gets exactly its own event
   const building = await publish(s, BUILDING, { name: 'Hall', slug: 'fan-out-hall' });
   const turn = await drain();
   // Thirty building endpoints and the one of everything.
-  expect(turn.endpoints).toBe(31);
+  expect(turn.endpoints).toEqual([...buildingHooks, everythingHook]);
   const queued = await queuedFor(hook);
   expect(queued.map((d) => [d.event, d.resource, d.recordId])).toEqual([['record.published', 'native:buildings', building.documentId]]);
   expect(await positionOf(hook)).not.toBe(before);
@@ -140,7 +144,7 @@ test('a change of subscription is seen at the next turn, made here or by another
   await drain();
   const later = await publish(s, BUILDING, { name: 'Shed', slug: 'fan-out-shed' });
   const turn = await drain();
-  expect(turn.endpoints).toBe(31);
+  expect(turn.endpoints).toEqual([...buildingHooks, everythingHook]);
   expect((await queuedFor(eventHook)).map((d) => d.recordId)).not.toContain(later.documentId);
 });
 
@@ -148,7 +152,7 @@ test('an endpoint turned off is not worked on; turned on again, it gets what it 
   await endpoints().update(eventHook, { enabled: false });
   await drain();
   const missed = await publish(s, EVENT, { title: 'While off', startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
-  expect((await drain()).endpoints).toBe(1);
+  expect((await drain()).endpoints).toEqual([everythingHook]);
   expect((await queuedFor(eventHook)).map((d) => d.recordId)).not.toContain(missed.documentId);
   await endpoints().update(eventHook, { enabled: true });
   await drain();
@@ -157,8 +161,10 @@ test('an endpoint turned off is not worked on; turned on again, it gets what it 
 
 test('a burst longer than one batch is worked through in turns that follow at once, and sent', async () => {
   const dispatcher = webhookService<Dispatcher>(s, 'webhook-dispatcher');
-  // fanOutBatch is 100: 130 changes take two batches of the endpoint; the first turn says more is left.
-  const titles = Array.from({ length: 130 }, (_, i) => `Burst ${i}`);
+  // Batches of 10 (the setting, read at each turn): 25 changes take three batches of the endpoint; the first turn says more is left.
+  const settings = (s.config.get('plugin::public-api') as { webhooks: { fanOutBatch?: number } }).webhooks;
+  settings.fanOutBatch = 10;
+  const titles = Array.from({ length: 25 }, (_, i) => `Burst ${i}`);
   for (const title of titles) await publish(s, EVENT, { title, startsAt: '2027-05-01T10:00:00.000Z', category: 'talk' });
   const first = await fanOut().run();
   expect(first.more).toBe(true);
@@ -167,9 +173,10 @@ test('a burst longer than one batch is worked through in turns that follow at on
   const burst = (r: { path: string; body: string }) =>
     r.path === '/events' &&
     (JSON.parse(r.body) as { data: { attributes?: { title?: string } } }).data.attributes?.title?.startsWith('Burst ') === true;
-  const arrived = await receiver.waitFor(130, burst, 30_000);
+  const arrived = await receiver.waitFor(25, burst, 30_000);
   const seen = arrived.map((r) => (JSON.parse(r.body) as { data: { attributes: { title: string } } }).data.attributes.title);
   expect(new Set(seen)).toEqual(new Set(titles));
   await eventually(async () => fanOut().waiting() === 0, 10_000, 'the fan-out to run out of endpoints');
   await dispatcher.stop();
+  delete settings.fanOutBatch;
 });

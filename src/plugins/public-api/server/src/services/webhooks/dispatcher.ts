@@ -31,8 +31,14 @@ import { WEBHOOK_ENDPOINT_UID, type EndpointRow } from './endpoints';
 
 /** How many endpoints with due work one turn looks at. */
 const ENDPOINTS_PER_TURN = 64;
-/** How often the log is pruned. */
-const PRUNE_EVERY_MS = 10 * 60_000;
+/** On SQLite, how many rounds of an endpoint's sends one claim takes (see `claimDue`). */
+export const CLAIM_ROUNDS = 8;
+
+type Claimed = { row: EndpointRow; delivery: ClaimedDelivery };
+/** How often the log is pruned (sooner while a prune finds a full batch). */
+const PRUNE_EVERY_MS = 60_000;
+/** Endpoints whose log one prune trims at most; the others wait for the next. */
+const TRIMS_PER_PRUNE = 100;
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -121,20 +127,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /**
-   * Claims due deliveries: asks for endpoints with due work (soonest first) and claims a few rows of each,
-   * within the bounds left by the sends in flight. Only the database work: the sends start once it has
-   * committed (`launch`).
+   * Claims due deliveries: asks for endpoints with due work (soonest first) and claims rows of each, within
+   * the bounds left by the sends in flight and those claimed and waiting (`held`). Only the database work:
+   * the sends start once it has committed (`launch`).
+   *
+   * On PostgreSQL an endpoint's claim is at most the sends it may still start (`sendsPerEndpoint`). On
+   * SQLite it is up to CLAIM_ROUNDS times that: the claim waits for the one connection behind every queued
+   * write, and a claim of four per wait delivers fewer events than eight writers make (the lag measured in
+   * docs/benchmarks.md). The rows wait here and are sent `sendsPerEndpoint` at a time; their lease covers
+   * every round (each at most the time limit, twice over, with room to record the outcome).
    */
-  const claimDue = async (): Promise<{ row: EndpointRow; delivery: ClaimedDelivery }[]> => {
+  const claimDue = async (): Promise<Claimed[]> => {
     const { sendsInFlight, sendsPerEndpoint, timeoutMs } = config();
-    const work: { row: EndpointRow; delivery: ClaimedDelivery }[] = [];
-    if (inFlight >= sendsInFlight) return work;
+    const rounds = sqlite ? CLAIM_ROUNDS : 1;
+    const work: Claimed[] = [];
+    if (inFlight + heldCount() >= sendsInFlight * rounds) return work;
     const now = Date.now();
     const due = await getService('webhook-deliveries').dueEndpoints(now, ENDPOINTS_PER_TURN);
     for (const endpointId of due) {
-      const taken = inFlight + work.length;
-      const free = Math.min(sendsInFlight - taken, sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0));
-      if (taken >= sendsInFlight) break;
+      // An endpoint with claimed rows still waiting is claimed for again once they are sent.
+      if (held.has(endpointId)) continue;
+      const taken = inFlight + heldCount() + work.length;
+      const free = Math.min(sendsInFlight * rounds - taken, (sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0)) * rounds);
+      if (taken >= sendsInFlight * rounds) break;
       if (free <= 0) continue;
       const row = (await endpoints().findOne({ where: { id: endpointId } })) as EndpointRow | null;
       if (!row || !row.enabled) continue;
@@ -143,32 +158,51 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await getService('webhook-endpoints').disable(row.id, unusable, now);
         continue;
       }
-      // The lease outlasts the send (its time limit) with room to record the outcome.
-      const claimed = await getService('webhook-deliveries').claim(endpointId, free, 2 * timeoutMs + 5_000, now);
+      const leaseRounds = Math.ceil(free / sendsPerEndpoint);
+      const claimed = await getService('webhook-deliveries').claim(endpointId, free, leaseRounds * 2 * timeoutMs + 5_000, now);
       for (const delivery of claimed) work.push({ row, delivery });
     }
     return work;
   };
 
-  /** Starts the sends of committed claims, each counted against the bounds until it has settled. */
-  const launch = (work: readonly { row: EndpointRow; delivery: ClaimedDelivery }[]) => {
-    for (const { row, delivery } of work) {
-      const endpointId = row.id;
-      inFlight += 1;
-      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
-      const send = deliver(row, delivery)
-        .catch((error: unknown) => {
-          strapi.log.warn(`[public-api] webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
-        })
-        .finally(() => {
-          inFlight -= 1;
-          const left = (perEndpoint.get(endpointId) ?? 1) - 1;
-          if (left > 0) perEndpoint.set(endpointId, left);
-          else perEndpoint.delete(endpointId);
-          sends.delete(send);
-          sendSoon();
-        });
-      sends.add(send);
+  /** Claimed rows waiting for a send slot, per endpoint (SQLite's larger claims; see `claimDue`). */
+  const held = new Map<number, Claimed[]>();
+  const heldCount = () => {
+    let n = 0;
+    for (const waiting of held.values()) n += waiting.length;
+    return n;
+  };
+
+  /** Takes committed claims: each is sent when its endpoint and the instance have a send slot free. */
+  const launch = (work: readonly Claimed[]) => {
+    for (const claimed of work) held.set(claimed.row.id, [...(held.get(claimed.row.id) ?? []), claimed]);
+    pump();
+  };
+
+  /** Starts the sends of held claims that fit the bounds, each counted against them until it has settled. */
+  const pump = () => {
+    const { sendsInFlight, sendsPerEndpoint } = config();
+    for (const [endpointId, waiting] of held) {
+      while (waiting.length > 0 && inFlight < sendsInFlight && (perEndpoint.get(endpointId) ?? 0) < sendsPerEndpoint) {
+        const { row, delivery } = waiting.shift()!;
+        inFlight += 1;
+        perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+        const send = deliver(row, delivery)
+          .catch((error: unknown) => {
+            strapi.log.warn(`[public-api] webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
+          })
+          .finally(() => {
+            inFlight -= 1;
+            const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+            if (left > 0) perEndpoint.set(endpointId, left);
+            else perEndpoint.delete(endpointId);
+            sends.delete(send);
+            if (started) pump();
+            sendSoon();
+          });
+        sends.add(send);
+      }
+      if (waiting.length === 0) held.delete(endpointId);
     }
   };
 
@@ -201,12 +235,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     );
   };
 
+  /** Endpoints given deliveries since the last prune: their logs are trimmed to `logPerEndpoint`. */
+  const filled = new Set<number>();
+
+  /**
+   * Deletes log rows past the retention, and each filled endpoint's finished rows past its newest
+   * `logPerEndpoint`: at most `pruneBatch` of each per statement. When a statement deleted a full batch
+   * (or endpoints were left for later), the next turn prunes again instead of waiting a minute.
+   */
   const prune = async () => {
     const now = Date.now();
     if (now - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now;
-    const { logRetentionMs, pruneBatch } = config();
-    await getService('webhook-deliveries').prune(logRetentionMs, pruneBatch, now);
+    const { logRetentionMs, pruneBatch, logPerEndpoint } = config();
+    const deliveries = getService('webhook-deliveries');
+    let behind = (await deliveries.prune(logRetentionMs, pruneBatch, now)) >= pruneBatch;
+    for (const endpointId of [...filled].slice(0, TRIMS_PER_PRUNE)) {
+      filled.delete(endpointId);
+      if ((await deliveries.trimLog(endpointId, logPerEndpoint, pruneBatch)) >= pruneBatch) {
+        filled.add(endpointId);
+        behind = true;
+      }
+    }
+    if (behind || filled.size > 0) lastPrune = 0;
   };
 
   const turn = async (): Promise<void> => {
@@ -218,10 +269,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         do {
           again = false;
-          const { more, claims } = await batched(async () => ({
-            more: (await getService('webhook-fan-out').run()).more,
+          const { fanOut, claims } = await batched(async () => ({
+            fanOut: await getService('webhook-fan-out').run(),
             claims: await claimDue(),
           }));
+          const { more } = fanOut;
+          for (const endpointId of fanOut.filled) filled.add(endpointId);
           // A fan-out with work left (a long batch, more endpoints than one turn takes) asks for a turn at once.
           if (more) again = true;
           launch(claims);
@@ -257,12 +310,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     wake,
     /** One turn now, awaited (tests, the bench). */
     turn,
+    /** Prunes the log at the next turn (tests). */
+    pruneSoon() {
+      lastPrune = 0;
+    },
+    /** Marks an endpoint's log to be trimmed at the next prune (a redelivery added to it). */
+    trimLater(endpointId: number) {
+      filled.add(endpointId);
+    },
     /** Stops turns, then waits for the sends in flight (each ends within its time limit). */
     async stop() {
       started = false;
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
+      // Claimed rows not sent yet are sent after their lease, by this instance or another (at least once).
+      held.clear();
       await Promise.allSettled([...sends]);
     },
   };

@@ -62,8 +62,11 @@ export const ENDPOINTS_PER_TURN = 100;
 /** How looking at one endpoint ended. */
 type Outcome = 'done' | 'more' | 'full' | 'raced' | 'gone';
 
-/** What one turn did: deliveries queued, endpoints worked on, and whether work is left for a turn at once. */
-export type FanOutTurn = { queued: number; endpoints: number; more: boolean };
+/**
+ * What one turn did: deliveries queued, the endpoints worked on and those given deliveries (whose log the
+ * dispatcher trims), and whether work is left for a turn at once.
+ */
+export type FanOutTurn = { queued: number; endpoints: number[]; filled: number[]; more: boolean };
 
 const samePosition = (a: Position | null, b: Position | null) => a !== null && b !== null && a.txid === b.txid && a.seq === b.seq;
 const before = (a: Position, b: Position) => a.txid < b.txid || (a.txid === b.txid && a.seq < b.seq);
@@ -146,7 +149,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One fan-out turn (see the header). */
     async run(now = Date.now()): Promise<FanOutTurn> {
-      const turn: FanOutTurn = { queued: 0, endpoints: 0, more: false };
+      const turn: FanOutTurn = { queued: 0, endpoints: [], filled: [], more: false };
       if (!render) return turn;
       const { index, changed } = await getService('webhook-subscriptions').current();
       look(changed);
@@ -160,15 +163,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const { pollIntervalMs } = webhookSettings(strapi);
       for (const [id, notBefore] of [...toLook]) {
-        if (turn.endpoints >= ENDPOINTS_PER_TURN) {
+        if (turn.endpoints.length >= ENDPOINTS_PER_TURN) {
           turn.more = true;
           break;
         }
         if (notBefore > now) continue;
         toLook.delete(id);
-        turn.endpoints += 1;
+        turn.endpoints.push(id);
         const { outcome, queued } = await fanOutOne(id, horizon);
         turn.queued += queued;
+        if (queued > 0) turn.filled.push(id);
         if (outcome === 'more' || outcome === 'raced') {
           // Back of the line: the others get their turn first.
           toLook.set(id, 0);
