@@ -3,11 +3,14 @@
  * content type only (plus those that take everything), however many others there are; an endpoint's
  * position stays where it was while only other types change, and its next read still finds exactly its
  * own events; a change of subscription (made here, or by another instance: the revision row) is seen at
- * the next turn; a burst longer than one batch is worked through at once, not one batch per poll.
+ * the next turn; a burst longer than one batch is worked through at once, not one batch per poll. And the
+ * bounds a hostile key meets: each endpoint's log is kept to its newest `logPerEndpoint` finished rows, and
+ * Redeliver cannot grow a full queue.
  *
  * The dispatcher is stopped: each turn is run here and its figures read.
  */
 import type { Core } from '@strapi/strapi';
+import { superAdmin } from '../helpers/admin';
 import { bootApp, type TestApp } from '../helpers/app';
 import { publish } from '../helpers/fixtures';
 import { createKey } from '../helpers/keys';
@@ -21,7 +24,17 @@ let s: Core.Strapi;
 let receiver: Receiver;
 
 type FanOut = { run: () => Promise<{ queued: number; endpoints: number[]; more: boolean }>; waiting: () => number };
-type Dispatcher = { stop: () => Promise<void>; start: () => void; turn: () => Promise<void> };
+type Dispatcher = {
+  stop: () => Promise<void>;
+  start: () => void;
+  turn: () => Promise<void>;
+  pruneSoon: () => void;
+  trimLater: (endpoint: number) => void;
+};
+type Deliveries = {
+  enqueue: (trx: unknown, rows: unknown[]) => Promise<void>;
+  list: (endpoint: number, before: number | null, limit?: number) => Promise<{ data: { id: number; eventId: string; status: string }[] }>;
+};
 type EndpointsService = {
   create: (key: number, body: unknown) => Promise<{ endpoint: { id: number } }>;
   update: (id: number, body: unknown) => Promise<unknown>;
@@ -69,7 +82,8 @@ let eventHook: number;
 let everythingHook: number;
 
 beforeAll(async () => {
-  app = await bootApp(FAST_WEBHOOKS_ENV);
+  // Twenty finished deliveries kept per endpoint (the log's bound; see the last test).
+  app = await bootApp({ ...FAST_WEBHOOKS_ENV, PUBLIC_API_WEBHOOKS_LOG_PER_ENDPOINT: '20' });
   s = app.strapi;
   receiver = await startReceiver();
   await webhookService<Dispatcher>(s, 'webhook-dispatcher').stop();
@@ -179,4 +193,74 @@ test('a burst longer than one batch is worked through in turns that follow at on
   await eventually(async () => fanOut().waiting() === 0, 10_000, 'the fan-out to run out of endpoints');
   await dispatcher.stop();
   delete settings.fanOutBatch;
+});
+
+describe("a key's endpoints cannot grow the outbox or the log without bound", () => {
+  const enqueue = (endpoint: number, name: string, n: number) =>
+    webhookService<Deliveries>(s, 'webhook-deliveries').enqueue(
+      s.db.connection,
+      Array.from({ length: n }, (_, i) => ({
+        endpoint,
+        eventId: `msg_${name}_${i}`,
+        event: 'record.updated',
+        resource: 'native:events',
+        recordId: `e${i}`,
+        seq: i,
+        occurredAt: Date.now(),
+        payload: JSON.stringify({ type: 'record.updated', timestamp: new Date().toISOString(), data: { type: 'events', id: `e${i}` } }),
+      })),
+    );
+  const log = async (endpoint: number) => (await webhookService<Deliveries>(s, 'webhook-deliveries').list(endpoint, null, 100)).data;
+
+  test('the log keeps the newest logPerEndpoint finished deliveries of each endpoint', async () => {
+    const dispatcher = webhookService<Dispatcher>(s, 'webhook-dispatcher');
+    const id = (await endpoints().create(reader.id, { url: receiver.url('/bounded') })).endpoint.id;
+    await enqueue(id, 'bounded', 30);
+    dispatcher.start();
+    await receiver.waitFor(30, (r) => r.path === '/bounded', 30_000);
+    await eventually(async () => (await log(id)).every((d) => d.status === 'delivered'), 20_000, 'every delivery to be recorded');
+    expect(await log(id)).toHaveLength(30);
+    dispatcher.trimLater(id);
+    dispatcher.pruneSoon();
+    await dispatcher.turn();
+    await dispatcher.stop();
+    const kept = await log(id);
+    expect(kept.map((d) => d.eventId)).toEqual(Array.from({ length: 20 }, (_, i) => `msg_bounded_${29 - i}`));
+  });
+
+  test("Redeliver is refused while the endpoint's queue is full: a clear admin error, nothing queued", async () => {
+    const admin = await superAdmin(app);
+    const id = (await endpoints().create(reader.id, { url: receiver.url('/full') })).endpoint.id;
+    // Off: its deliveries wait (nothing sends them).
+    await endpoints().update(id, { enabled: false });
+    await enqueue(id, 'full', 3);
+    const [one] = await log(id);
+    const settings = (s.config.get('plugin::public-api') as { webhooks: { queuePerEndpoint?: number } }).webhooks;
+    const bound = settings.queuePerEndpoint;
+    settings.queuePerEndpoint = 3;
+    try {
+      const res = await app
+        .http()
+        .post(`/public-api/webhooks/${id}/deliveries/${one!.id}/redeliver`)
+        .set('Authorization', admin.auth)
+        .send({});
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        name: 'ApplicationError',
+        message: 'This endpoint already has 3 deliveries waiting, the most it may have; redeliver once they have been sent.',
+        details: { reason: 'webhook_queue_full', queued: 3 },
+      });
+      expect(await log(id)).toHaveLength(3);
+      settings.queuePerEndpoint = 4;
+      const ok = await app
+        .http()
+        .post(`/public-api/webhooks/${id}/deliveries/${one!.id}/redeliver`)
+        .set('Authorization', admin.auth)
+        .send({});
+      expect(ok.status).toBe(201);
+      expect(await log(id)).toHaveLength(4);
+    } finally {
+      settings.queuePerEndpoint = bound;
+    }
+  });
 });
