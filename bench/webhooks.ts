@@ -125,6 +125,9 @@ export const main = async (args: string[]): Promise<number> => {
           method: 'POST',
           headers: { Authorization: `Bearer ${writer}`, 'Content-Type': 'application/vnd.api+json' },
           body: JSON.stringify({ data: { type: 'events', attributes: { title, startsAt: '2027-01-01T10:00:00Z', category: 'talk' } } }),
+        }).catch((error: Error & { cause?: unknown }) => {
+          // Say why (the cause: a reset, a refusal, a timeout) and whether the application is still running.
+          throw new Error(`write ${title}: ${error.message} (${String(error.cause)}); the application has exited: ${server.exited()}`);
         });
         if (res.status !== 201) throw new Error(`write ${title}: ${res.status} ${await res.text()}`);
         written.set(title, performance.now());
