@@ -1,18 +1,21 @@
 /**
  * `npm run bench:webhooks`: events per second from a change to its delivery at a local receiver
- * (contract section 16). The application runs as its own process on a fresh SQLite database; `--changes`
+ * (contract section 16). The application runs as its own process on a fresh SQLite database (or, with
+ * `--database postgres`, a fresh PostgreSQL database `pda_bench_webhooks` on BENCH_POSTGRES_URL, by
+ * default postgres://postgres@127.0.0.1:5432/postgres, dropped and made again at each run); `--changes`
  * events are created through /api/v2 (`--concurrency` at once), each subscribed to by `--endpoints`
  * endpoints of one key, and the receiver (in this process) records when each event arrives and verifies its
  * signature with the Standard Webhooks reference library. Printed: the rate of delivered events from the
  * first write to the last delivery, and the latency from a write's answer to its delivery (p50, p95, max).
  *
- *   npm run bench:webhooks -- [--changes 500] [--endpoints 1] [--concurrency 8]
+ *   npm run bench:webhooks -- [--changes 500] [--endpoints 1] [--concurrency 8] [--database sqlite|postgres]
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { startServer } from './server';
 import { DATA_DIR, benchEnvironment, createApiKey, withStrapi } from './setup';
@@ -21,6 +24,24 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 
 type WebhooksService = { create: (key: string, body: unknown) => Promise<{ secret: string }> };
 type KeysService = { findOne: (id: string) => Promise<{ id: number } | null> };
+
+const POSTGRES_DATABASE = 'pda_bench_webhooks';
+
+/** A fresh PostgreSQL database for the run; its settings for the application. */
+const freshPostgres = async (): Promise<Record<string, string>> => {
+  const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${POSTGRES_DATABASE}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${POSTGRES_DATABASE}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${POSTGRES_DATABASE}`;
+  return { DATABASE_CLIENT: 'postgres', DATABASE_URL: url.toString() };
+};
 
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
@@ -32,14 +53,20 @@ export const main = async (args: string[]): Promise<number> => {
       changes: { type: 'string', default: '500' },
       endpoints: { type: 'string', default: '1' },
       concurrency: { type: 'string', default: '8' },
+      database: { type: 'string', default: 'sqlite' },
     },
   });
+  if (values.database !== 'sqlite' && values.database !== 'postgres') {
+    process.stderr.write('usage: npm run bench:webhooks -- [--changes N] [--endpoints N] [--concurrency N] [--database sqlite|postgres]\n');
+    return 2;
+  }
   const changes = Number(values.changes);
   const endpointCount = Number(values.endpoints);
   const concurrency = Number(values.concurrency);
   const database = `webhooks-${process.pid}.db`;
-  const env = { ...benchEnvironment(database), PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' };
-  process.env.PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK = 'true';
+  const postgres = values.database === 'postgres' ? await freshPostgres() : {};
+  const env = { ...benchEnvironment(database), ...postgres, PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' };
+  Object.assign(process.env, postgres, { PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' });
 
   // The receiver: when each event (by title) arrived, every signature checked.
   const arrivals = new Map<string, number>();
@@ -98,6 +125,9 @@ export const main = async (args: string[]): Promise<number> => {
           method: 'POST',
           headers: { Authorization: `Bearer ${writer}`, 'Content-Type': 'application/vnd.api+json' },
           body: JSON.stringify({ data: { type: 'events', attributes: { title, startsAt: '2027-01-01T10:00:00Z', category: 'talk' } } }),
+        }).catch((error: Error & { cause?: unknown }) => {
+          // Say why (the cause: a reset, a refusal, a timeout) and whether the application is still running.
+          throw new Error(`write ${title}: ${error.message} (${String(error.cause)}); the application has exited: ${server.exited()}`);
         });
         if (res.status !== 201) throw new Error(`write ${title}: ${res.status} ${await res.text()}`);
         written.set(title, performance.now());
@@ -124,7 +154,9 @@ export const main = async (args: string[]): Promise<number> => {
   const last = Math.max(...arrivals.values());
   const latencies = [...arrivals.entries()].map(([name, at]) => at - written.get(name.slice(name.indexOf(':') + 1))!);
   const writesDone = Math.max(...written.values());
-  say(`bench:webhooks, ${new Date().toISOString()}, ${changes} changes, ${endpointCount} endpoint(s), ${concurrency} writers`);
+  say(
+    `bench:webhooks, ${new Date().toISOString()}, ${values.database}, ${changes} changes, ${endpointCount} endpoint(s), ${concurrency} writers`,
+  );
   say('| Delivered | Refused signatures | Writes per s | Events delivered per s | Latency p50 | p95 | max |');
   say('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   say(

@@ -82,6 +82,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
         timeoutMs: env.int('PUBLIC_API_WEBHOOKS_TIMEOUT_MS', 10000),
         sendsInFlight: env.int('PUBLIC_API_WEBHOOKS_SENDS_IN_FLIGHT', 16),
         queuePerEndpoint: env.int('PUBLIC_API_WEBHOOKS_QUEUE_PER_ENDPOINT', 1000),
+        logPerEndpoint: env.int('PUBLIC_API_WEBHOOKS_LOG_PER_ENDPOINT', 1000),
         retry: {
           baseMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_BASE_MS', 5000),
           capMs: env.int('PUBLIC_API_WEBHOOKS_RETRY_CAP_MS', 4 * 60 * 60 * 1000),

@@ -72,6 +72,8 @@ const onPostgres = {
     "events come from the change journal, written in the change's own transaction (a rolled-back write sends nothing)",
   'webhooks-removals.test.ts':
     "removals planned in the grant change's transaction (a plugin table), paged by document id in SQL with a compare-and-set on the row",
+  'webhooks-fan-out.test.ts':
+    "which endpoints a change concerns (the revision row read each turn), each endpoint's journal read on the (content_type, txid, seq) index below PostgreSQL's horizon",
   'webhooks-instances.test.ts': 'two processes on one database, one killed mid-send; PostgreSQL only (skipped on SQLite)',
   'webhooks-delivery.test.ts':
     'claims, settling under the lease token and the endpoint disabled are SQL of the plugin (bigint times on PostgreSQL)',

@@ -45,6 +45,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('usage').start();
   await getService('audit-log').start();
   // Webhooks: fans the change journal out to endpoints and sends due deliveries, in the background (services/webhooks).
+  await getService('webhook-subscriptions').ensure();
   getService('webhook-dispatcher').start(renderWebhookEvents);
   getService('metrics').observeWebhookOutboxLag(() => getService('webhook-deliveries').oldestPendingAgeSeconds());
   // SIGTERM drains: out of the proxy's rotation first, then in-flight requests finish (docs/deployment.md).

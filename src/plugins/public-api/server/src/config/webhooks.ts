@@ -41,8 +41,14 @@ export type WebhookSettings = {
   fanOutBatch: number;
   /** How long delivered and failed deliveries are kept in the log. */
   logRetentionMs: number;
-  /** Log rows one prune turn deletes at most. */
+  /** Log rows one prune turn deletes at most (by age, and per endpoint over `logPerEndpoint`). */
   pruneBatch: number;
+  /**
+   * Finished deliveries kept per endpoint, newest first, whatever their age: a busy or hostile key's
+   * endpoints cannot grow the log faster than pruning by age takes it away (each endpoint holds at most
+   * this plus `queuePerEndpoint` rows, plus what one prune interval adds).
+   */
+  logPerEndpoint: number;
   retry: RetryPolicy;
 };
 
@@ -57,6 +63,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   fanOutBatch: 100,
   logRetentionMs: 7 * 24 * 60 * 60_000,
   pruneBatch: 1_000,
+  logPerEndpoint: 1_000,
   retry: DEFAULT_RETRY_POLICY,
 };
 
@@ -80,6 +87,7 @@ export const webhookSettings = (strapi: Core.Strapi): WebhookSettings => {
     fanOutBatch: positive(given.fanOutBatch, d.fanOutBatch),
     logRetentionMs: positive(given.logRetentionMs, d.logRetentionMs),
     pruneBatch: positive(given.pruneBatch, d.pruneBatch),
+    logPerEndpoint: positive(given.logPerEndpoint, d.logPerEndpoint),
     retry: {
       baseMs: positive(given.retry?.baseMs, d.retry.baseMs),
       capMs: positive(given.retry?.capMs, d.retry.capMs),

@@ -7,7 +7,8 @@
  *
  * Which resources an entry concerns: those the key may read whose content type is the entry's (a CMS
  * collection type backs one resource per website). Entries of content types the key reads nothing of give
- * no event at all. A record readable in none of them is a removal under the first of them.
+ * no event at all (the fan-out does not even read them: `contentTypes`). A record readable in none of them
+ * is a removal under the first of them.
  */
 import { configuredOrigin } from '../http/base-url';
 import { allows } from '../grants/projection';
@@ -41,7 +42,7 @@ const subscribed = async (key: ApiKey, endpoint: Endpoint): Promise<Resource[]> 
   );
 };
 
-export const renderWebhookEvents: EventRenderer = async (key: ApiKey, endpoint: Endpoint, entries: readonly JournalEntry[]) => {
+const render = async (key: ApiKey, endpoint: Endpoint, entries: readonly JournalEntry[]): Promise<KeyEvent[]> => {
   if (entries.length === 0) return [];
   const resources = await subscribed(key, endpoint);
   const byUid = new Map<string, Resource[]>();
@@ -101,3 +102,10 @@ export const renderWebhookEvents: EventRenderer = async (key: ApiKey, endpoint: 
   }
   return events;
 };
+
+/** The content types whose entries can mean anything to the endpoint: those of the resources it gets (the fan-out reads only these). */
+const contentTypes = async (key: ApiKey, endpoint: Endpoint): Promise<string[]> => [
+  ...new Set((await subscribed(key, endpoint)).map((resource) => resource.uid)),
+];
+
+export const renderWebhookEvents: EventRenderer = Object.assign(render, { contentTypes });

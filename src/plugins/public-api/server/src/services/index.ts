@@ -27,6 +27,7 @@ import webhookDispatcher from './webhooks/dispatcher';
 import webhookEndpoints from './webhooks/endpoints';
 import webhookFanOut from './webhooks/fan-out';
 import webhookRemovals from './webhooks/grant-removals';
+import webhookSubscriptions from './webhooks/subscriptions';
 import websites from './websites';
 import writes from './writes';
 
@@ -60,6 +61,7 @@ export default {
   'webhook-endpoints': webhookEndpoints,
   'webhook-fan-out': webhookFanOut,
   'webhook-removals': webhookRemovals,
+  'webhook-subscriptions': webhookSubscriptions,
   websites,
   writes,
 };

@@ -14,6 +14,7 @@ import type {
   RotateWebhookSecret,
   UpdateWebhookEndpoint,
 } from '../../../../shared/contracts/webhooks';
+import { webhookSettings } from '../../config/webhooks';
 import { getService } from '../../utils/get-service';
 
 const param = (ctx: Context, name: string): string => String(ctx.params[name]);
@@ -61,7 +62,8 @@ export default () => ({
     const endpoint = await getService('webhook-endpoints').requireRow(param(ctx, 'id'));
     const delivery = param(ctx, 'delivery');
     if (!/^\d{1,16}$/.test(delivery)) throw new errors.NotFoundError(`No delivery '${delivery}' of this endpoint.`);
-    const data = await getService('webhook-deliveries').redeliver(endpoint.id, Number(delivery));
+    const data = await getService('webhook-deliveries').redeliver(endpoint.id, Number(delivery), webhookSettings(strapi).queuePerEndpoint);
+    getService('webhook-dispatcher').trimLater(endpoint.id);
     getService('webhook-dispatcher').wake();
     ctx.status = 201;
     ctx.body = { data } satisfies RedeliverWebhook.Response;

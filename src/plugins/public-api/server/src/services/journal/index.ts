@@ -28,7 +28,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { databaseClient, type DatabaseClient } from '../../database/connection';
+import { connectionOf, databaseClient, type DatabaseClient } from '../../database/connection';
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
 import { componentIndexStatements, referencePaths } from './reference-paths';
@@ -111,9 +111,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const client = (): DatabaseClient => databaseClient(strapi);
   let timer: NodeJS.Timeout | null = null;
 
-  /** Rows of a raw statement on the pool (SQLite answers the rows, PostgreSQL a result holding them). */
+  /**
+   * Rows of a raw statement, on the plugin's transaction when one is running (the webhook dispatcher's turn
+   * on SQLite, whose one connection that transaction holds), else on the pool (SQLite answers the rows,
+   * PostgreSQL a result holding them).
+   */
   const rawRows = async <Row>(sql: string, bindings: readonly unknown[]): Promise<Row[]> => {
-    const result = (await knex().raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
+    const result = (await connectionOf(strapi).raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
     return Array.isArray(result) ? result : result.rows;
   };
 
@@ -151,7 +155,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
         return { txid: Number(result.rows[0]!.horizon), seq: 0 };
       }
-      const rows = (await knex().raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
+      // SQLite: on the transaction running, if any (its one connection is held by it).
+      const rows = (await connectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
       return { txid: 0, seq: Number(rows[0]!.next) };
     },
 
@@ -170,15 +175,48 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return rows.length > 0;
     },
 
-    /** Every entry in [from, to), in order (webhooks). */
-    async entries(from: JournalPosition, to: JournalPosition, limit: number): Promise<JournalRead> {
+    /**
+     * Every entry in [from, to), in order (webhooks); with `uids`, only the entries of those content types:
+     * one walk of the `(content_type, txid, seq)` index per content type, each at most `limit` long, merged
+     * in order, so entries of other types between `from` and `to` cost nothing however many there are.
+     */
+    async entries(from: JournalPosition, to: JournalPosition, limit: number, uids?: readonly string[]): Promise<JournalRead> {
       const bounded = boundedLimit(limit);
       const range = rangeSql(from, to);
-      return read(
-        `SELECT ${COLUMNS} FROM ${JOURNAL_TABLE} c WHERE ${range.sql} ORDER BY c.txid, c.seq LIMIT ?`,
+      if (uids === undefined)
+        return read(
+          `SELECT ${COLUMNS} FROM ${JOURNAL_TABLE} c WHERE ${range.sql} ORDER BY c.txid, c.seq LIMIT ?`,
+          [...range.bindings, bounded],
+          bounded,
+        );
+      const types = [...new Set(uids)];
+      if (types.length === 0) return { entries: [], next: null };
+      const one = `SELECT * FROM (SELECT ${COLUMNS} FROM ${JOURNAL_TABLE} c WHERE c.content_type = ? AND ${range.sql} ORDER BY c.txid, c.seq LIMIT ?)`;
+      const sql = `SELECT * FROM (${types.map((_, i) => `${one} t${i}`).join(' UNION ALL ')}) m ORDER BY m.txid, m.seq LIMIT ?`;
+      // Each type's walk is complete up to its last row; the first `limit` of their merge are complete up to the last of them.
+      return read(sql, [...types.flatMap((uid) => [uid, ...range.bindings, bounded]), bounded], bounded);
+    },
+
+    /**
+     * The content types of the entries in [from, to), reading at most `limit` entries in order (the fan-out's
+     * look at what a batch of changes concerns), and the position to continue from, or null when none is left.
+     */
+    async contentTypes(
+      from: JournalPosition,
+      to: JournalPosition,
+      limit: number,
+    ): Promise<{ uids: Set<string>; next: JournalPosition | null }> {
+      const bounded = boundedLimit(limit);
+      const range = rangeSql(from, to);
+      const rows = await rawRows<{ txid: number | string; seq: number | string; content_type: string }>(
+        `SELECT c.txid, c.seq, c.content_type FROM ${JOURNAL_TABLE} c WHERE ${range.sql} ORDER BY c.txid, c.seq LIMIT ?`,
         [...range.bindings, bounded],
-        bounded,
       );
+      const last = rows.at(-1);
+      return {
+        uids: new Set(rows.map((row) => row.content_type)),
+        next: rows.length === bounded && last ? { txid: Number(last.txid), seq: Number(last.seq) + 1 } : null,
+      };
     },
 
     /**

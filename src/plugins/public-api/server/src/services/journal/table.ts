@@ -11,7 +11,9 @@
  *   `occurred_at` (Unix milliseconds).
  *
  * Indexes: `(txid, seq)`, the order readers walk; `(content_type, document_id, txid, seq)`, a document's
- * later entries (a sync delta reports a document once, at its last change); `occurred_at`, for pruning.
+ * later entries (a sync delta reports a document once, at its last change); `(content_type, txid, seq)`,
+ * one content type's entries in order (a webhook endpoint reads only what it subscribes to);
+ * `occurred_at`, for pruning.
  */
 import type { DatabaseClient } from '../../database/connection';
 
@@ -31,6 +33,7 @@ export const journalTableStatements = (client: DatabaseClient): string[] => {
      )`,
     `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_order ON ${JOURNAL_TABLE} (txid, seq)`,
     `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_document ON ${JOURNAL_TABLE} (content_type, document_id, txid, seq)`,
+    `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_type_order ON ${JOURNAL_TABLE} (content_type, txid, seq)`,
     `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_occurred ON ${JOURNAL_TABLE} (occurred_at)`,
   ];
 };

@@ -21,7 +21,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
 import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
-import { databaseClient } from '../../database/connection';
+import { connectionOf, databaseClient } from '../../database/connection';
 import { readModelOf } from '../../read/model';
 import { WEBHOOK_ENDPOINT_UID } from './endpoints';
 
@@ -94,7 +94,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     return { table, c: columns };
   };
-  const knex = (): Knex => strapi.db.connection as unknown as Knex;
+  /** The plugin's transaction when one is running (the dispatcher's batches on SQLite), else the pool. */
+  const knex = (): Knex => connectionOf(strapi);
 
   const toAdmin = (row: Row): AdminWebhookDelivery => {
     const { c } = model();
@@ -254,11 +255,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { data: page, next: rows.length > limit ? page[page.length - 1]!.id : null };
     },
 
-    /** Sends a delivery again: a new row, same event id and body, due now. */
-    async redeliver(endpoint: number, id: number, now = Date.now()): Promise<AdminWebhookDelivery> {
+    /**
+     * Sends a delivery again: a new row, same event id and body, due now. Refused while the endpoint's queue
+     * holds `queueBound` deliveries (the bound the fan-out keeps to): redelivering cannot grow it past that.
+     */
+    async redeliver(endpoint: number, id: number, queueBound: number, now = Date.now()): Promise<AdminWebhookDelivery> {
       const { table, c } = model();
       const original = (await knex()(table).where(c.id, id).andWhere(c.endpoint, endpoint).first()) as Row | undefined;
       if (!original) throw new errors.NotFoundError(`No delivery '${id}' of this endpoint.`);
+      if ((await this.pendingUpTo(endpoint, queueBound)) >= queueBound)
+        throw new errors.ApplicationError(
+          `This endpoint already has ${queueBound} deliveries waiting, the most it may have; redeliver once they have been sent.`,
+          { reason: 'webhook_queue_full', queued: queueBound },
+        );
       const at = new Date(now);
       const data = {
         [c.endpoint]: endpoint,
@@ -289,6 +298,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .select(c.id)
         .whereIn(c.status, ['delivered', 'failed'])
         .andWhere(c.finishedAt, '<', now - retentionMs)
+        .limit(batch);
+      return Number(await knex()(table).whereIn(c.id, old).delete());
+    },
+
+    /**
+     * Keeps an endpoint's log to its newest `keep` rows: deletes finished deliveries older than those, at
+     * most `batch`. Two walks of the `(endpoint, id)` index, at most `keep` and `batch` long. How many were deleted.
+     */
+    async trimLog(endpoint: number, keep: number, batch: number): Promise<number> {
+      const { table, c } = model();
+      const newest = knex()(table).select(c.id).where(c.endpoint, endpoint).orderBy(c.id, 'desc').limit(keep);
+      const [row] = (await knex().min({ oldest: c.id }).from(newest.as('newest'))) as { oldest: number | string | null }[];
+      // Fewer than `keep` rows: the oldest kept is the oldest there is, and nothing is older.
+      if (row?.oldest === null || row?.oldest === undefined) return 0;
+      const old = knex()(table)
+        .select(c.id)
+        .where(c.endpoint, endpoint)
+        .andWhere(c.id, '<', Number(row.oldest))
+        .whereIn(c.status, ['delivered', 'failed'])
+        .orderBy(c.id, 'asc')
         .limit(batch);
       return Number(await knex()(table).whereIn(c.id, old).delete());
     },

@@ -22,16 +22,24 @@ import { webhookSettings, type WebhookSettings } from '../../config/webhooks';
 import { keyUnusable } from '../../webhooks/key-state';
 import { signedHeaders } from '../../webhooks/message';
 import { failedTooLong, nextAttemptAt } from '../../webhooks/retry';
+import { databaseClient, inTransaction } from '../../database/connection';
 import { getService } from '../../utils/get-service';
 import { sendWebhook } from './client';
-import type { ClaimedDelivery } from './deliveries';
+import type { AttemptOutcome, ClaimedDelivery } from './deliveries';
+import { createSettleBatcher } from './settle-batcher';
 import type { EventRenderer } from './fan-out';
 import { WEBHOOK_ENDPOINT_UID, type EndpointRow } from './endpoints';
 
 /** How many endpoints with due work one turn looks at. */
 const ENDPOINTS_PER_TURN = 64;
-/** How often the log is pruned. */
-const PRUNE_EVERY_MS = 10 * 60_000;
+/** On SQLite, how many rounds of an endpoint's sends one claim takes (see `claimDue`). */
+export const CLAIM_ROUNDS = 8;
+
+type Claimed = { row: EndpointRow; delivery: ClaimedDelivery };
+/** How often the log is pruned (sooner while a prune finds a full batch). */
+const PRUNE_EVERY_MS = 60_000;
+/** Endpoints whose log one prune trims at most; the others wait for the next. */
+const TRIMS_PER_PRUNE = 100;
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -50,6 +58,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const endpoints = () => strapi.db.query(WEBHOOK_ENDPOINT_UID);
 
   /**
+   * SQLite has one connection, and writers queue for it: each statement of the dispatcher on its own would
+   * wait behind every write queued before it, a dozen times per turn (docs/benchmarks.md, Webhooks). There
+   * a turn's database work (the fan-out and the claims) is one transaction, the connection taken once, and
+   * the outcomes of sends that end together are recorded in one transaction too (`settling`). SQLite runs
+   * one process per database file, so no other instance competes for the rows. On PostgreSQL each
+   * statement runs on the pool as it comes (connections of its own; claims `FOR UPDATE SKIP LOCKED` and
+   * compare-and-set positions between instances, unchanged).
+   */
+  const sqlite = databaseClient(strapi) === 'sqlite';
+  const batched = <T>(work: () => Promise<T>): Promise<T> => (sqlite ? inTransaction(strapi, work) : work());
+  const settling = sqlite
+    ? createSettleBatcher(batched, (error) => strapi.log.warn(`[public-api] webhook settle failed: ${error.message}`))
+    : (work: () => Promise<void>) => work();
+
+  /**
    * Runs a callback in the context `start` was called in (bootstrap's). A wake comes from inside a write,
    * whose transaction the async context carries (Strapi's and the plugin's): a turn must never run in it,
    * since that transaction has ended (or is about to) by the time the turn reads and writes.
@@ -65,10 +88,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Sends one claimed delivery and settles it; the endpoint's failure streak follows the outcome. */
   const deliver = async (row: EndpointRow, delivery: ClaimedDelivery) => {
-    const { retry, timeoutMs, responseBytes, allowHttpLoopback } = config();
+    const { timeoutMs, responseBytes, allowHttpLoopback } = config();
     const secrets = getService('webhook-endpoints').signingSecrets(row);
     const headers = signedHeaders(delivery.eventId, delivery.payload, secrets, new Date());
     const outcome = await sendWebhook(row.url, { ...headers }, delivery.payload, { timeoutMs, responseBytes, allowHttpLoopback });
+    await settling(() => settle(row, delivery, outcome));
+  };
+
+  /** Records an attempt's outcome; the endpoint's failure streak follows it. */
+  const settle = async (row: EndpointRow, delivery: ClaimedDelivery, outcome: AttemptOutcome) => {
+    const { retry } = config();
     const now = Date.now();
     const next = outcome.ok ? null : nextAttemptAt(retry, delivery.firstAttemptAt, delivery.attempts, now);
     await getService('webhook-deliveries').settle(delivery, outcome, next, now);
@@ -98,14 +127,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  const sendDue = async () => {
+  /**
+   * Claims due deliveries: asks for endpoints with due work (soonest first) and claims rows of each, within
+   * the bounds left by the sends in flight and those claimed and waiting (`held`). Only the database work:
+   * the sends start once it has committed (`launch`).
+   *
+   * On PostgreSQL an endpoint's claim is at most the sends it may still start (`sendsPerEndpoint`). On
+   * SQLite it is up to CLAIM_ROUNDS times that: the claim waits for the one connection behind every queued
+   * write, and a claim of four per wait delivers fewer events than eight writers make (the lag measured in
+   * docs/benchmarks.md). The rows wait here and are sent `sendsPerEndpoint` at a time; their lease covers
+   * every round (each at most the time limit, twice over, with room to record the outcome).
+   */
+  const claimDue = async (): Promise<Claimed[]> => {
     const { sendsInFlight, sendsPerEndpoint, timeoutMs } = config();
-    if (inFlight >= sendsInFlight) return;
+    const rounds = sqlite ? CLAIM_ROUNDS : 1;
+    const work: Claimed[] = [];
+    if (inFlight + heldCount() >= sendsInFlight * rounds) return work;
     const now = Date.now();
     const due = await getService('webhook-deliveries').dueEndpoints(now, ENDPOINTS_PER_TURN);
     for (const endpointId of due) {
-      const free = Math.min(sendsInFlight - inFlight, sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0));
-      if (inFlight >= sendsInFlight) break;
+      // An endpoint with claimed rows still waiting is claimed for again once they are sent.
+      if (held.has(endpointId)) continue;
+      const taken = inFlight + heldCount() + work.length;
+      const free = Math.min(sendsInFlight * rounds - taken, (sendsPerEndpoint - (perEndpoint.get(endpointId) ?? 0)) * rounds);
+      if (taken >= sendsInFlight * rounds) break;
       if (free <= 0) continue;
       const row = (await endpoints().findOne({ where: { id: endpointId } })) as EndpointRow | null;
       if (!row || !row.enabled) continue;
@@ -114,9 +159,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await getService('webhook-endpoints').disable(row.id, unusable, now);
         continue;
       }
-      // The lease outlasts the send (its time limit) with room to record the outcome.
-      const claimed = await getService('webhook-deliveries').claim(endpointId, free, 2 * timeoutMs + 5_000, now);
-      for (const delivery of claimed) {
+      const leaseRounds = Math.ceil(free / sendsPerEndpoint);
+      const claimed = await getService('webhook-deliveries').claim(endpointId, free, leaseRounds * 2 * timeoutMs + 5_000, now);
+      for (const delivery of claimed) work.push({ row, delivery });
+    }
+    return work;
+  };
+
+  /** Claimed rows waiting for a send slot, per endpoint (SQLite's larger claims; see `claimDue`). */
+  const held = new Map<number, Claimed[]>();
+  const heldCount = () => {
+    let n = 0;
+    for (const waiting of held.values()) n += waiting.length;
+    return n;
+  };
+
+  /** Takes committed claims: each is sent when its endpoint and the instance have a send slot free. */
+  const launch = (work: readonly Claimed[]) => {
+    for (const claimed of work) held.set(claimed.row.id, [...(held.get(claimed.row.id) ?? []), claimed]);
+    pump();
+  };
+
+  /** Starts the sends of held claims that fit the bounds, each counted against them until it has settled. */
+  const pump = () => {
+    const { sendsInFlight, sendsPerEndpoint } = config();
+    for (const [endpointId, waiting] of held) {
+      while (waiting.length > 0 && inFlight < sendsInFlight && (perEndpoint.get(endpointId) ?? 0) < sendsPerEndpoint) {
+        const { row, delivery } = waiting.shift()!;
         inFlight += 1;
         perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
         const send = deliver(row, delivery)
@@ -129,12 +198,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             if (left > 0) perEndpoint.set(endpointId, left);
             else perEndpoint.delete(endpointId);
             sends.delete(send);
+            if (started) pump();
             sendSoon();
           });
         sends.add(send);
       }
+      if (waiting.length === 0) held.delete(endpointId);
     }
   };
+
+  const sendDue = async () => launch(await batched(claimDue));
 
   /**
    * After a send ends, its turn is given to the next due delivery at once: only the sending half runs
@@ -163,12 +236,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     );
   };
 
+  /** Endpoints given deliveries since the last prune: their logs are trimmed to `logPerEndpoint`. */
+  const filled = new Set<number>();
+
+  /**
+   * Deletes log rows past the retention, and each filled endpoint's finished rows past its newest
+   * `logPerEndpoint`: at most `pruneBatch` of each per statement. When a statement deleted a full batch
+   * (or endpoints were left for later), the next turn prunes again instead of waiting a minute.
+   */
   const prune = async () => {
     const now = Date.now();
     if (now - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now;
-    const { logRetentionMs, pruneBatch } = config();
-    await getService('webhook-deliveries').prune(logRetentionMs, pruneBatch, now);
+    const { logRetentionMs, pruneBatch, logPerEndpoint } = config();
+    const deliveries = getService('webhook-deliveries');
+    let behind = (await deliveries.prune(logRetentionMs, pruneBatch, now)) >= pruneBatch;
+    for (const endpointId of [...filled].slice(0, TRIMS_PER_PRUNE)) {
+      filled.delete(endpointId);
+      if ((await deliveries.trimLog(endpointId, logPerEndpoint, pruneBatch)) >= pruneBatch) {
+        filled.add(endpointId);
+        behind = true;
+      }
+    }
+    if (behind || filled.size > 0) lastPrune = 0;
   };
 
   const turn = async (): Promise<void> => {
@@ -180,9 +270,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         do {
           again = false;
-          await getService('webhook-fan-out').run();
+          // Removals read and write on the pool (their own transaction): outside the SQLite turn's transaction,
+          // which holds the one connection.
           await getService('webhook-removals').run();
-          await sendDue();
+          const { fanOut, claims } = await batched(async () => ({
+            fanOut: await getService('webhook-fan-out').run(),
+            claims: await claimDue(),
+          }));
+          const { more } = fanOut;
+          for (const endpointId of fanOut.filled) filled.add(endpointId);
+          // A fan-out with work left (a long batch, more endpoints than one turn takes) asks for a turn at once.
+          if (more) again = true;
+          launch(claims);
           await prune();
         } while (again && started);
       } catch (error) {
@@ -215,12 +314,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     wake,
     /** One turn now, awaited (tests, the bench). */
     turn,
+    /** Prunes the log at the next turn (tests). */
+    pruneSoon() {
+      lastPrune = 0;
+    },
+    /** Marks an endpoint's log to be trimmed at the next prune (a redelivery added to it). */
+    trimLater(endpointId: number) {
+      filled.add(endpointId);
+    },
     /** Stops turns, then waits for the sends in flight (each ends within its time limit). */
     async stop() {
       started = false;
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
+      // Claimed rows not sent yet are sent after their lease, by this instance or another (at least once).
+      held.clear();
       await Promise.allSettled([...sends]);
     },
   };

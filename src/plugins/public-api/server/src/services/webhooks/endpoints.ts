@@ -176,6 +176,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           ...positionColumns(await getService('webhook-fan-out').horizon()),
         },
       })) as EndpointRow;
+      await getService('webhook-subscriptions').changed();
       return { endpoint: toAdminEndpoint(row), secret };
     },
 
@@ -196,6 +197,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (settings.enabled === false && row.enabled)
         Object.assign(data, { disabledReason: 'Disabled by an admin.', disabledAt: Date.now() });
       const updated = (await query().update({ where: { id: row.id }, data })) as EndpointRow;
+      if (settings.resources || settings.enabled !== undefined) await getService('webhook-subscriptions').changed();
       return toAdminEndpoint(updated);
     },
 
@@ -219,6 +221,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const row = await requireRow(id);
       await getService('webhook-deliveries').forgetEndpoint(row.id);
       await query().delete({ where: { id: row.id } });
+      await getService('webhook-subscriptions').changed();
       return toAdminEndpoint(row);
     },
 
@@ -235,15 +238,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return secrets;
     },
 
-    /** Endpoints that are on, oldest first, as the dispatcher uses them. */
-    async enabled(): Promise<Endpoint[]> {
-      const rows = (await query().findMany({ where: { enabled: true }, orderBy: [{ id: 'asc' }] })) as EndpointRow[];
-      return rows.map(toEndpoint);
-    },
-
-    /** Turns an endpoint off with the reason the admin shows. */
+    /** Turns an endpoint off with the reason the admin shows (every instance's fan-out stops looking at it). */
     async disable(id: number, reason: string, now = Date.now()): Promise<void> {
       await query().update({ where: { id }, data: { enabled: false, disabledReason: reason, disabledAt: now } });
+      await getService('webhook-subscriptions').changed();
     },
   };
 };
