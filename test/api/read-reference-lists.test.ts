@@ -406,6 +406,67 @@ describe('reference lists inside components', () => {
     expect(long.attributes.events.map((event) => event.id)).toEqual(listed.slice(0, CAP));
   });
 
+  test('a write never drops what reads did not show: the zone sent whole is 409 (PATCH and atomic); other fields and short lists are written', async () => {
+    const writer = await createKey(app.strapi, {
+      resources: {
+        'cms:lists-site/pages': { actions: ['read', 'update'], read: ['title', 'sections'], write: ['title', 'sections'] },
+        'native:events': { actions: ['read'], read: ['title'] },
+      },
+    });
+    const path = `/api/v2/cms/lists-site/pages/${pageId}`;
+    const shown = await get(writer, path);
+    const patch = (attributes: Record<string, unknown>, id = pageId, target = path) =>
+      app
+        .http()
+        .patch(target)
+        .set('Authorization', writer.auth)
+        .set('Content-Type', 'application/vnd.api+json')
+        .send({ data: { type: 'pages', id, attributes } });
+    // The zone written back exactly as read: the references past the first 100 would go.
+    const refused = await patch({ sections: shown.data.attributes.sections });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ source: { pointer: '/data/attributes/sections' }, meta: { reason: 'relation_list_truncated' } }),
+    ]);
+    const atomic = await app
+      .http()
+      .post('/api/v2/operations')
+      .set('Authorization', writer.auth)
+      .set('Content-Type', 'application/vnd.api+json;ext="https://jsonapi.org/ext/atomic"')
+      .set('Accept', 'application/vnd.api+json;ext="https://jsonapi.org/ext/atomic"')
+      .send({
+        'atomic:operations': [
+          {
+            op: 'update',
+            href: `/cms/lists-site/pages/${pageId}`,
+            data: { type: 'pages', attributes: { title: 'Renamed first' } },
+          },
+          { op: 'update', href: `/cms/lists-site/pages/${pageId}`, data: { type: 'pages', attributes: { sections: [] } } },
+        ],
+      });
+    expect(atomic.status).toBe(409);
+    expect(atomic.body.errors[0]).toMatchObject({
+      source: { pointer: '/atomic:operations/1/data/attributes/sections' },
+      meta: { reason: 'relation_list_truncated' },
+    });
+    // Nothing was written: all 150 links stay, and the first operation's title was rolled back.
+    const after = await get(writer, path);
+    expect(after.data.attributes.title).toBe('Many events');
+    expect((after.data.attributes.sections as Section[])[1]!.attributes.events.map((ref) => ref.id)).toEqual(listed.slice(0, CAP));
+    expect(after.data.meta.truncated).toEqual(['sections']);
+    // A write that leaves the zone out goes through; so does a whole zone on a page whose lists are short.
+    const renamed = await patch({ title: 'Many events, renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.meta.truncated).toEqual(['sections']);
+    const few = ((await get(writer, '/api/v2/cms/lists-site/pages?limit=10')).data as { id: string }[]).find(
+      (record) => record.id !== pageId,
+    )!;
+    const fewPath = `/api/v2/cms/lists-site/pages/${few.id}`;
+    const fewShown = await get(writer, fewPath);
+    const rewritten = await patch({ sections: fewShown.data.attributes.sections }, few.id, fewPath);
+    expect(rewritten.status).toBe(200);
+  });
+
   test("the plugin's index on the component's join table is created at start for what websites publish", async () => {
     // What the next start does (the website above was created after this one): the indexes of every resource.
     const plugin = app.strapi.plugin('public-api');

@@ -38,7 +38,7 @@ import { planAttributes, type AttributePlan } from '../write/attributes';
 import { resolveLocalIds, type ComponentSites, type LidSites, type LocalRecord, type RelationTarget } from '../write/local-ids';
 import { assertDocumentTarget, type ResourceObject } from '../write/resource-object';
 import { findRecord, findSingleton } from './shared/find-record';
-import { explainWrite, loadWritten, loadWrittenMany } from './shared/read-back';
+import { explainWrite, loadWritten, loadWrittenMany, refuseCutComponentLists } from './shared/read-back';
 import { withDeferredCreates } from '../services/journal/deferred';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { getService } from '../utils/get-service';
@@ -351,6 +351,7 @@ const runStep = async (request: ApiRequest, step: Step, state: RunState, readBac
   if (operation.op === 'update') {
     const object = operation.data!;
     assertDocumentTarget(object, { type: access.resource.slug, id: documentId });
+    await refuseCutComponentLists(request, access, target, documentId, object.attributes);
     await writes.update(target, documentId, planWithLocalIds(step, object, lids));
     return { data: await readBack(request, step, documentId) };
   }

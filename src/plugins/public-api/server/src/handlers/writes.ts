@@ -24,7 +24,7 @@ import type { RecordObject } from '../serialize/record';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
 import { planAttributes } from '../write/attributes';
 import { findRecord, findSingleton } from './shared/find-record';
-import { explainWrite, loadWritten as load } from './shared/read-back';
+import { explainWrite, loadWritten as load, refuseCutComponentLists } from './shared/read-back';
 import { getService } from '../utils/get-service';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -173,6 +173,7 @@ const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identi
     execute: async () => {
       assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
       await assertIfMatch(request, access, target, record.documentId, ifMatch);
+      await refuseCutComponentLists(request, access, target, record.documentId, object.attributes);
       await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
       return recordResponse(request, access, target, record.documentId, 200);
     },
