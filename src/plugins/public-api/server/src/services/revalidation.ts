@@ -22,18 +22,26 @@
  *   it was made in; reads of a later page (`cursor` in the query) are not memoized.
  *
  * The memo's key is the key id, the scheme and host the links are built from, the path and query as
- * sent, and the Accept header. Memory: at most MEMO_ENTRIES entries of a few hundred bytes (the headers
- * of a 304), least recently used first out. A draft read (Cache-Control: no-store) is never memoized.
+ * sent, and the Accept header. Memory: at most MEMO_BYTES of entries, counted as the characters of their
+ * key and headers (a page's Cache-Tag names every record in it: a few kilobytes), least recently used first
+ * out. A draft read (Cache-Control: no-store) is never memoized.
  */
 import type { Core } from '@strapi/strapi';
 import type { ApiKey } from '../keys/types';
 import type { RevalidationMemo } from '../http/respond';
-import { createLru } from '../database/lru';
 import type { JournalPosition } from './journal';
 import { getService } from '../utils/get-service';
 
-/** How many reads each instance remembers. */
-export const MEMO_ENTRIES = 20_000;
+/** How much each instance remembers, in characters of keys and headers (about as many bytes and more). */
+export const MEMO_BYTES = 16 * 1024 * 1024;
+
+/** What an entry is counted as: its key, its headers and a fixed allowance for the rest. */
+const sizeOf = (id: string, memo: RevalidationMemo): number => {
+  let size = 256 + id.length + memo.tag.length;
+  for (const [name, value] of Object.entries(memo.headers)) size += name.length + value.length;
+  for (const field of memo.vary) size += field.length;
+  return size;
+};
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -46,14 +54,30 @@ export type ReadState = {
   hour: number;
 };
 
-type Entry = RevalidationMemo & { state: ReadState; mark: JournalPosition };
+type Entry = RevalidationMemo & { state: ReadState; mark: JournalPosition; size: number };
 
 const sameState = (a: ReadState, b: ReadState) =>
   a.grants === b.grants && a.preview === b.preview && a.websites === b.websites && a.locales === b.locales && a.hour === b.hour;
 
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
-  const entries = createLru<string, Entry>(MEMO_ENTRIES);
+  // Map order is recency order: the first entry is the least recently used.
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
   const stats = { hits: 0, misses: 0, stored: 0 };
+  const forget = (id: string) => {
+    const entry = entries.get(id);
+    if (!entry) return;
+    entries.delete(id);
+    bytes -= entry.size;
+  };
+  const recall = (id: string): Entry | undefined => {
+    const entry = entries.get(id);
+    if (entry) {
+      entries.delete(id);
+      entries.set(id, entry);
+    }
+    return entry;
+  };
 
   return {
     /** The identity of a read: who asks (the key), where links point, what was asked. */
@@ -79,13 +103,13 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
      * nothing the document depends on changed since it was remembered; else null (the read runs as usual).
      */
     async answer(id: string, state: ReadState, matches: (tag: string) => boolean): Promise<RevalidationMemo | null> {
-      const entry = entries.get(id);
+      const entry = recall(id);
       if (!entry || !sameState(entry.state, state) || !matches(entry.tag)) {
         stats.misses += 1;
         return null;
       }
       if (await getService('journal').changedSince(entry.mark)) {
-        entries.delete(id);
+        forget(id);
         stats.misses += 1;
         return null;
       }
@@ -100,12 +124,23 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
 
     /** Remembers what a 304 of the read `id` needs. */
     remember(id: string, state: ReadState, mark: JournalPosition, memo: RevalidationMemo): void {
+      const size = sizeOf(id, memo);
+      if (size > MEMO_BYTES) return;
       stats.stored += 1;
-      entries.set(id, { ...memo, state, mark });
+      forget(id);
+      entries.set(id, { ...memo, state, mark, size });
+      bytes += size;
+      for (const [oldest] of entries) {
+        if (bytes <= MEMO_BYTES) break;
+        forget(oldest);
+      }
     },
 
-    stats: () => ({ ...stats, entries: entries.size }),
+    stats: () => ({ ...stats, entries: entries.size, bytes }),
 
-    clear: () => entries.clear(),
+    clear: () => {
+      entries.clear();
+      bytes = 0;
+    },
   };
 };
