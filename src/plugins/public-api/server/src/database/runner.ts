@@ -10,7 +10,8 @@ import { createStatementRunner, type StatementRunner } from './statements';
 const runners = new WeakMap<Core.Strapi, StatementRunner>();
 
 /**
- * The transaction a read must join: the plugin's own (its builders are made on it), or one Strapi's
+ * The transaction a read must join: the plugin's own (a read's builder is moved onto it, whether or not
+ * it was made on it), or one Strapi's
  * services opened (`strapi.db.transaction`; on SQLite's one connection a read outside it would wait for
  * it forever). Strapi hands the current transaction to a nested `transaction` call without ending it.
  */

@@ -170,7 +170,10 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
       const transaction = pending instanceof Promise ? await pending : pending;
       if (shape === null || transaction) {
         const builder = build((index) => values[index] as Knex.Value);
-        if (transaction && !transaction.own) builder.transacting(transaction.trx);
+        // Also a builder of the plugin's own transaction: not every caller makes its builder on it (the
+        // registry reads websites on the pool), and on SQLite's one connection such a read would wait for
+        // the transaction that holds it forever. On a builder made on the transaction this changes nothing.
+        if (transaction) builder.transacting(transaction.trx);
         return (await builder) as T[];
       }
       let template = shapes.get(shape);
