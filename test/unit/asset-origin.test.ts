@@ -100,6 +100,17 @@ describe('fetchOrigin', () => {
     expect(await reasonOf(fetchOrigin(store.urlOf('whole'), null, { ...LIMITS, deadline: Date.now() - 1 }))).toBe('asset_origin_timeout');
   });
 
+  test('a body nobody reads times out quietly: its error has a listener, never an uncaught exception', async () => {
+    store.put('unread', { bytes: BYTES, stallAfter: 100 });
+    const unread = bodyOf(await fetchOrigin(store.urlOf('unread'), null, LIMITS));
+    // An 'error' emitted with no listener throws; the body's own listener is there from the start.
+    expect(unread.body.listenerCount('error')).toBeGreaterThan(0);
+    const closed = new Promise<Error | undefined>((resolve) => unread.body.once('close', () => resolve(unread.body.errored ?? undefined)));
+    unread.body.pause();
+    const error = await closed;
+    expect(isOriginProblem(error) && error.reason).toBe('asset_origin_timeout');
+  });
+
   test('redirects: followed within the origin, refused to another host, and not forever', async () => {
     store.put('target', { bytes: BYTES });
     store.put('hop', { bytes: BYTES, redirectTo: '/target' });
