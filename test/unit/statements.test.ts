@@ -101,6 +101,33 @@ describe('statement runner', () => {
     expect(runner.stats().templated).toBe(0);
   });
 
+  test('integer constants of a shape (a LIMIT) are written into the SQLite statement; values stay bound', async () => {
+    const runner = runnerOf();
+    const heard: { sql: string; bindings: unknown[] }[] = [];
+    const listener = (query: { sql: string; bindings: unknown[] }) => heard.push(query);
+    knex.on('query', listener);
+    try {
+      const first = (name: string) =>
+        runner.rows<{ name: string }>('first-by-name', [name], (param) =>
+          knex('things').select('name').where('name', param(0)).andWhere('locale', 'en').limit(1),
+        );
+      expect(await first('a')).toEqual([{ name: 'a' }]);
+      expect(await first('b')).toEqual([{ name: 'b' }]);
+    } finally {
+      knex.removeListener('query', listener);
+    }
+    // SQLite plans a statement again whenever a bound LIMIT is bound anew, which every run of it does.
+    expect(heard.map((query) => query.sql)).toEqual([
+      'select `name` from `things` where `name` = ? and `locale` = ? limit 1',
+      'select `name` from `things` where `name` = ? and `locale` = ? limit 1',
+    ]);
+    expect(heard.map((query) => query.bindings)).toEqual([
+      ['a', 'en'],
+      ['b', 'en'],
+    ]);
+    expect(runner.stats()).toMatchObject({ built: 1, prepared: 1 });
+  });
+
   test('the shape cache and the statements of a connection keep to their caps', async () => {
     const runner = runnerOf({ shapeCapacity: 3, statementsPerConnection: 2 });
     // Every name a new shape and a new SQL text: built once each, never more than 3 shapes kept.

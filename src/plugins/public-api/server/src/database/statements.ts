@@ -23,6 +23,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { inlineIntegerConstants, type Slot } from './inline-integers';
 import { createLru, type Lru } from './lru';
 
 /** How many query shapes are kept (SQL text and binding order). */
@@ -33,7 +34,6 @@ export const STATEMENTS_PER_CONNECTION = { sqlite: 500, postgres: 200 } as const
 /** Builds the query of a shape; `param(i)` stands for the i-th value wherever the query binds it. */
 export type ShapeBuilder = (param: (index: number) => Knex.Value) => Knex.QueryBuilder;
 
-type Slot = { param: number } | { constant: unknown };
 type Template = { sql: string; slots: Slot[] } | { templated: false };
 
 type Joined = { trx: Knex.Transaction; own: boolean };
@@ -98,7 +98,8 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     // A parameter knex dropped or rewrote (a limit it parsed, say) would leave the SQL without its value.
     const bound = new Set(slots.flatMap((slot) => ('param' in slot ? [slot.param] : [])));
     if ([...asked].some((index) => !bound.has(index))) return { templated: false };
-    return { sql: native.sql, slots };
+    // SQLite plans a statement again on every run when a bound LIMIT changes (database/inline-integers.ts).
+    return options.client === 'sqlite' ? inlineIntegerConstants(native.sql, slots) : { sql: native.sql, slots };
   };
 
   const prepared = (connection: SqliteConnection, sql: string): SqliteStatement => {
