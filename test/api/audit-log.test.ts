@@ -82,6 +82,9 @@ describe('keys', () => {
     expect(regenerated.status).toBe(200);
     plaintexts.push(regenerated.body.meta.plaintext);
     expect((await api().post(`/keys/${id}/revoke`)).status).toBe(200);
+    // The stored hash of the key's last secret (the row goes with the delete below).
+    const { secret_hash: secretHash } = (await knex()('public_api_keys').where({ id }).first('secret_hash')) as { secret_hash: string };
+    expect(secretHash).toMatch(/^[0-9a-f]{32,}$/i);
     expect((await api().del(`/keys/${id}`)).status).toBe(200);
 
     const entries = await entriesOf('key', id);
@@ -142,6 +145,9 @@ describe('keys', () => {
       expect(stored).not.toContain(plaintext);
       expect(stored).not.toContain(plaintext.split('_')[2]);
     }
+    expect(stored).not.toContain(secretHash);
+    // Nor in what the admin route answers.
+    expect(JSON.stringify(entries)).not.toContain(secretHash);
   });
 
   test('a change whose entry cannot be written is undone with it', async () => {

@@ -2,43 +2,18 @@
  * A key's activity in the admin, in Chromium (issue 19): after real traffic the key page draws its usage
  * (requests by status class, latency, top resources, rate-limit refusals) with the window selector, an
  * empty state and an error state; the audit log page and the key page list who changed what. axe-core
- * finds no critical or serious violation in these views. Screenshots go to docs/screenshots.
+ * (test/helpers/axe.ts, on the whole page) finds no critical or serious violation in these views.
+ * Screenshots go to docs/screenshots.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { APP_ROOT } from '../helpers/app';
+import { expectAccessible } from '../helpers/axe';
 import { launchBrowser, logIn, screenshot, SCREENSHOTS_DIR, startAdminApp, type AdminApp, type Browser } from '../helpers/browser';
 
 let app: AdminApp;
 let browser: Browser;
 let page: Page;
 let auth = '';
-
-const AXE = path.join(APP_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-/** axe-core's critical and serious violations within the elements `selectors` match. */
-const axeViolations = async (selectors: string[]): Promise<string[]> => {
-  // Colours are checked at rest: the pointer off the button just clicked (the design system's hover colour of
-  // a primary button is its own), its transition ended.
-  await page.mouse.move(1, 1);
-  await page.waitForTimeout(500);
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = (await page.evaluate(
-    (include) =>
-      (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe
-        .run({ include: include.map((selector) => [selector]) }, { resultTypes: ['violations'] })
-        .then((result) => result.violations),
-    selectors,
-  )) as AxeViolation[];
-  return violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map(
-      (violation) =>
-        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    );
-};
 
 const adminApi = async (method: string, route: string, body?: unknown) => {
   const response = await fetch(`${app.baseUrl}/public-api${route}`, {
@@ -161,7 +136,7 @@ test('the key page draws its usage after traffic: totals, four charts, the windo
   await section.getByRole('button', { name: 'Last 30 days' }).click();
   await expect(section.getByTestId('usage-requests').textContent()).resolves.toBe('24');
 
-  expect(await axeViolations(['[data-testid="section-usage"]', '[data-testid="section-audit"]'])).toEqual([]);
+  await expectAccessible(page, 'key page with usage charts and changes');
 });
 
 test("the key page lists the key's changes with their diff", async () => {
@@ -183,7 +158,7 @@ test('a key without traffic shows the empty state; a failed load shows the error
   await page.goto(settings(`keys/${quietKey}`));
   await page.getByTestId('usage-empty').waitFor();
   await expect(page.getByTestId('usage-empty').textContent()).resolves.toMatch(/^No requests with this key in this window/);
-  expect(await axeViolations(['[data-testid="section-usage"]'])).toEqual([]);
+  await expectAccessible(page, 'key page, no usage');
 
   let fail = true;
   await page.route('**/public-api/keys/*/usage*', (route) =>
@@ -197,7 +172,7 @@ test('a key without traffic shows the empty state; a failed load shows the error
   );
   await page.getByRole('button', { name: 'Last 7 days' }).click();
   await page.getByText('Usage unavailable').waitFor();
-  expect(await axeViolations(['[data-testid="section-usage"]'])).toEqual([]);
+  await expectAccessible(page, 'key page, usage failed to load');
   fail = false;
   await page.getByTestId('section-usage').getByRole('button', { name: 'Try again' }).click();
   await page.getByTestId('usage-empty').waitFor();
@@ -219,12 +194,12 @@ test('the audit log page lists every change, filters by kind, and is reached fro
   await entries.nth(1).getByText('Name: City guide → City guide (new)').waitFor();
   await page.getByText('Publication pages: — → api::page.page (collection)').waitFor();
   await screenshot(page, 'audit-log');
-  expect(await axeViolations(['main'])).toEqual([]);
+  await expectAccessible(page, 'audit log page');
 
   await page.getByRole('button', { name: 'Websites', exact: true }).click();
   await page.waitForURL(/kind=website/);
   await expect(page.getByRole('button', { name: 'Websites', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit-entry"]').length === 2);
   for (const entry of await entries.all()) await expect(entry.textContent()).resolves.toMatch(/^(created|changed)Website/);
-  expect(await axeViolations(['main'])).toEqual([]);
+  await expectAccessible(page, 'audit log page, websites only');
 });

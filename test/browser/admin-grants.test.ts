@@ -36,6 +36,12 @@ const v2 = async (path: string, key: string, headers: Record<string, string> = {
   return { status: response.status, headers: response.headers, body: (await response.json()) as { data: unknown; included?: unknown[] } };
 };
 
+/** What has the focus: an input as "input <its value>", anything else by its accessible label or text. */
+const focused = () =>
+  page.evaluate(
+    '(() => { const e = document.activeElement; if (!e) return ""; if (e.tagName === "INPUT") return "input " + e.value; return e.getAttribute("aria-label") ?? (e.textContent ?? "").trim(); })()',
+  ) as Promise<string>;
+
 /** The settings pages' fields of a resource, opened in place. */
 const openFields = async (name: string, id: string): Promise<Locator> => {
   const fields = page.getByTestId(`fields-${id}`);
@@ -87,7 +93,9 @@ test('the "shop frontend" key in at most 10 clicks: products with all fields, th
     await locator.click();
   };
   await click(page.getByRole('link', { name: 'Create a key' }).first());
-  await page.getByLabel('Name').fill('Shop frontend');
+  // Every click a person makes counts, the one into the Name field too.
+  await click(page.getByLabel('Name'));
+  await page.keyboard.type('Shop frontend');
 
   // Read alone makes every field readable; the product's link to its event is named as not served yet.
   await click(page.getByRole('checkbox', { name: 'Read Products', exact: true }));
@@ -117,7 +125,7 @@ test('the "shop frontend" key in at most 10 clicks: products with all fields, th
   await click(page.getByRole('button', { name: 'Create the key' }));
   await page.waitForURL(/\/keys\/\d+$/);
   expect(clicks).toBeLessThanOrEqual(10);
-  expect(clicks).toBe(5);
+  expect(clicks).toBe(6);
 
   const plaintext = (await page.getByTestId('plaintext-key').textContent()) ?? '';
   const id = Number(page.url().split('/').pop());
@@ -202,6 +210,14 @@ test('Read with no field left and a blank origin row are named, and a blank row 
   await expectAccessible(page, 'create page, blank origin refused');
   await page.getByRole('button', { name: 'Remove origin 2' }).click();
   await page.getByText('Type an origin, or remove this row.').waitFor({ state: 'detached' });
+  // The removed row's button is gone: the focus moves to the row before it, then to "Add an origin", never to the page.
+  await expect(focused()).resolves.toBe('input https://careful.example');
+  await page.getByRole('button', { name: 'Remove origin 1' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(focused()).resolves.toBe('Add an origin');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('https://again.example');
+  await expect(page.getByLabel('Origin 1').inputValue()).resolves.toBe('https://again.example');
 });
 
 test('the server’s messages: a stale name error goes as the name is typed; a past expiry is refused in the server’s words', async () => {
@@ -267,9 +283,66 @@ test('a revoked key is shown read-only: every field disabled, no Save', async ()
   expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
   expect(await page.getByRole('button', { name: 'Full access' }).count()).toBe(0);
   await expectAccessible(page, 'edit page, revoked key');
+
+  // Its Webhooks page says its endpoints are sent nothing, and takes no new one (a revoked key cannot come back).
+  await page.getByTestId('key-webhooks').click();
+  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await page.getByText('This key is revoked: its endpoints are sent no event, and no endpoint can be added.').waitFor();
+  expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+  await expectAccessible(page, 'webhooks page, revoked key');
+
+  provoked.push(/status of 404 .*\/public-api\/keys\/9999\)/);
+  await page.goto(settings('keys/9999/webhooks'));
+  await page.getByText("No key '9999'.").waitFor();
 });
 
-test('the keys list at 1440 px: long names and descriptions stay in their column, delete buttons in view', async () => {
+test('the key page’s other states: the preview’s tabs and the regenerate, revoke and delete confirmations', async () => {
+  const { key } = await keys().create({
+    name: 'Checked in every state',
+    grants: { resources: { 'native:events': { actions: ['read'], read: ['title'] } } },
+  });
+  await page.goto(settings(`keys/${key.id}`));
+  const preview = page.getByTestId('section-preview');
+  await preview.getByTestId('preview-index').getByText('native:events').waitFor();
+  await preview.getByRole('tab', { name: 'OpenAPI document' }).click();
+  await preview.getByTestId('openapi-view').or(preview.getByTestId('openapi-unavailable')).waitFor();
+  await expectAccessible(page, 'edit page, OpenAPI preview');
+  await preview.getByRole('tab', { name: 'Example request' }).click();
+  await preview.getByTestId('curl-example').waitFor();
+  await expectAccessible(page, 'edit page, example request');
+  for (const [button, confirm] of [
+    ['regenerate-key', 'Regenerate the key'],
+    ['revoke-key', 'Revoke the key'],
+    ['delete-key', 'Delete the key'],
+  ] as const) {
+    await page.getByTestId(button).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('button', { name: confirm }).waitFor();
+    await expectAccessible(page, `edit page, ${button} confirmation`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  }
+  // Nothing was confirmed: the key is as it was.
+  await expect(keys().findOne(key.id)).resolves.toEqual(expect.objectContaining({ revoked: false, name: 'Checked in every state' }));
+});
+
+/** Where the keys table's cells and delete buttons lie against the viewport, and whether the table scrolls. */
+const keysTableLayout = async () =>
+  (await page.getByTestId('keys-table').evaluate(`(() => {
+    const table = document.querySelector('[data-testid="keys-table"]');
+    const box = (element) => element.getBoundingClientRect();
+    const rows = [...table.querySelectorAll('tbody tr')].map((row) => {
+      const cells = [...row.querySelectorAll('td')];
+      const name = cells[0];
+      return {
+        nameOverflows: [...name.querySelectorAll('*')].some((el) => box(el).right > box(cells[1]).left + 1),
+        deleteRight: box(row.querySelector('button[aria-label^="Delete"], td:last-child button') ?? cells[cells.length - 1]).right,
+      };
+    });
+    return { rows, tableRight: box(table).right, viewport: window.innerWidth, scrollable: table.parentElement.scrollWidth > table.parentElement.clientWidth };
+  })()`)) as { rows: { nameOverflows: boolean; deleteRight: number }[]; tableRight: number; viewport: number; scrollable: boolean };
+
+test('the keys list at 1440 px and 1280 px: long names and descriptions stay in their column, delete buttons in view', async () => {
   await keys().create({
     name: 'Demo key with every grant for the festival website and the mobile app of the harbour',
     description:
@@ -281,44 +354,49 @@ test('the keys list at 1440 px: long names and descriptions stay in their column
   await table.getByRole('link', { name: /^Demo key with every grant/ }).waitFor();
   expect(await table.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
   expect(page.viewportSize()!.width).toBe(1440);
-  const layout = await table.evaluate(`(() => {
-    const table = document.querySelector('[data-testid="keys-table"]');
-    const box = (element) => element.getBoundingClientRect();
-    const scroller = table.closest('div[class]') ?? table.parentElement;
-    const rows = [...table.querySelectorAll('tbody tr')].map((row) => {
-      const cells = [...row.querySelectorAll('td')];
-      const name = cells[0];
-      return {
-        nameOverflows: [...name.querySelectorAll('*')].some((el) => box(el).right > box(cells[1]).left + 1),
-        deleteRight: box(row.querySelector('button[aria-label^="Delete"], td:last-child button') ?? cells[cells.length - 1]).right,
-      };
-    });
-    return { rows, tableRight: box(table).right, viewport: window.innerWidth, scrollable: table.parentElement.scrollWidth > table.parentElement.clientWidth };
-  })()`);
-  const { rows, tableRight, viewport, scrollable } = layout as {
-    rows: { nameOverflows: boolean; deleteRight: number }[];
-    tableRight: number;
-    viewport: number;
-    scrollable: boolean;
+  const check = async (width: number) => {
+    const { rows, tableRight, viewport, scrollable } = await keysTableLayout();
+    expect({ width, viewport }).toEqual({ width, viewport: width });
+    expect(rows.filter((row) => row.nameOverflows)).toEqual([]);
+    // At 1280 px the table used to scroll sideways inside its card, its delete buttons out of view.
+    expect({ width, scrollable }).toEqual({ width, scrollable: false });
+    expect(tableRight).toBeLessThanOrEqual(viewport);
+    for (const row of rows) expect(row.deleteRight).toBeLessThanOrEqual(viewport);
   };
-  expect(rows.filter((row) => row.nameOverflows)).toEqual([]);
-  expect(scrollable).toBe(false);
-  expect(tableRight).toBeLessThanOrEqual(viewport);
-  for (const row of rows) expect(row.deleteRight).toBeLessThanOrEqual(viewport);
+  await check(1440);
   await expectAccessible(page, 'keys list');
   await screenshot(page, 'keys-list-layout');
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: 1280, height: viewport.height });
+  try {
+    await page.waitForTimeout(200);
+    await check(1280);
+    await expectAccessible(page, 'keys list at 1280 px');
+  } finally {
+    await page.setViewportSize(viewport);
+  }
 });
 
 test('websites: Save only after a change, no slug error for an empty name, and a warning where personal data is published', async () => {
   await page.goto(settings('websites/create'));
   provoked.push(/status of 400 .*\/public-api\/websites\)/);
   await page.getByRole('button', { name: 'Add the website' }).click();
-  await page.getByText('A website needs a name of 1 to 120 characters.').waitFor();
+  const nameError = page.getByText('A website needs a name of 1 to 120 characters.');
+  await nameError.waitFor();
   expect(await page.getByText('No slug can be made', { exact: false }).count()).toBe(0);
   await expectAccessible(page, 'website create page, validation error');
+  // The message goes as soon as a name is typed (it stayed under the filled name).
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Careers');
+  await nameError.waitFor({ state: 'detached' });
 
+  // "Add a publication" puts the focus on the new publication's content type, not on the button.
   await page.getByRole('button', { name: 'Add a publication' }).click();
   const publication = page.getByTestId('publication-0');
+  await expect(
+    page.evaluate(
+      '(() => { const e = document.activeElement; return e?.getAttribute("role") + " in " + e?.closest("[data-testid^=publication-]")?.getAttribute("data-testid"); })()',
+    ),
+  ).resolves.toBe('combobox in publication-0');
   await publication.getByRole('combobox', { name: 'Content type' }).click();
   await page.getByRole('option', { name: 'Job application', exact: true }).click();
   await publication.getByText('Job application records hold personal data', { exact: false }).waitFor();
@@ -326,6 +404,7 @@ test('websites: Save only after a change, no slug error for an empty name, and a
   await publication.scrollIntoViewIfNeeded();
   await screenshot(page, 'website-personal-data', { whole: false });
   await page.getByRole('button', { name: 'Remove publication 1' }).click();
+  await expect(focused()).resolves.toBe('Add a publication');
 
   const site = await websites().create({
     name: 'Old Town',
@@ -341,9 +420,30 @@ test('websites: Save only after a change, no slug error for an empty name, and a
   await name.fill('Old Town');
   await expect(save.isDisabled()).resolves.toBe(true);
   await expectAccessible(page, 'website edit page');
+  // A duplicate collection slug is named under the second one, and goes once that slug is changed.
+  await page.getByRole('button', { name: 'Add a publication' }).click();
+  const second = page.getByTestId('publication-1');
+  await second.getByRole('combobox', { name: 'Content type' }).click();
+  await page.getByRole('option', { name: 'Page', exact: true }).click();
+  await second.getByLabel('Collection slug').fill('pages');
+  provoked.push(/status of 400 .*\/public-api\/websites\/\d+\)/);
+  await save.click();
+  const duplicate = page.getByText("The collection slug 'pages' is already used by publication 1 of this website.");
+  await duplicate.waitFor();
+  await expectAccessible(page, 'website edit page, validation error');
+  await second.getByLabel('Collection slug').fill('guides');
+  await duplicate.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Remove publication 2' }).click();
+  await expect(save.isDisabled()).resolves.toBe(true);
+
   await page.goto(settings('websites'));
   await page.getByTestId('websites-table').getByText('old-town').waitFor();
   await expectAccessible(page, 'websites list');
+
+  provoked.push(/status of 404 .*\/public-api\/websites\/9999\)/);
+  await page.goto(settings('websites/9999'));
+  await page.getByText("No website '9999'.").waitFor();
+  await expectAccessible(page, 'a website that does not exist');
 });
 
 test('editors: the grant editor shows the content manager’s labels, and the Page list shows each page’s website', async () => {

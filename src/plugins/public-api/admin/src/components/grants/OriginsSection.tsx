@@ -1,7 +1,9 @@
 /**
  * Browser origins the key accepts requests from (`https://shop.example`, `https://*.example`). The
  * server validates every rule; its messages appear under the rule they concern. A new row takes the
- * focus, so typing goes where it is meant to; a row left blank is named, never dropped unseen.
+ * focus, so typing goes where it is meant to; a removed row hands the focus on (to the row now in its
+ * place, the one before it, or "Add an origin"), never to the page; a row left blank is named, never
+ * dropped unseen.
  */
 import { useEffect, useRef } from 'react';
 import { Button, Field, Flex, IconButton, TextInput, Typography } from '@strapi/design-system';
@@ -24,12 +26,16 @@ export const OriginsSection = ({ draft, onChange, errors, blankRows, disabled }:
   const t = useT();
   const origins = draft.origins;
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
-  const focusRow = useRef<number | null>(null);
+  const addButton = useRef<HTMLButtonElement | null>(null);
+  /** Where the focus goes once the rows have changed: a row's input (added, or next to a removed one), or the add button. */
+  const focusRow = useRef<number | 'add' | null>(null);
 
   useEffect(() => {
-    if (focusRow.current === null) return;
-    inputs.current[focusRow.current]?.focus();
+    const target = focusRow.current;
+    if (target === null) return;
     focusRow.current = null;
+    if (target === 'add') addButton.current?.focus();
+    else inputs.current[target]?.focus();
   }, [origins.length]);
 
   const update = (index: number, value: string) =>
@@ -39,13 +45,17 @@ export const OriginsSection = ({ draft, onChange, errors, blankRows, disabled }:
         origins.map((origin, i) => (i === index ? value : origin)),
       ),
     );
-  const remove = (index: number) =>
+  const remove = (index: number) => {
+    // The row's remove button goes with it: the focus moves to the row now in its place, else the one before.
+    const left = origins.length - 1;
+    focusRow.current = left === 0 ? 'add' : Math.min(index, left - 1);
     onChange(
       setOrigins(
         draft,
         origins.filter((_, i) => i !== index),
       ),
     );
+  };
   const add = () => {
     focusRow.current = origins.length;
     onChange(setOrigins(draft, [...origins, '']));
@@ -93,7 +103,7 @@ export const OriginsSection = ({ draft, onChange, errors, blankRows, disabled }:
         </Flex>
       ))}
       <Flex>
-        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
+        <Button ref={addButton} variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
           {t('origins.add', 'Add an origin')}
         </Button>
       </Flex>

@@ -1,7 +1,10 @@
 /**
  * A website's publications: which content type it publishes under which collection slug, as a
- * collection or a singleton. Single types can only be singletons.
+ * collection or a singleton. Single types can only be singletons. "Add a publication" puts the focus on
+ * the new one's content type; removing one hands the focus to the publication now in its place, the one
+ * before it, or "Add a publication".
  */
+import { useEffect, useRef } from 'react';
 import {
   Alert,
   Box,
@@ -32,10 +35,30 @@ type Props = {
 
 export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disabled }: Props) => {
   const t = useT();
+  const list = useRef<HTMLDivElement | null>(null);
+  const addButton = useRef<HTMLButtonElement | null>(null);
+  /** Where the focus goes once the list has changed: a publication's content type, or the add button. */
+  const focusTo = useRef<number | 'add' | null>(null);
+
+  useEffect(() => {
+    const target = focusTo.current;
+    if (target === null) return;
+    focusTo.current = null;
+    if (target === 'add') addButton.current?.focus();
+    else list.current?.querySelector<HTMLElement>(`[data-testid="publication-${target}"] [role="combobox"]`)?.focus();
+  }, [value.length]);
+
   const update = (index: number, patch: Partial<Publication>) =>
     onChange(value.map((publication, i) => (i === index ? { ...publication, ...patch } : publication)));
-  const remove = (index: number) => onChange(value.filter((_, i) => i !== index));
-  const add = () => onChange([...value, { collection: '', contentType: '', mode: 'collection' }]);
+  const remove = (index: number) => {
+    const left = value.length - 1;
+    focusTo.current = left === 0 ? 'add' : Math.min(index, left - 1);
+    onChange(value.filter((_, i) => i !== index));
+  };
+  const add = () => {
+    focusTo.current = value.length;
+    onChange([...value, { collection: '', contentType: '', mode: 'collection' }]);
+  };
 
   const onContentType = (index: number, uid: string) => {
     const type = contentTypes.find((candidate) => candidate.uid === uid);
@@ -43,7 +66,7 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
   };
 
   return (
-    <Flex direction="column" alignItems="stretch" gap={4}>
+    <Flex ref={list} direction="column" alignItems="stretch" gap={4}>
       {value.length === 0 && (
         <Typography textColor="neutral600">{t('publications.empty', 'This website publishes nothing yet.')}</Typography>
       )}
@@ -167,7 +190,7 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
         );
       })}
       <Flex>
-        <Button variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
+        <Button ref={addButton} variant="secondary" startIcon={<Plus />} disabled={disabled} onClick={add}>
           {t('publications.add', 'Add a publication')}
         </Button>
       </Flex>

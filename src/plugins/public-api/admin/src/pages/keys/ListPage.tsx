@@ -36,6 +36,13 @@ import { usePublicApi } from '../../utils/api';
 import { messageOf } from '../../utils/errors';
 import { sortKeys, type KeySort } from './sortKeys';
 
+/**
+ * Cells whose text may wrap (the design system's cells do not): at 1280 px the eight columns were wider
+ * than the card, and the table scrolled its delete buttons out of view. A header, a date or "2 resources"
+ * on two lines, and the key broken after its prefix, keep every column in the card.
+ */
+const WRAPS = { whiteSpace: 'normal' } as const;
+
 const SortHeader = ({
   label,
   column,
@@ -52,13 +59,13 @@ const SortHeader = ({
   const next: KeySort = { column, direction: active && sort.direction === 'asc' ? 'desc' : 'asc' };
   return (
     // The design system's header cell is a grid cell, where aria-sort is not allowed: the button says the order.
-    <Th>
+    <Th style={WRAPS}>
       <Flex
         tag="button"
         type="button"
         gap={1}
         onClick={() => onSort(next)}
-        style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+        style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer', textAlign: 'left' }}
       >
         <Typography variant="sigma" textColor={active ? 'neutral800' : 'neutral600'}>
           {label}
@@ -148,24 +155,24 @@ export const ListPage = () => {
               <Thead>
                 <Tr>
                   <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
-                  <Th>
+                  <Th style={WRAPS}>
                     <Typography variant="sigma" textColor="neutral600">
                       {t('keys.column.key', 'Key')}
                     </Typography>
                   </Th>
-                  <Th>
+                  <Th style={WRAPS}>
                     <Typography variant="sigma" textColor="neutral600">
                       {t('keys.column.resources', 'Resources')}
                     </Typography>
                   </Th>
                   <SortHeader label={t('keys.column.created', 'Created')} column="createdAt" sort={sort} onSort={setSort} />
-                  <Th>
+                  <Th style={WRAPS}>
                     <Typography variant="sigma" textColor="neutral600">
                       {t('keys.column.expires', 'Expires')}
                     </Typography>
                   </Th>
                   <SortHeader label={t('keys.column.lastUsed', 'Last used')} column="lastUsedAt" sort={sort} onSort={setSort} />
-                  <Th>
+                  <Th style={WRAPS}>
                     <Typography variant="sigma" textColor="neutral600">
                       {t('keys.column.status', 'Status')}
                     </Typography>
@@ -180,8 +187,10 @@ export const ListPage = () => {
                   const granted = resourcesLabel(key);
                   return (
                     <Tr key={key.id} data-testid={`key-row-${key.id}`}>
-                      {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text). */}
-                      <Td style={{ whiteSpace: 'normal', minWidth: '12rem', maxWidth: '20rem' }}>
+                      {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text).
+                          The width is the column's preferred one: without it a long name takes the room of the others,
+                          which then wrap at 1440 px too. */}
+                      <Td style={{ whiteSpace: 'normal', width: '12rem' }}>
                         <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
                           <Link tag={NavLink} to={String(key.id)}>
                             {key.name}
@@ -193,23 +202,28 @@ export const ListPage = () => {
                           )}
                         </Flex>
                       </Td>
-                      <Td style={{ whiteSpace: 'nowrap' }}>
-                        <Mono variant="pi" textColor="neutral800">{`${key.prefix}_…${key.lastFour}`}</Mono>
+                      <Td style={WRAPS}>
+                        {/* Broken only between the prefix and the last four characters, when the column is narrow. */}
+                        <Mono variant="pi" textColor="neutral800">
+                          <span style={{ whiteSpace: 'nowrap' }}>{`${key.prefix}_`}</span>
+                          <wbr />
+                          <span style={{ whiteSpace: 'nowrap' }}>{`…${key.lastFour}`}</span>
+                        </Mono>
                       </Td>
-                      <Td>
+                      <Td style={WRAPS}>
                         <Typography textColor="neutral800" title={granted.join('\n')}>
                           {granted.length === 0
                             ? t('keys.resources.none', 'None')
                             : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
                         </Typography>
                       </Td>
-                      <Td>
+                      <Td style={WRAPS}>
                         <DateText value={key.createdAt} />
                       </Td>
-                      <Td>
+                      <Td style={WRAPS}>
                         <DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} />
                       </Td>
-                      <Td>
+                      <Td style={WRAPS}>
                         <DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} />
                       </Td>
                       <Td>

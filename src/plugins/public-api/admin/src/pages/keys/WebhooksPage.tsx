@@ -1,9 +1,11 @@
 /**
  * A key's webhooks (contract section 16): its endpoints, each with its recent deliveries; adding one
- * shows its signing secret once. Events carry only what this key may read.
+ * shows its signing secret once. Events carry only what this key may read. A revoked or expired key's
+ * endpoints are sent nothing (the dispatcher drops their events): the page says so, and a revoked key,
+ * which cannot come back, takes no new endpoint.
  */
 import { useState } from 'react';
-import { Box, Button, Flex, Typography } from '@strapi/design-system';
+import { Alert, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { useParams } from 'react-router-dom';
@@ -16,6 +18,7 @@ import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
 import { usePublicApi } from '../../utils/api';
 import { issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { isExpired } from '../../utils/expiry';
 
 export const WebhooksPage = () => {
   const t = useT();
@@ -36,7 +39,9 @@ export const WebhooksPage = () => {
   const [secrets, setSecrets] = useState<Record<number, { value: string; rotated: boolean }>>({});
 
   if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
-  if (!key.data || !registry.data) return <Page.Error />;
+  // The server's own word (No key '9999'.) rather than a generic "something went wrong".
+  if (!key.data) return <Page.Error content={messageOf(key.error, t('common.error', 'Something went wrong.'))} />;
+  if (!registry.data) return <Page.Error content={messageOf(registry.error, t('common.error', 'Something went wrong.'))} />;
   const apiKey = key.data;
   const readable = registry.data.resources
     .filter((resource) => apiKey.grants.resources[resource.id]?.actions.includes('read'))
@@ -107,7 +112,7 @@ export const WebhooksPage = () => {
           { name: apiKey.name },
         )}
         primaryAction={
-          canUpdate && !adding ? (
+          canUpdate && !adding && !apiKey.revoked ? (
             <Button startIcon={<Plus />} size="S" onClick={() => setAdding(true)}>
               {t('webhooks.new', 'Add endpoint')}
             </Button>
@@ -116,12 +121,25 @@ export const WebhooksPage = () => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
+          {apiKey.revoked && (
+            <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('webhooks.revoked.title', 'Revoked key')}>
+              {t('webhooks.revoked.body', 'This key is revoked: its endpoints are sent no event, and no endpoint can be added.')}
+            </Alert>
+          )}
+          {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
+            <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('webhooks.expired.title', 'Expired key')}>
+              {t(
+                'webhooks.expired.body',
+                'This key has expired: its endpoints are sent no event until the key is given a new expiry on its page.',
+              )}
+            </Alert>
+          )}
           {adding && (
             <Box background="neutral0" hasRadius shadow="tableShadow" padding={6}>
               <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
             </Box>
           )}
-          {endpoints.data?.length === 0 && !adding && (
+          {endpoints.data?.length === 0 && !adding && !apiKey.revoked && (
             <Typography textColor="neutral600">
               {t('webhooks.none', 'No endpoints yet. Add one to be told when content this key may read changes.')}
             </Typography>

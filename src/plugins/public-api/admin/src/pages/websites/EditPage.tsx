@@ -1,5 +1,7 @@
 /**
- * Create or edit a website: name, slug and publications, validated by the server field by field.
+ * Create or edit a website: name, slug and publications, validated by the server field by field. A
+ * message goes as soon as the value it was about is changed; an unknown website shows the server's
+ * own message.
  */
 import { useState } from 'react';
 import { Button, Field, Flex, Grid, TextInput, Typography } from '@strapi/design-system';
@@ -24,7 +26,9 @@ export const EditPage = () => {
   const website = useLoad(() => (id ? api.getWebsite(id).then((res) => res.data) : Promise.resolve(undefined)), [api, id]);
   const contentTypes = useLoad(() => api.contentTypes().then((res) => res.data), [api]);
   if ((website.isLoading && !website.data) || (contentTypes.isLoading && !contentTypes.data)) return <Page.Loading />;
-  if ((id && !website.data) || !contentTypes.data) return <Page.Error />;
+  // The server's own word (No website '9999'.) rather than a generic "something went wrong".
+  if (id && !website.data) return <Page.Error content={messageOf(website.error, t('common.error', 'Something went wrong.'))} />;
+  if (!contentTypes.data) return <Page.Error content={messageOf(contentTypes.error, t('common.error', 'Something went wrong.'))} />;
   return (
     <Page.Main>
       <Page.Title>
@@ -55,6 +59,45 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
   const editable = website ? canUpdate : canCreate;
+  /** Drops the messages about values that have just changed (and the form's own message): they are stale. */
+  const clearErrors = (stale: (path: string) => boolean) =>
+    setErrors((current) => {
+      const kept = Object.entries(current).filter(([path]) => path !== '' && !stale(path));
+      return kept.length === Object.keys(current).length ? current : Object.fromEntries(kept);
+    });
+  const changeName = (next: string) => {
+    setName(next);
+    // With no slug typed, the slug is made from the name: a message about it is stale too.
+    clearErrors((path) => path === 'name' || (slug.trim() === '' && path === 'slug'));
+  };
+  const changeSlug = (next: string) => {
+    setSlug(next);
+    clearErrors((path) => path === 'slug');
+  };
+  const changePublications = (next: Publication[]) => {
+    setPublications(next);
+    if (next.length !== publications.length) {
+      // Added or removed: the messages' numbers no longer name the same publications.
+      clearErrors((path) => path === 'publications' || path.startsWith('publications.'));
+      return;
+    }
+    const changed = new Set<string>();
+    next.forEach((publication, index) => {
+      const before = publications[index] as Publication;
+      const fields = (['contentType', 'collection', 'mode', 'name'] as const).filter(
+        (field) => (publication[field] ?? '') !== (before[field] ?? ''),
+      );
+      for (const field of fields) changed.add(`publications.${index}.${field}`);
+      // Whether a mode is allowed depends on the content type.
+      if (fields.includes('contentType')) changed.add(`publications.${index}.mode`);
+      if (fields.length) changed.add(`publications.${index}`);
+    });
+    // A publication's collection slug is compared with the others' ("already used by publication 1").
+    const collectionChanged = [...changed].some((path) => path.endsWith('.collection'));
+    clearErrors(
+      (path) => path === 'publications' || changed.has(path) || (collectionChanged && /^publications\.\d+\.collection$/.test(path)),
+    );
+  };
   // An existing website saves only a change (the server would answer the same website back).
   const isDirty =
     !website ||
@@ -156,7 +199,7 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
                   <TextInput
                     value={name}
                     disabled={!editable}
-                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => setName(e.target.value)}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => changeName(e.target.value)}
                   />
                   <Field.Error />
                 </Field.Root>
@@ -176,7 +219,7 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
                   <TextInput
                     value={slug}
                     disabled={!editable}
-                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => setSlug(e.target.value)}
+                    onChange={(e: React.ChangeEvent<HTMLInputElement>) => changeSlug(e.target.value)}
                   />
                   <Field.Hint />
                   <Field.Error />
@@ -191,7 +234,7 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
           >
             <PublicationsEditor
               value={publications}
-              onChange={setPublications}
+              onChange={changePublications}
               contentTypes={contentTypes}
               errors={errorsUnder(errors, 'publications')}
               disabled={!editable}
