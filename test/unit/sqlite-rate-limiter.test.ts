@@ -74,6 +74,8 @@ test('its statements are prepared once per connection, however many requests it 
     }
     // The upsert and the read, once each (the spy was set before the limiter's first count).
     expect(prepare).toHaveBeenCalledTimes(2);
+    // Every placeholder written +?, so that SQLite does not plan them again at each run (sqlite-stable-plans.ts).
+    for (const [sql] of prepare.mock.calls as [string][]) expect(sql).not.toMatch(/(?<!\+)\?/);
     expect((await limiter.get('key:p'))?.consumedPoints).toBe(20);
   } finally {
     prepare.mockRestore();

@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { stablePlanStatement, type Slot } from '../../src/plugins/public-api/server/src/database/sqlite-stable-plans';
+import { stablePlanSql, stablePlanStatement, type Slot } from '../../src/plugins/public-api/server/src/database/sqlite-stable-plans';
 
 /** The statement with every placeholder outside quotes replaced by its slot, as text (a test's renderer). */
 const render = (sql: string, slots: readonly Slot[]) => {
@@ -49,6 +49,13 @@ test('when the placeholders and the slots do not pair one to one, nothing change
   expect(stablePlanStatement('select ? ', slots)).toEqual({ sql: 'select ? ', slots });
   expect(stablePlanStatement('select ?, ?, ?', slots)).toEqual({ sql: 'select ?, ?, ?', slots });
   expect(stablePlanStatement('select ?1, ?2', slots)).toEqual({ sql: 'select ?1, ?2', slots });
+});
+
+test('a statement of parameters only: each placeholder outside quotes becomes +?', () => {
+  expect(stablePlanSql("insert into t (k, v) values (?, ?) on conflict(k) do update set v = case when v > ? then '?' else v end")).toBe(
+    "insert into t (k, v) values (+?, +?) on conflict(k) do update set v = case when v > +? then '?' else v end",
+  );
+  expect(stablePlanSql('select ?1')).toBe('select ?1');
 });
 
 test('in SQLite, +? is the value itself: equality, IN, ranges, LIKE, IS NULL, affinity and index lookups answer as before', () => {

@@ -26,13 +26,14 @@ export type Slot = { param: number } | { constant: unknown };
 
 const isInlinable = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
-/** The SQL with placeholders rewritten as above, and the slots left bound, in order. */
-export const stablePlanStatement = (sql: string, slots: readonly Slot[]): { sql: string; slots: Slot[] } => {
-  const unchanged = () => ({ sql, slots: [...slots] });
+/**
+ * `sql` with each `?` outside quoted text replaced by `replace(its index)`, or null when the text names a
+ * parameter by number (`?NNN`: not what knex writes, and not one placeholder per binding).
+ */
+const mapPlaceholders = (sql: string, replace: (index: number) => string): string | null => {
   let out = '';
   let quote: string | null = null;
   let placeholder = 0;
-  const kept: Slot[] = [];
   for (let i = 0; i < sql.length; i += 1) {
     const char = sql[i]!;
     if (quote) {
@@ -57,17 +58,27 @@ export const stablePlanStatement = (sql: string, slots: readonly Slot[]): { sql:
       out += char;
       continue;
     }
-    // `?NNN` names a parameter by number: not what knex writes, and not a one-to-one placeholder.
-    if (/[0-9]/.test(sql[i + 1] ?? '')) return unchanged();
-    const slot = slots[placeholder];
+    if (/[0-9]/.test(sql[i + 1] ?? '')) return null;
+    out += replace(placeholder);
     placeholder += 1;
-    if (!slot) return unchanged();
-    if ('constant' in slot && isInlinable(slot.constant)) out += String(slot.constant);
-    else {
-      out += '+?';
-      kept.push(slot);
-    }
   }
-  if (placeholder !== slots.length) return unchanged();
-  return { sql: out, slots: kept };
+  return out;
 };
+
+/** The SQL with placeholders rewritten as above, and the slots left bound, in order. */
+export const stablePlanStatement = (sql: string, slots: readonly Slot[]): { sql: string; slots: Slot[] } => {
+  let count = 0;
+  const kept: Slot[] = [];
+  const rewritten = mapPlaceholders(sql, (index) => {
+    count += 1;
+    const slot = slots[index];
+    if (slot && 'constant' in slot && isInlinable(slot.constant)) return String(slot.constant);
+    if (slot) kept.push(slot);
+    return '+?';
+  });
+  if (rewritten === null || count !== slots.length) return { sql, slots: [...slots] };
+  return { sql: rewritten, slots: kept };
+};
+
+/** A statement whose every placeholder is a parameter, written so SQLite plans it once (`+?`). */
+export const stablePlanSql = (sql: string): string => mapPlaceholders(sql, () => '+?') ?? sql;
