@@ -49,36 +49,41 @@ const UNAUTHORIZED = Buffer.from(
 // Statements, prepared once
 // ---------------------------------------------------------------------------------------------------------
 
-const keyByKeyId = db.prepare('SELECT secret_hash, revoked, expires_at, grants FROM public_api_keys WHERE key_id = ?');
+// Placeholders are written `+?` (SQLite's no-op unary plus): SQLite reads a bound `LIMIT ?` or `col = ?` while
+// it plans, and better-sqlite3 clears the bindings after every run, so a statement written with bare `?`
+// is planned again on each run (src/plugins/public-api/server/src/database/sqlite-stable-plans.ts). The
+// ceiling is what the best-written server does, so it does not pay that either.
+
+const keyByKeyId = db.prepare('SELECT secret_hash, revoked, expires_at, grants FROM public_api_keys WHERE key_id = +?');
 const websites = db.prepare('SELECT slug, publications FROM public_api_websites ORDER BY slug');
 
 const EVENT_COLUMNS =
   'id, document_id, title, slug, sort, summary, starts_at, ends_at, category, tags, price, sold_out, capacity, body, created_at, updated_at, published_at';
-const eventBySlug = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND slug = ? LIMIT 1`);
+const eventBySlug = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND slug = +? LIMIT 1`);
 const eventByDocumentId = db.prepare(
-  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND document_id = ? LIMIT 1`,
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND document_id = +? LIMIT 1`,
 );
 // Events are localized: every read is in the default language, 'en'.
 // The first page of events whose slug starts with a prefix, in the default order (sort, nulls last, id).
 const pageWithSort = db.prepare(
-  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 0 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY sort, document_id LIMIT ?`,
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 0 AND LOWER(slug) LIKE +? ESCAPE '\\' ORDER BY sort, document_id LIMIT +?`,
 );
 const pageWithoutSort = db.prepare(
-  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 1 AND LOWER(slug) LIKE ? ESCAPE '\\' ORDER BY document_id LIMIT ?`,
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND (sort IS NULL) = 1 AND LOWER(slug) LIKE +? ESCAPE '\\' ORDER BY document_id LIMIT +?`,
 );
 // Links per owner, to published targets, in the relation's order; owners as one JSON array parameter.
 const links = (table: string, owner: string, target: string, targetTable: string, order: string) =>
   db.prepare(
     `SELECT l.${owner} AS owner, t.document_id AS id, t.slug AS slug FROM ${table} l JOIN ${targetTable} t ON t.id = l.${target}
-     WHERE l.${owner} IN (SELECT value FROM json_each(?)) AND t.published_at IS NOT NULL ORDER BY l.${owner}, l.${order}, l.id`,
+     WHERE l.${owner} IN (SELECT value FROM json_each(+?)) AND t.published_at IS NOT NULL ORDER BY l.${owner}, l.${order}, l.id`,
   );
 const venues = links('events_venue_lnk', 'event_id', 'building_id', 'buildings', 'event_ord');
 const festivals = links('events_festival_lnk', 'event_id', 'festival_id', 'festivals', 'event_ord');
 const covers = db.prepare(
-  "SELECT related_id FROM files_related_mph WHERE related_type = 'api::event.event' AND field = 'cover' AND related_id IN (SELECT value FROM json_each(?)) LIMIT 1",
+  "SELECT related_id FROM files_related_mph WHERE related_type = 'api::event.event' AND field = 'cover' AND related_id IN (SELECT value FROM json_each(+?)) LIMIT 1",
 );
 // The SEO component (contract 15): looked up in Strapi's join table as /api/v2 does, one query a page.
-const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' AND entity_id IN (SELECT value FROM json_each(?)) LIMIT 1");
+const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' AND entity_id IN (SELECT value FROM json_each(+?)) LIMIT 1");
 
 // ---------------------------------------------------------------------------------------------------------
 // The key

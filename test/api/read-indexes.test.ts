@@ -132,6 +132,42 @@ test('every query of a walk, first page to last, is a range on the order index',
   }
 });
 
+test('the components of a page are looked up per owner, field and order through the _pda_owner index, with no sort', async () => {
+  for (const title of ['Component owner one', 'Component owner two']) {
+    await publish(app.strapi, 'api::event.event', {
+      title,
+      startsAt: '2027-01-01T10:00:00.000Z',
+      category: 'talk',
+      seo: { metaTitle: title },
+    });
+  }
+  const key = await createKey(app.strapi, {
+    resources: { 'native:events': { actions: ['read'], read: ['title', 'seo'], write: [] } },
+    commands: [],
+    origins: [],
+  });
+  const knex = app.strapi.db.connection as unknown as Knex;
+  const names = await indexNames(knex, 'events_cmps');
+  expect(names).toContain('events_cmps_pda_owner');
+  const queries: { sql: string; bindings: readonly unknown[] }[] = [];
+  const listen = (query: { sql: string; bindings?: readonly unknown[] }) => {
+    if (/from [`"]events_cmps[`"]/i.test(query.sql)) queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  };
+  knex.on('query', listen);
+  try {
+    const page = await app.http().get('/api/v2/events?limit=10').set('Authorization', key.auth);
+    expect(page.status).toBe(200);
+    expect(page.body.data.some((record: { attributes: { seo?: unknown } }) => record.attributes.seo)).toBe(true);
+  } finally {
+    knex.off('query', listen);
+  }
+  expect(queries).toHaveLength(1);
+  // Before the index, SQLite read every owner's links of the field (each record's seo) and sorted them.
+  const details = await planOf(knex, queries[0]!.sql.replace(/\$\d+/g, '?'), queries[0]!.bindings);
+  expect(details).toContain('events_cmps_pda_owner');
+  expect(details).not.toMatch(SORTS);
+});
+
 test('ensuring the indexes again changes nothing', async () => {
   const service = app.strapi.plugin('public-api').service('indexes') as { ensure: (r: unknown[]) => Promise<void> };
   const resources = await (app.strapi.plugin('public-api').service('resources') as { all: () => Promise<unknown[]> }).all();

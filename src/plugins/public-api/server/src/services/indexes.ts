@@ -13,6 +13,12 @@
  *   further, however many links the owner has (read/first-links.ts). Strapi's own indexes hold the owner
  *   and the order column apart, which makes the database read and sort every link of the owner.
  *
+ * - `<_cmps table>_pda_owner`: `(owner, field, order, id)` on the component join table of every owner of
+ *   component fields (records and components holding components), so that the components of a page's
+ *   records are looked up per owner, in order. Strapi's own indexes lead with the field alone or hold
+ *   order apart, and SQLite, knowing no better, chose to read every owner's links of the field (each
+ *   record's `seo`, say) and sort them for each page.
+ *
  * - `<keys table>_pda_key_id`: unique, the key id of API keys, which every request looks its key up by.
  *
  * All are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes).
@@ -21,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { Field, Resource } from '../registry/types';
-import { RELATION_FIELD_TYPES } from '../fields/table';
+import { COMPONENT_FIELD_TYPES, RELATION_FIELD_TYPES } from '../fields/table';
 import { createReadModels, type JoinModel } from '../read/model';
 import { API_KEY_UID } from '../keys/types';
 
@@ -76,11 +82,41 @@ export const linkListIndexStatement = (join: JoinModel, quote: (identifier: stri
     .map(quote)
     .join(', ')})`;
 
+/** A `_cmps` table: the owner column and Strapi's field and order columns (`identifiers.FIELD_COLUMN`, `ORDER_COLUMN`). */
+export type ComponentJoinTable = { table: string; owner: string };
+
+/** The index of component links per owner, field and order (services/components.ts `links`). */
+export const componentLinkIndexStatement = (join: ComponentJoinTable, quote: (identifier: string) => string): string => {
+  let name = `${join.table}_pda_owner`;
+  if (Buffer.byteLength(name) > MAX_IDENTIFIER) {
+    name = `${join.table.slice(0, 40)}_pda_${createHash('sha256').update(`${join.table}\u0000owner`).digest('hex').slice(0, 12)}`;
+  }
+  return `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${quote(join.table)} (${[join.owner, 'field', 'order', 'id'].map(quote).join(', ')})`;
+};
+
+type JoinMeta = { attributes: Record<string, { joinTable?: { name: string; joinColumn: { name: string } } }> };
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
 
+  /** The `_cmps` table of an owner's component fields, from Strapi's metadata (one table for all of them). */
+  const componentJoinOf = (uid: string, fields: readonly Field[]): ComponentJoinTable | null => {
+    const meta = strapi.db.metadata.get(uid) as unknown as JoinMeta;
+    for (const field of fields) {
+      if (!COMPONENT_FIELD_TYPES.has(field.type)) continue;
+      const joinTable = meta.attributes[field.key]?.joinTable;
+      if (joinTable) return { table: joinTable.name, owner: joinTable.joinColumn.name };
+    }
+    return null;
+  };
+  const componentLinkIndexes = (uid: string, fields: readonly Field[]): string[] => {
+    const join = componentJoinOf(uid, fields);
+    return join ? [componentLinkIndexStatement(join, quote)] : [];
+  };
+
   /**
-   * The link list indexes of relations inside the components `fields` hold, nested ones too: a list inside
+   * The link list indexes of relations inside the components `fields` hold, nested ones too (and the
+   * component link index of those holding components): a list inside
    * a component is cut to the cap per component row as a record's is (read/first-links.ts). Each component
    * once (`seen`).
    */
@@ -94,7 +130,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[inner.key];
           return join && RELATION_FIELD_TYPES.has(inner.type) ? [linkListIndexStatement(join, quote)] : [];
         });
-        return [...own, ...componentLinkStatements(component.fields, seen)];
+        return [...own, ...componentLinkIndexes(component.uid, component.fields), ...componentLinkStatements(component.fields, seen)];
       }),
     );
 
@@ -121,6 +157,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const join = model.relations[field.key];
           if (join && RELATION_FIELD_TYPES.has(field.type)) statements.push(linkListIndexStatement(join, quote));
         }
+        statements.push(...componentLinkIndexes(resource.uid, resource.fields));
         statements.push(...componentLinkStatements(resource.fields, seen));
         for (const statement of statements) await knex.raw(statement);
       }
