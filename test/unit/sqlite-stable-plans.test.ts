@@ -1,6 +1,6 @@
 /**
- * SQLite statements planned once (database/sqlite-stable-plans.ts): LIMITs and other non-negative integer
- * constants become digits, every other placeholder becomes `+?` (bound in order), and a placeholder inside
+ * SQLite statements planned once (database/sqlite-stable-plans.ts): LIMIT and OFFSET constants become
+ * digits, every other placeholder becomes `+?` (bound in order), and a placeholder inside
  * a quoted string or identifier is never touched. Against a real SQLite: the rewritten statement answers
  * as the original does. The property: binding what is left to the new text gives the statement that
  * binding everything gave the old one.
@@ -19,7 +19,7 @@ const render = (sql: string, slots: readonly Slot[]) => {
   });
 };
 
-test('a LIMIT and other non-negative integer constants are written out; parameters and strings stay bound as +?', () => {
+test('a LIMIT or OFFSET constant is written out; parameters, strings and other numbers stay bound as +?', () => {
   const slots: Slot[] = [{ constant: 'en' }, { param: 0 }, { constant: 1 }];
   expect(stablePlanStatement('select `a` from `t` where `locale` = ? and `slug` = ? limit ?', slots)).toEqual({
     sql: 'select `a` from `t` where `locale` = +? and `slug` = +? limit 1',
@@ -27,12 +27,20 @@ test('a LIMIT and other non-negative integer constants are written out; paramete
   });
   // A parameter stays a parameter even when its value is an integer: it varies from read to read.
   expect(stablePlanStatement('select 1 limit ?', [{ param: 0 }])).toEqual({ sql: 'select 1 limit +?', slots: [{ param: 0 }] });
+  expect(stablePlanStatement('select a from t LIMIT ? OFFSET ?', [{ constant: 10 }, { constant: 20 }]).sql).toBe(
+    'select a from t LIMIT 10 OFFSET 20',
+  );
+  // Elsewhere a number can mean a column (ORDER BY 1), so it stays bound.
+  expect(stablePlanStatement('select a from t where n = ? order by ?', [{ constant: 1 }, { constant: 1 }])).toEqual({
+    sql: 'select a from t where n = +? order by +?',
+    slots: [{ constant: 1 }, { constant: 1 }],
+  });
 });
 
 test('negative, fractional, unsafe and non-number constants stay bound', () => {
   for (const constant of [-1, 1.5, 2 ** 60, Number.NaN, '7', true, null, 10n]) {
     const slots: Slot[] = [{ constant }];
-    expect(stablePlanStatement('select `a` - ? from `t`', slots)).toEqual({ sql: 'select `a` - +? from `t`', slots });
+    expect(stablePlanStatement('select `a` from `t` limit ?', slots)).toEqual({ sql: 'select `a` from `t` limit +?', slots });
   }
 });
 
@@ -105,9 +113,16 @@ test('property: what is left bound, bound to the new text, is the statement ever
       const slots = Array.from({ length: count }, (_, index) => pool[index % Math.max(pool.length, 1)] ?? { constant: 0 });
       const result = stablePlanStatement(sql, slots);
       expect(render(result.sql, result.slots)).toBe(render(sql, slots));
-      expect(
-        result.slots.every((kept) => !('constant' in kept) || !(Number.isSafeInteger(kept.constant) && (kept.constant as number) >= 0)),
-      ).toBe(true);
+      // No LIMIT constant is left bound: each kept placeholder after LIMIT holds a parameter or a non-count.
+      let at = 0;
+      result.sql.replace(/'(?:[^']|'')*'|`(?:[^`]|``)*`|\+\?/g, (token, offset: number) => {
+        if (token !== '+?') return token;
+        const kept = result.slots[at++]!;
+        const count = 'constant' in kept && Number.isSafeInteger(kept.constant) && (kept.constant as number) >= 0;
+        expect(count && /\blimit\s*$/i.test(result.sql.slice(0, offset))).toBe(false);
+        return token;
+      });
+      expect(at).toBe(result.slots.length);
     }),
   );
 });

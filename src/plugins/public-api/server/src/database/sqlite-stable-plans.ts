@@ -12,9 +12,9 @@
  * remedy, the query planner stability guarantee, is a connection setting better-sqlite3 does not expose.
  *
  * So the text is written so that no value is seen while planning:
- * - a shape's integer constants (its LIMITs) are written out as digits: they are the same on every read
- *   of the shape. Only non-negative safe integers (no sign that could join a `-` before it into a
- *   comment); strings and everything else stay bound;
+ * - a shape's LIMIT and OFFSET constants are written out as digits: they are the same on every read of
+ *   the shape. Only non-negative safe integers, and only right after LIMIT or OFFSET (elsewhere digits
+ *   can mean something else: `ORDER BY 1` is the first column);
  * - every placeholder left is written `+?`. The unary plus is SQLite's no-op: the same value, type,
  *   affinity (none) and collation, still usable for an index lookup, but not a parameter the planner reads.
  *
@@ -27,10 +27,16 @@ export type Slot = { param: number } | { constant: unknown };
 const isInlinable = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
+ * A placeholder that is the count of a LIMIT or OFFSET (elsewhere a number can mean a column: `ORDER BY 1`),
+ * tested on the last few characters before it only, so a long statement is not scanned once per placeholder.
+ */
+const AFTER_LIMIT = /\b(?:limit|offset)\s*$/i;
+
+/**
  * `sql` with each `?` outside quoted text replaced by `replace(its index)`, or null when the text names a
  * parameter by number (`?NNN`: not what knex writes, and not one placeholder per binding).
  */
-const mapPlaceholders = (sql: string, replace: (index: number) => string): string | null => {
+const mapPlaceholders = (sql: string, replace: (index: number, before: string) => string): string | null => {
   let out = '';
   let quote: string | null = null;
   let placeholder = 0;
@@ -59,7 +65,7 @@ const mapPlaceholders = (sql: string, replace: (index: number) => string): strin
       continue;
     }
     if (/[0-9]/.test(sql[i + 1] ?? '')) return null;
-    out += replace(placeholder);
+    out += replace(placeholder, out);
     placeholder += 1;
   }
   return out;
@@ -69,10 +75,10 @@ const mapPlaceholders = (sql: string, replace: (index: number) => string): strin
 export const stablePlanStatement = (sql: string, slots: readonly Slot[]): { sql: string; slots: Slot[] } => {
   let count = 0;
   const kept: Slot[] = [];
-  const rewritten = mapPlaceholders(sql, (index) => {
+  const rewritten = mapPlaceholders(sql, (index, before) => {
     count += 1;
     const slot = slots[index];
-    if (slot && 'constant' in slot && isInlinable(slot.constant)) return String(slot.constant);
+    if (slot && 'constant' in slot && isInlinable(slot.constant) && AFTER_LIMIT.test(before.slice(-16))) return String(slot.constant);
     if (slot) kept.push(slot);
     return '+?';
   });

@@ -11,7 +11,7 @@
  *
  * - SQLite: each connection keeps its better-sqlite3 prepared statements, by SQL text, so a statement is
  *   prepared once per connection and shape instead of on every query; its text is written so that SQLite
- *   also plans it once (database/sqlite-stable-plans.ts: integer constants as digits, placeholders `+?`).
+ *   also plans it once (database/sqlite-stable-plans.ts: LIMITs as digits, other placeholders `+?`).
  * - PostgreSQL: each connection keeps named prepared statements (`pda_<hash of the SQL>`), so the server
  *   parses and plans a shape once per connection instead of on every query (measured: 250-450 µs a query
  *   against 380-760 µs unnamed, on the shared machine). pg would keep every name for the connection's
