@@ -59,7 +59,9 @@ const websites = db.prepare('SELECT slug, publications FROM public_api_websites 
 
 const EVENT_COLUMNS =
   'id, document_id, title, slug, sort, summary, starts_at, ends_at, category, tags, price, sold_out, capacity, body, created_at, updated_at, published_at';
-const eventBySlug = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND slug = +? LIMIT 1`);
+const eventBySlug = db.prepare(
+  `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND slug = +? LIMIT 1`,
+);
 const eventByDocumentId = db.prepare(
   `SELECT ${EVENT_COLUMNS} FROM events WHERE published_at IS NOT NULL AND locale = 'en' AND document_id = +? LIMIT 1`,
 );
