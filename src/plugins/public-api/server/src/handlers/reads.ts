@@ -177,11 +177,14 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
   const context = loadContext(request, access, language, parsed.fields, parsed.status, parsed.fallback);
   await boundInclude(request, context, projection, [row], parsed.include, false);
   const [data] = await loadRecords(context, shown, [row], parsed.include);
+  const document = recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! });
   return {
     status: 200,
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, [data]),
-    body: recordDocument({ selfUrl: request.selfUrl, resource, fields: shown.fields, data: data! }),
+    // A record without `include` expansions is written here at once, as each record of a page is
+    // (serialize/document-text.ts); with expansions, by the edge in chunks.
+    ...(parsed.include.length === 0 ? { rawBody: JSON.stringify(document) } : { body: document }),
   };
 };
 
