@@ -1,8 +1,9 @@
 /**
  * The read endpoints: collection pages, single records and singletons, native and CMS alike.
  */
-import { recordTypeTree, shownProjection } from '../grants/fieldsets';
-import { includeTree, queryVocabulary, takesLocale, type Projection } from '../grants/projection';
+import { shownProjection } from '../grants/fieldsets';
+import { takesLocale, type Projection } from '../grants/projection';
+import { readTrees, readVocabulary } from '../grants/read-vocabulary';
 import { recordTags } from '../http/cache-tags';
 import { apiError } from '../http/errors';
 import { DEFAULT_CHUNK_OPTIONS } from '../http/json-chunks';
@@ -91,12 +92,7 @@ const storable = (status: ReadStatus): Pick<ApiResponse, 'noStore'> => (status =
 const readCollection = async (request: ApiRequest, access: ResourceAccess): Promise<ApiResponse> => {
   const { projection, resource } = access;
   const locales = await localesFor(projection);
-  const vocabulary = queryVocabulary(
-    projection,
-    locales.codes,
-    includeTree(projection, access.projectionOf),
-    recordTypeTree(projection, access.projectionOf),
-  );
+  const vocabulary = readVocabulary(projection, access.projectionOf, locales.codes);
   const parsed = parseCollectionQuery(request.query, vocabulary);
   assertMayRead(request, parsed.status);
   const shown = shownProjection(projection, parsed.fields, parsed.include);
@@ -160,11 +156,8 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
 const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<ApiResponse> => {
   const { projection, resource } = access;
   const locales = await localesFor(projection);
-  const parsed = parseRecordQuery(request.query, {
-    locales: locales.codes,
-    include: includeTree(projection, access.projectionOf),
-    records: recordTypeTree(projection, access.projectionOf),
-  });
+  const trees = readTrees(projection, access.projectionOf);
+  const parsed = parseRecordQuery(request.query, { locales: locales.codes, include: trees.include, records: trees.records });
   assertMayRead(request, parsed.status);
   const language = parsed.locale ?? locales.defaultLocale;
   const locale = resource.localized ? language : null;
