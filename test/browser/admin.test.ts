@@ -159,6 +159,8 @@ test('create a key granting one resource with two readable fields; it is shown o
   plaintext = (await shown.textContent()) ?? '';
   expect(plaintext).toMatch(/^pdk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
   await expect(page.getByTestId('key-prefix').textContent()).resolves.toBe(`${plaintext.slice(0, 16)}_…${plaintext.slice(-4)}`);
+  // The create button went with its page: the focus is on the new key's copy button, not the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'copy-key', undefined, { timeout: 5_000 });
   await screenshot(page, 'key-created');
 
   // Copy puts the key on the clipboard.
@@ -259,6 +261,8 @@ test('revoking asks for confirmation, then the key gets 401 at once', async () =
   await screenshot(page, 'key-revoke-dialog', { whole: false });
   await dialog.getByRole('button', { name: 'Revoke the key' }).click();
   await page.getByText('This key is revoked: every request with it is refused.').waitFor();
+  // The Revoke button is gone: the focus is on the revoked notice, not the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'revoked-notice', undefined, { timeout: 5_000 });
   const refused = await v2('/', plaintext);
   expect(refused.status).toBe(401);
   await page.goto(settings('keys'));
