@@ -197,7 +197,9 @@ test('the shared cache field: a bad value is named under it; a good one applies 
   provoked.push(/status of 400 .*\/public-api\/keys\/\d+\)/);
   await field.fill('0');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByText('sharedMaxAge is a whole number of seconds from 1 to 31536000.').waitFor();
+  // In the form's words (its label), not the stored member's name.
+  await page.getByText('The shared cache max age is a whole number of seconds from 1 to 31536000.').waitFor();
+  expect(await page.getByText('sharedMaxAge', { exact: false }).count()).toBe(0);
   await field.fill('120');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   // Saving takes a moment; the key is read again on every request, so the header follows it.
