@@ -48,6 +48,16 @@ const focusedElement = () =>
     '(() => { const e = document.activeElement; if (!e || e === document.body) return "body"; return e.getAttribute("data-testid") ?? (e.getAttribute("role") ?? e.tagName.toLowerCase()) + " " + (e.getAttribute("aria-label") ?? (e.textContent ?? "").trim()); })()',
   ) as Promise<string>;
 
+/** A control's accessible description, as its aria-describedby elements say it. */
+const descriptionOf = (locator: Locator) =>
+  locator.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
+      .filter(Boolean)
+      .join(' '),
+  );
+
 /** The settings pages' fields of a resource, opened in place. */
 const openFields = async (name: string, id: string): Promise<Locator> => {
   const fields = page.getByTestId(`fields-${id}`);
@@ -164,6 +174,30 @@ test('templates and "copy grants from another key" replace the grants in the for
   await page.getByRole('button', { name: 'Add an origin' }).click();
   await page.keyboard.type('https://news.example');
   const toolbar = page.getByTestId('grant-toolbar');
+
+  // Each template says what it grants without a hover: a visible line that is also the button's description.
+  for (const [name, id, description] of [
+    ['Read-only site', 'read-only-site', 'Reads every resource with all fields, except personal data; no writes, no commands.'],
+    ['Full access', 'full-access', 'Every action on every resource, every field, every command.'],
+    ['Newsletter form', 'newsletter-form', 'Only the newsletter-signup command; reads nothing.'],
+  ] as const) {
+    const button = toolbar.getByRole('button', { name, exact: true });
+    await expect(descriptionOf(button)).resolves.toBe(description);
+    await expect(button.getAttribute('title')).resolves.toBeNull();
+    await button.focus();
+    const hint = toolbar.getByTestId(`template-hint-${id}`);
+    await expect(hint.isVisible()).resolves.toBe(true);
+    await expect(hint.textContent()).resolves.toBe(description);
+    // One line: no taller than the button beside it.
+    const [hintBox, buttonBox] = [await hint.boundingBox(), await button.boundingBox()];
+    expect(hintBox!.height).toBeLessThanOrEqual(buttonBox!.height);
+  }
+  // The picture without the focus ring the last button kept.
+  await toolbar.evaluate((element) => {
+    element.scrollIntoView({ block: 'center' });
+    (document.activeElement as HTMLElement | null)?.blur();
+  });
+  await screenshot(page, 'key-grant-templates', { whole: false });
 
   await toolbar.getByRole('button', { name: 'Full access' }).click();
   await expect(page.getByRole('checkbox', { name: 'Delete Events', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
