@@ -266,8 +266,8 @@ describe('change', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(
       validationError([
-        { path: ['limits', 'requests'], message: 'requests is a whole number from 1 to 1000000.' },
-        { path: ['limits', 'window'], message: 'window is a whole number of seconds from 1 to 86400.' },
+        { path: ['limits', 'requests'], message: 'The number of requests per window is a whole number from 1 to 1000000.' },
+        { path: ['limits', 'window'], message: 'The rate limit window is a whole number of seconds from 1 to 86400.' },
         { path: ['limits', 'burst'], message: "A limit has no field 'burst': only requests and window." },
       ]),
     );
@@ -295,7 +295,7 @@ describe('change', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(
       validationError([
-        { path: ['cache', 'sharedMaxAge'], message: 'sharedMaxAge is a whole number of seconds from 1 to 31536000.' },
+        { path: ['cache', 'sharedMaxAge'], message: 'The shared cache max age is a whole number of seconds from 1 to 31536000.' },
         { path: ['cache', 'maxAge'], message: "A cache policy has no field 'maxAge': only sharedMaxAge." },
       ]),
     );

@@ -143,7 +143,11 @@ describe('npm run key', () => {
     ['unknown action', { resources: { 'native:events': { actions: ['launch'] } } }, /actions/],
     ['unknown command', { resources: {}, commands: ['launch'] }, /Unknown command: 'launch'/],
     ['bad origin', { resources: {}, origins: ['shop.example/path'] }, /scheme:\/\/host/],
-    ['bad cache policy', { resources: {}, cache: { sharedMaxAge: 0 } }, /sharedMaxAge is a whole number of seconds/],
+    [
+      'bad cache policy',
+      { resources: {}, cache: { sharedMaxAge: 0 } },
+      /cache\.sharedMaxAge: The shared cache max age is a whole number of seconds/,
+    ],
     ['a preview flag that is not a boolean', { resources: {}, preview: 'yes' }, /Preview is on or off/],
   ])('a grants file with %s is refused and writes nothing', async (_name, content, message) => {
     const before = await countKeys();

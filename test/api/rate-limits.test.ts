@@ -103,10 +103,12 @@ test('a key refuses limits it cannot have, each problem named', async () => {
   const key = await createKey(app.strapi, EVENTS_READ);
   await expect(keysService(app.strapi).update(key.keyId, { limits: { requests: 0, window: 60 } })).rejects.toMatchObject({
     name: 'ValidationError',
-    details: { errors: [{ path: ['limits', 'requests'], message: 'requests is a whole number from 1 to 1000000.' }] },
+    details: {
+      errors: [{ path: ['limits', 'requests'], message: 'The number of requests per window is a whole number from 1 to 1000000.' }],
+    },
   });
   await expect(createKey(app.strapi, EVENTS_READ, { limits: { requests: 5, window: 100_000 } })).rejects.toMatchObject({
-    details: { errors: [{ path: ['limits', 'window'] }] },
+    details: { errors: [{ path: ['limits', 'window'], message: 'The rate limit window is a whole number of seconds from 1 to 86400.' }] },
   });
 });
 

@@ -42,6 +42,22 @@ const focused = () =>
     '(() => { const e = document.activeElement; if (!e) return ""; if (e.tagName === "INPUT") return "input " + e.value; return e.getAttribute("aria-label") ?? (e.textContent ?? "").trim(); })()',
   ) as Promise<string>;
 
+/** The element with the focus: its data-testid, else its role and accessible label or text ("body" for none). */
+const focusedElement = () =>
+  page.evaluate(
+    '(() => { const e = document.activeElement; if (!e || e === document.body) return "body"; return e.getAttribute("data-testid") ?? (e.getAttribute("role") ?? e.tagName.toLowerCase()) + " " + (e.getAttribute("aria-label") ?? (e.textContent ?? "").trim()); })()',
+  ) as Promise<string>;
+
+/** A control's accessible description, as its aria-describedby elements say it. */
+const descriptionOf = (locator: Locator) =>
+  locator.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
+      .filter(Boolean)
+      .join(' '),
+  );
+
 /** The settings pages' fields of a resource, opened in place. */
 const openFields = async (name: string, id: string): Promise<Locator> => {
   const fields = page.getByTestId(`fields-${id}`);
@@ -158,6 +174,30 @@ test('templates and "copy grants from another key" replace the grants in the for
   await page.getByRole('button', { name: 'Add an origin' }).click();
   await page.keyboard.type('https://news.example');
   const toolbar = page.getByTestId('grant-toolbar');
+
+  // Each template says what it grants without a hover: a visible line that is also the button's description.
+  for (const [name, id, description] of [
+    ['Read-only site', 'read-only-site', 'Reads every resource with all fields, except personal data; no writes, no commands.'],
+    ['Full access', 'full-access', 'Every action on every resource, every field, every command.'],
+    ['Newsletter form', 'newsletter-form', 'Only the newsletter-signup command; reads nothing.'],
+  ] as const) {
+    const button = toolbar.getByRole('button', { name, exact: true });
+    await expect(descriptionOf(button)).resolves.toBe(description);
+    await expect(button.getAttribute('title')).resolves.toBeNull();
+    await button.focus();
+    const hint = toolbar.getByTestId(`template-hint-${id}`);
+    await expect(hint.isVisible()).resolves.toBe(true);
+    await expect(hint.textContent()).resolves.toBe(description);
+    // One line: no taller than the button beside it.
+    const [hintBox, buttonBox] = [await hint.boundingBox(), await button.boundingBox()];
+    expect(hintBox!.height).toBeLessThanOrEqual(buttonBox!.height);
+  }
+  // The picture without the focus ring the last button kept.
+  await toolbar.evaluate((element) => {
+    element.scrollIntoView({ block: 'center' });
+    (document.activeElement as HTMLElement | null)?.blur();
+  });
+  await screenshot(page, 'key-grant-templates', { whole: false });
 
   await toolbar.getByRole('button', { name: 'Full access' }).click();
   await expect(page.getByRole('checkbox', { name: 'Delete Events', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
@@ -325,6 +365,57 @@ test('the key page’s other states: the preview’s tabs and the regenerate, re
   // Nothing was confirmed: the key is as it was.
   await expect(keys().findOne(key.id)).resolves.toEqual(expect.objectContaining({ revoked: false, name: 'Checked in every state' }));
 });
+
+test('the focus never falls to the page: on the new key after creating and regenerating, on the notice after revoking', async () => {
+  await page.goto(settings('keys/create'));
+  await page.getByLabel('Name').fill('Focus kept');
+  await page.getByRole('checkbox', { name: 'Read Events', exact: true }).click();
+  // By keyboard: Enter on the create button, whose page then goes.
+  await page.getByRole('button', { name: 'Create the key' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/keys\/\d+$/);
+  const shown = page.getByTestId('plaintext-key');
+  const created = (await shown.textContent()) ?? '';
+  await waitForFocus('copy-key');
+  await expectAccessible(page, 'edit page, right after creation, focus on Copy key');
+
+  // Regenerate: the dialog closes on the new key's copy button, not on Regenerate.
+  await page.getByTestId('regenerate-key').focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByRole('button', { name: 'Regenerate the key' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.waitForFunction((before) => document.querySelector('[data-testid="plaintext-key"]')?.textContent !== before, created);
+  await waitForFocus('copy-key');
+
+  // A cancelled revoke leaves the focus where Radix puts it: back on the Revoke button.
+  await page.getByTestId('revoke-key').focus();
+  await page.keyboard.press('Enter');
+  await dialog.getByRole('button', { name: 'Revoke the key' }).waitFor();
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  await waitForFocus('revoke-key');
+
+  // Revoked: the Revoke button is gone; the focus is on the revoked notice, which has a name.
+  await page.keyboard.press('Enter');
+  await dialog.getByRole('button', { name: 'Revoke the key' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByTestId('revoked-notice').waitFor();
+  expect(await page.getByTestId('revoke-key').count()).toBe(0);
+  await waitForFocus('revoked-notice');
+  const notice = page.getByRole('group', { name: 'This key is revoked' });
+  await expect(notice.getAttribute('tabindex')).resolves.toBe('-1');
+  await expect(notice.textContent()).resolves.toContain('every request with it is refused');
+  await expectAccessible(page, 'edit page, just revoked, focus on the notice');
+});
+
+/** Waits until the element with the focus is the one with this data-testid (the focus moves after a render). */
+const waitForFocus = async (testId: string) => {
+  await page
+    .waitForFunction((id) => document.activeElement?.getAttribute('data-testid') === id, testId, { timeout: 5_000 })
+    .catch(() => undefined);
+  expect(await focusedElement()).toBe(testId);
+};
 
 /** Where the keys table's cells and delete buttons lie against the viewport, and whether the table scrolls. */
 const keysTableLayout = async () =>

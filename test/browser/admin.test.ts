@@ -159,6 +159,8 @@ test('create a key granting one resource with two readable fields; it is shown o
   plaintext = (await shown.textContent()) ?? '';
   expect(plaintext).toMatch(/^pdk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
   await expect(page.getByTestId('key-prefix').textContent()).resolves.toBe(`${plaintext.slice(0, 16)}_…${plaintext.slice(-4)}`);
+  // The create button went with its page: the focus is on the new key's copy button, not the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'copy-key', undefined, { timeout: 5_000 });
   await screenshot(page, 'key-created');
 
   // Copy puts the key on the clipboard.
@@ -195,7 +197,9 @@ test('the shared cache field: a bad value is named under it; a good one applies 
   provoked.push(/status of 400 .*\/public-api\/keys\/\d+\)/);
   await field.fill('0');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByText('sharedMaxAge is a whole number of seconds from 1 to 31536000.').waitFor();
+  // In the form's words (its label), not the stored member's name.
+  await page.getByText('The shared cache max age is a whole number of seconds from 1 to 31536000.').waitFor();
+  expect(await page.getByText('sharedMaxAge', { exact: false }).count()).toBe(0);
   await field.fill('120');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   // Saving takes a moment; the key is read again on every request, so the header follows it.
@@ -259,6 +263,8 @@ test('revoking asks for confirmation, then the key gets 401 at once', async () =
   await screenshot(page, 'key-revoke-dialog', { whole: false });
   await dialog.getByRole('button', { name: 'Revoke the key' }).click();
   await page.getByText('This key is revoked: every request with it is refused.').waitFor();
+  // The Revoke button is gone: the focus is on the revoked notice, not the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'revoked-notice', undefined, { timeout: 5_000 });
   const refused = await v2('/', plaintext);
   expect(refused.status).toBe(401);
   await page.goto(settings('keys'));

@@ -1,14 +1,16 @@
 /**
  * The key's plaintext, right after it was created or regenerated: shown once, with a copy button and
- * a warning that it cannot be shown again. It lives only in this page's memory.
+ * a warning that it cannot be shown again. It lives only in this page's memory. `copyRef` is the copy
+ * button, where the page puts the focus when the key appears (created, regenerated).
  */
+import type { Ref } from 'react';
 import { Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Duplicate, Key } from '@strapi/icons';
 import { useClipboard, useNotification } from '@strapi/strapi/admin';
 import { Mono } from './Mono';
 import { useT } from '../hooks/useT';
 
-export const ShowOnceKey = ({ plaintext }: { plaintext: string }) => {
+export const ShowOnceKey = ({ plaintext, copyRef }: { plaintext: string; copyRef?: Ref<HTMLButtonElement> }) => {
   const t = useT();
   const { copy } = useClipboard();
   const { toggleNotification } = useNotification();
@@ -51,7 +53,7 @@ export const ShowOnceKey = ({ plaintext }: { plaintext: string }) => {
           </Mono>
         </Box>
         <Flex>
-          <Button startIcon={<Duplicate />} variant="secondary" onClick={onCopy}>
+          <Button ref={copyRef} startIcon={<Duplicate />} variant="secondary" onClick={onCopy} data-testid="copy-key">
             {t('key.once.copy', 'Copy key')}
           </Button>
         </Flex>

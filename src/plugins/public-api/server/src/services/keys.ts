@@ -12,8 +12,8 @@ import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../k
 import { API_KEY_UID, type ApiKey, type ApiKeyRow } from '../keys/types';
 import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
-import { parseCachePolicy } from '../config/cache-policy';
-import { parseRateLimit } from '../config/rate-limits';
+import { MAX_SHARED_MAX_AGE_SECONDS, parseCachePolicy } from '../config/cache-policy';
+import { MAX_REQUESTS, MAX_WINDOW_SECONDS, parseRateLimit } from '../config/rate-limits';
 import { createLru } from '../database/lru';
 import { statementRunner } from '../database/runner';
 import { connectionOf, inTransaction } from '../database/connection';
@@ -147,6 +147,22 @@ export class KeyValidationError extends errors.ValidationError {
   }
 }
 
+/**
+ * A key's limit and cache policy in the words of the admin form that sets them (its labels: "Rate limit:
+ * requests", "Rate limit: window (seconds)", "Shared cache: max age (seconds)"), in place of the parsers'
+ * member names, which suit the plugin config they also check. The issue's path still names the member.
+ */
+const KEY_SETTING_MESSAGES: Record<string, string> = {
+  'limits.requests': `The number of requests per window is a whole number from 1 to ${MAX_REQUESTS}.`,
+  'limits.window': `The rate limit window is a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}.`,
+  'cache.sharedMaxAge': `The shared cache max age is a whole number of seconds from 1 to ${MAX_SHARED_MAX_AGE_SECONDS}.`,
+};
+
+const settingIssue = (member: 'limits' | 'cache', issue: { field: string; message: string }): GrantIssue => {
+  const path = issue.field ? [member, issue.field] : [member];
+  return { path, message: KEY_SETTING_MESSAGES[path.join('.')] ?? issue.message };
+};
+
 const validateMeta = (
   input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits' | 'cache' | 'preview'>,
   now: Date,
@@ -158,13 +174,11 @@ const validateMeta = (
   }
   if (input.cache !== undefined && input.cache !== null) {
     const parsed = parseCachePolicy(input.cache);
-    if (!parsed.ok)
-      issues.push(...parsed.issues.map((issue) => ({ path: issue.field ? ['cache', issue.field] : ['cache'], message: issue.message })));
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => settingIssue('cache', issue)));
   }
   if (input.limits !== undefined && input.limits !== null) {
     const parsed = parseRateLimit(input.limits);
-    if (!parsed.ok)
-      issues.push(...parsed.issues.map((issue) => ({ path: issue.field ? ['limits', issue.field] : ['limits'], message: issue.message })));
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => settingIssue('limits', issue)));
   }
   if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 120) {
     issues.push({ path: ['name'], message: 'A key needs a name of 1 to 120 characters.' });

@@ -1,9 +1,11 @@
 /**
  * Starting points for the grant matrix: a template (read-only site, full access, newsletter form), or
  * the grants of another key. Either replaces the resources and commands in the form (origins stay);
- * nothing is saved until Save.
+ * nothing is saved until Save. Each template says what it grants in one line next to its button, which
+ * is also the button's accessible description: seen without hovering, heard on focus.
  */
-import { Button, Field, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Fragment, useId } from 'react';
+import { Box, Button, Field, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import type { CommandSummary, ResourceSummary } from '../../../../shared/contracts/registry';
 import { useLoad } from '../../hooks/useLoad';
 import { useT, type Translate } from '../../hooks/useT';
@@ -40,25 +42,41 @@ export const GrantToolbar = ({ resources, commands, draft, onChange, keyId }: Pr
   const t = useT();
   const api = usePublicApi();
   const keys = useLoad(() => api.listKeys().then((res) => res.data.filter((key) => key.id !== keyId)), [api, keyId]);
+  const hintId = `${useId()}-template-hint-`;
   return (
     <Flex gap={6} wrap="wrap" alignItems="end" data-testid="grant-toolbar">
       <Flex direction="column" alignItems="start" gap={1}>
         <Typography variant="pi" fontWeight="bold" textColor="neutral800" id="grant-templates-label">
           {t('grants.templates', 'Start from a template')}
         </Typography>
-        <Flex gap={2} role="group" aria-labelledby="grant-templates-label">
+        {/* A button and its description per row; the buttons share one column, so the descriptions line up. */}
+        <Box
+          role="group"
+          aria-labelledby="grant-templates-label"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: 'max-content minmax(0, 1fr)',
+            alignItems: 'center',
+            columnGap: '0.75rem',
+            rowGap: '0.5rem',
+          }}
+        >
           {TEMPLATES.map((template) => (
-            <Button
-              key={template}
-              variant="secondary"
-              size="S"
-              title={templateHint(t, template)}
-              onClick={() => onChange(applyTemplate(template, draft, resources, commands))}
-            >
-              {templateLabel(t, template)}
-            </Button>
+            <Fragment key={template}>
+              <Button
+                variant="secondary"
+                size="S"
+                aria-describedby={`${hintId}${template}`}
+                onClick={() => onChange(applyTemplate(template, draft, resources, commands))}
+              >
+                {templateLabel(t, template)}
+              </Button>
+              <Typography id={`${hintId}${template}`} variant="pi" textColor="neutral600" data-testid={`template-hint-${template}`}>
+                {templateHint(t, template)}
+              </Typography>
+            </Fragment>
           ))}
-        </Flex>
+        </Box>
       </Flex>
       {(keys.data?.length ?? 0) > 0 && (
         <Field.Root name="copy-grants" width="26rem">

@@ -1,9 +1,12 @@
 /**
  * One key: its plaintext right after creation or regeneration (once), its details and grants, the
  * live preview, and regenerate / revoke / delete behind confirmations.
+ *
+ * The focus never falls to the page: right after creation and after a regeneration it is on the new
+ * key's copy button; after a revoke (whose button goes with the key's activity) on the revoked notice.
  */
-import { useEffect, useState } from 'react';
-import { Alert, Button, Flex, LinkButton } from '@strapi/design-system';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Box, Button, Flex, LinkButton } from '@strapi/design-system';
 import { ArrowClockwise, Check, Cross, Trash } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -58,6 +61,21 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
   const form = useKeyForm(apiKey, registry.resources);
   const [saving, setSaving] = useState(false);
   const [plaintext, setPlaintext] = useState<string | undefined>((location.state as CreatedState | null)?.plaintext);
+  const copyKey = useRef<HTMLButtonElement>(null);
+  const revokedNotice = useRef<HTMLDivElement>(null);
+  /** Where the focus goes when the confirmation dialog closes after a revoke or a regeneration. */
+  const focusNext = useRef<'copy-key' | 'revoked' | null>(null);
+  const focusAfterDialog = () => {
+    const target = focusNext.current === 'copy-key' ? copyKey.current : focusNext.current === 'revoked' ? revokedNotice.current : null;
+    focusNext.current = null;
+    return target;
+  };
+
+  // Opened by the create page with the new key: the focus goes to its copy button (the create button is gone).
+  const openedWithKey = useRef(plaintext !== undefined);
+  useEffect(() => {
+    if (openedWithKey.current) copyKey.current?.focus();
+  }, []);
 
   // The plaintext stays in this page's memory only: reloading or coming back never shows it again.
   useEffect(() => {
@@ -97,6 +115,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
   const revoke = async () => {
     try {
       const revoked = await api.revokeKey(apiKey.id);
+      focusNext.current = 'revoked';
       onSaved(revoked.data);
       setPlaintext(undefined);
       toggleNotification({ type: 'success', message: t('key.revoked', 'The key is revoked: requests with it are refused from now on.') });
@@ -108,6 +127,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
   const regenerate = async () => {
     try {
       const regenerated = await api.regenerateKey(apiKey.id);
+      focusNext.current = 'copy-key';
       onSaved(regenerated.data);
       setPlaintext(regenerated.meta.plaintext);
       toggleNotification({ type: 'success', message: t('key.regenerated', 'A new key is issued; the previous one no longer works.') });
@@ -154,6 +174,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 confirmLabel={t('key.regenerate.confirm', 'Regenerate the key')}
                 confirmVariant="default"
                 onConfirm={regenerate}
+                focusAfterClose={focusAfterDialog}
                 testId="regenerate-key"
               />
             )}
@@ -170,6 +191,7 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 confirmLabel={t('key.revoke.confirm', 'Revoke the key')}
                 confirmVariant="danger"
                 onConfirm={revoke}
+                focusAfterClose={focusAfterDialog}
                 testId="revoke-key"
               />
             )}
@@ -196,11 +218,21 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
-          {plaintext && <ShowOnceKey plaintext={plaintext} />}
+          {plaintext && <ShowOnceKey plaintext={plaintext} copyRef={copyKey} />}
           {apiKey.revoked && (
-            <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('key.revoked.title', 'Revoked')}>
-              {t('key.revoked.body', 'This key is revoked: every request with it is refused. Its settings are shown read-only.')}
-            </Alert>
+            // Focusable (not in the tab order) and named: the focus lands here once the key is revoked.
+            <Box
+              ref={revokedNotice}
+              tabIndex={-1}
+              role="group"
+              aria-label={t('key.revoked.notice', 'This key is revoked')}
+              hasRadius
+              data-testid="revoked-notice"
+            >
+              <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('key.revoked.title', 'Revoked')}>
+                {t('key.revoked.body', 'This key is revoked: every request with it is refused. Its settings are shown read-only.')}
+              </Alert>
+            </Box>
           )}
           {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
             <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('key.expired.title', 'Expired')}>
