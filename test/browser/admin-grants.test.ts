@@ -409,6 +409,42 @@ test('the focus never falls to the page: on the new key after creating and regen
   await expectAccessible(page, 'edit page, just revoked, focus on the notice');
 });
 
+test('deleting a key from the list hands the focus to the key now in its row, or to the last row', async () => {
+  const made = [];
+  for (const name of ['Focus A', 'Focus B', 'Zzz focus last']) made.push((await keys().create({ name, grants: {} })).key);
+  try {
+    await page.goto(settings('keys'));
+    const table = page.getByTestId('keys-table');
+    await table.getByRole('link', { name: 'Zzz focus last' }).waitFor();
+    const deleteVia = async (name: string) => {
+      await page.getByRole('button', { name: `Delete ${name}` }).click();
+      const dialog = page.getByRole('alertdialog');
+      await dialog.getByRole('button', { name: 'Delete the key' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await table.getByRole('link', { name }).waitFor({ state: 'detached' });
+    };
+    const focusIs = async (expected: string) => {
+      await page
+        .waitForFunction((text) => (document.activeElement?.textContent ?? '').trim() === text, expected, { timeout: 5_000 })
+        .catch(() => undefined);
+      expect(await focused()).toBe(expected);
+    };
+    // The list is in name order: Focus B takes Focus A's row.
+    await deleteVia('Focus A');
+    await focusIs('Focus B');
+    await expectAccessible(page, 'keys list, a key just deleted');
+    // The last row gone: the focus goes to the row that is last now.
+    await deleteVia('Zzz focus last');
+    const last = ((await table.locator('tbody tr').last().locator('td').first().getByRole('link').textContent()) ?? '').trim();
+    await focusIs(last);
+  } finally {
+    for (const key of made)
+      await keys()
+        .remove(key.id)
+        .catch(() => undefined);
+  }
+});
+
 /** Waits until the element with the focus is the one with this data-testid (the focus moves after a render). */
 const waitForFocus = async (testId: string) => {
   await page

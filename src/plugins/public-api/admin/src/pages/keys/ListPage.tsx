@@ -2,7 +2,7 @@
  * The keys: name, prefix and last four characters, resources granted, created, expires, last used,
  * status. Search by name; sort by name, creation or last use.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import {
   Box,
   EmptyStateLayout,
@@ -99,10 +99,22 @@ export const ListPage = () => {
 
   const rows = useMemo(() => sortKeys(keys.data ?? [], query, sort), [keys.data, query, sort]);
 
-  const remove = async (key: AdminKey) => {
+  // The row a deleted key had: its dialog's button is gone with it, so the focus goes to the key now in its
+  // place (or the last one), or to "Create a key" when none is left; a refused delete keeps it on the button.
+  const deletedRow = useRef<number | null>(null);
+  const focusAfterDelete = () => {
+    const index = deletedRow.current;
+    deletedRow.current = null;
+    if (index === null) return null;
+    const links = document.querySelectorAll<HTMLElement>('[data-testid="keys-table"] tbody tr td:first-child a');
+    return links[Math.min(index, links.length - 1)] ?? document.querySelector<HTMLElement>('[data-testid="create-key"]');
+  };
+
+  const remove = async (key: AdminKey, row: number) => {
     try {
       await api.deleteKey(key.id);
       toggleNotification({ type: 'success', message: t('keys.deleted', 'The key {name} is deleted.', { name: key.name }) });
+      deletedRow.current = row;
       await keys.reload();
     } catch (error) {
       toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
@@ -111,7 +123,7 @@ export const ListPage = () => {
 
   const createButton = (variant: 'default' | 'secondary') =>
     canCreate && (
-      <LinkButton tag={NavLink} to="create" startIcon={<Plus />} size="S" variant={variant}>
+      <LinkButton tag={NavLink} to="create" startIcon={<Plus />} size="S" variant={variant} data-testid="create-key">
         {t('keys.create', 'Create a key')}
       </LinkButton>
     );
@@ -183,7 +195,7 @@ export const ListPage = () => {
                 </Tr>
               </Thead>
               <Tbody>
-                {rows.map((key) => {
+                {rows.map((key, row) => {
                   const granted = resourcesLabel(key);
                   return (
                     <Tr key={key.id} data-testid={`key-row-${key.id}`}>
@@ -231,7 +243,9 @@ export const ListPage = () => {
                       </Td>
                       <Td>
                         <Flex gap={1} justifyContent="end">
-                          {canDelete && <DeleteKeyButton name={key.name} onConfirm={() => remove(key)} />}
+                          {canDelete && (
+                            <DeleteKeyButton name={key.name} onConfirm={() => remove(key, row)} focusAfterClose={focusAfterDelete} />
+                          )}
                         </Flex>
                       </Td>
                     </Tr>
@@ -250,7 +264,15 @@ export const ListPage = () => {
 };
 
 /** Delete from the list: an icon that opens the confirmation. */
-const DeleteKeyButton = ({ name, onConfirm }: { name: string; onConfirm: () => Promise<void> }) => {
+const DeleteKeyButton = ({
+  name,
+  onConfirm,
+  focusAfterClose,
+}: {
+  name: string;
+  onConfirm: () => Promise<void>;
+  focusAfterClose: () => HTMLElement | null;
+}) => {
   const t = useT();
   return (
     <ConfirmButton
@@ -262,6 +284,7 @@ const DeleteKeyButton = ({ name, onConfirm }: { name: string; onConfirm: () => P
       confirmLabel={t('key.delete.confirm', 'Delete the key')}
       confirmVariant="danger"
       onConfirm={onConfirm}
+      focusAfterClose={focusAfterClose}
     />
   );
 };
