@@ -1,11 +1,13 @@
 /**
  * The statement runner (database/statements.ts) over a real knex + better-sqlite3 database in memory:
  * a shape is built once and its statement prepared once per connection, values fill the template,
- * templates never carry a value of another read, both caches keep to their caps, and reads inside a
- * transaction go through it.
+ * templates never carry a value of another read, both caches keep to their caps, reads inside a
+ * transaction go through it, and an idle connection is used without the pool's round trip but a held one
+ * never is.
  */
 import knexFactory, { type Knex } from 'knex';
-import { createLru } from '../../src/plugins/public-api/server/src/database/lru';
+import { idleConnection, type PooledClient } from '../../src/plugins/public-api/server/src/database/idle-connection';
+import { createLru } from '../../src/plugins/public-api/server/src/utils/lru';
 import { createStatementRunner } from '../../src/plugins/public-api/server/src/database/statements';
 
 let knex: Knex;
@@ -175,6 +177,47 @@ describe('statement runner', () => {
     }
     expect(heard).toHaveLength(2);
     expect(heard[0]).toMatch(/select .*id.* from .*things/);
+  });
+});
+
+describe('statement runner on an idle connection (database/idle-connection.ts)', () => {
+  test('the pool is not asked while its connection is idle', async () => {
+    const runner = runnerOf();
+    const acquire = jest.spyOn(knex.client, 'acquireConnection');
+    try {
+      const rows = await runner.rows<{ name: string }>('idle-by-name', ['a'], (param) =>
+        knex('things').select('name').where('name', param(0)),
+      );
+      expect(rows).toEqual([{ name: 'a' }]);
+      expect(acquire).not.toHaveBeenCalled();
+    } finally {
+      acquire.mockRestore();
+    }
+  });
+
+  test('while a transaction holds the connection, a read waits for it and never sees what it has not committed', async () => {
+    const runner = runnerOf();
+    const names = () => runner.rows<{ name: string }>('idle-names', [], () => knex('things').select('name').orderBy('id'));
+    const before = (await names()).map((row) => row.name);
+    let read: Promise<{ name: string }[]> | undefined;
+    await knex
+      .transaction(async (trx) => {
+        await trx('things').insert({ name: 'uncommitted', locale: 'en', at: 5000 });
+        expect(idleConnection(knex.client as PooledClient)).toBeNull();
+        read = names();
+        // The read cannot run on the held connection: it is still waiting when the transaction rolls back.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect((await read!).map((row) => row.name)).toEqual(before);
+    expect(idleConnection(knex.client as PooledClient)).not.toBeNull();
+  });
+
+  test('a pool this module does not know gives no connection', () => {
+    expect(idleConnection({})).toBeNull();
+    expect(idleConnection({ pool: null })).toBeNull();
+    expect(idleConnection({ pool: { free: [] } })).toBeNull();
   });
 });
 

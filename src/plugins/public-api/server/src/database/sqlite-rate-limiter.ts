@@ -7,8 +7,9 @@
  * under a flood of one key, the preparing alone was 5% of the process's CPU and the transaction 2% more
  * (CPU profile of the single-record read). This class runs the very same SQL on the same table, so
  * counters stay shared by every instance on the database and are committed at every request (contract
- * section 13): only the preparing and the extra BEGIN/COMMIT are gone, and SQLite planning the upsert
- * again at every run (its placeholders are written `+?`: 30 -> 15 us a count, commit included).
+ * section 13): only the preparing and the extra BEGIN/COMMIT are gone, SQLite planning the upsert
+ * again at every run (its placeholders are written `+?`: 30 -> 15 us a count, commit included), and the
+ * pool's round trip when the connection is idle (database/idle-connection.ts).
  *
  * It overrides two of the library's internal methods (`_upsertTransaction`, `_get`), which its type
  * declarations do not name; the library is pinned to an exact version in package.json, and the rate
@@ -16,6 +17,7 @@
  * internals move. Any other SQLite driver than better-sqlite3 goes to the library's own code.
  */
 import { RateLimiterSQLite } from 'rate-limiter-flexible';
+import { idleConnection, type PooledClient } from './idle-connection';
 import { stablePlanSql } from './sqlite-stable-plans';
 
 type Statement = { get: (...bindings: unknown[]) => unknown };
@@ -25,6 +27,8 @@ type Counter = { points: number; expire: number | null };
 /** What the library keeps on the instance and its methods this class uses (internal, untyped upstream). */
 type LibraryInternals = {
   tableName: string;
+  /** The store client: Strapi's knex. */
+  client: { client?: PooledClient };
   _internalStoreType: string | null;
   _getConnection: () => Promise<Connection>;
   _releaseConnection: (connection: Connection) => void;
@@ -73,12 +77,7 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
     }
     const now = Date.now();
     const expire = msDuration > 0 ? now + msDuration : null;
-    const connection = await this.internals._getConnection();
-    try {
-      return this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter;
-    } finally {
-      this.internals._releaseConnection(connection);
-    }
+    return this.onConnection((connection) => this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter);
   }
 
   async _get(rlKey: string): Promise<Counter | null> {
@@ -86,9 +85,20 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
       const library = RateLimiterSQLite.prototype as unknown as { _get: PreparedRateLimiterSQLite['_get'] };
       return library._get.call(this, rlKey);
     }
+    return this.onConnection((connection) => (this.statementsOf(connection).read.get(rlKey, Date.now()) as Counter | undefined) ?? null);
+  }
+
+  /**
+   * Runs one statement (synchronous, better-sqlite3) on a connection nobody holds at once, else on one
+   * acquired from the pool (database/idle-connection.ts).
+   */
+  private async onConnection<T>(run: (connection: Connection) => T): Promise<T> {
+    const pool = this.internals.client.client;
+    const idle = pool ? (idleConnection(pool) as Connection | null) : null;
+    if (idle) return run(idle);
     const connection = await this.internals._getConnection();
     try {
-      return (this.statementsOf(connection).read.get(rlKey, Date.now()) as Counter | undefined) ?? null;
+      return run(connection);
     } finally {
       this.internals._releaseConnection(connection);
     }

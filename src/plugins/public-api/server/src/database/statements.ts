@@ -7,7 +7,7 @@
  * with a placeholder for every parameter; the SQL text and the order of its bindings (placeholders and
  * constants) are kept as the shape's template. Every later read of the shape fills the template with its
  * values and runs it on a connection of the pool Strapi's knex holds (acquired and released around the
- * statement; no second pool):
+ * statement, or on SQLite one nobody holds used at once: database/idle-connection.ts; no second pool):
  *
  * - SQLite: each connection keeps its better-sqlite3 prepared statements, by SQL text, so a statement is
  *   prepared once per connection and shape instead of on every query; its text is written so that SQLite
@@ -24,8 +24,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { idleConnection, type PooledClient } from './idle-connection';
 import { stablePlanStatement, type Slot } from './sqlite-stable-plans';
-import { createLru, type Lru } from './lru';
+import { createLru, type Lru } from '../utils/lru';
 
 /** How many query shapes are kept (SQL text and binding order). */
 export const SHAPE_CAPACITY = 1000;
@@ -46,7 +47,7 @@ type PgConnection = {
   connection?: { parsedStatements?: Record<string, string> };
 };
 
-type KnexClient = {
+type KnexClient = PooledClient & {
   acquireConnection: () => Promise<unknown>;
   releaseConnection: (connection: unknown) => unknown;
 };
@@ -139,6 +140,12 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     return (await connection.query({ name, text: sql, values })).rows;
   };
 
+  const runSqlite = (connection: SqliteConnection, sql: string, bindings: unknown[]): unknown[] => {
+    const statement = prepared(connection, sql);
+    if (!statement.reader) throw new Error('Only reads run through the statement cache.');
+    return statement.all(...bindings.map(sqliteValue));
+  };
+
   const execute = async (sql: string, bindings: unknown[]): Promise<unknown[]> => {
     const knex = options.knex() as unknown as { client: KnexClient; emit: (event: string, ...data: unknown[]) => boolean };
     const { client } = knex;
@@ -146,17 +153,21 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     // queries and the rows they returned).
     const query = { method: 'select', sql, bindings };
     knex.emit('query', query);
-    const connection = await client.acquireConnection();
+    // SQLite: a statement on a connection nobody holds runs at once, without the pool's round trip
+    // (database/idle-connection.ts); better-sqlite3 runs it to its end before anything else can run.
+    const idle = options.client === 'sqlite' ? idleConnection(client) : null;
     let rows: unknown[];
-    try {
-      if (options.client === 'postgres') rows = await runPg(connection as PgConnection, sql, bindings);
-      else {
-        const statement = prepared(connection as SqliteConnection, sql);
-        if (!statement.reader) throw new Error('Only reads run through the statement cache.');
-        rows = statement.all(...bindings.map(sqliteValue));
+    if (idle) rows = runSqlite(idle as SqliteConnection, sql, bindings);
+    else {
+      const connection = await client.acquireConnection();
+      try {
+        rows =
+          options.client === 'postgres'
+            ? await runPg(connection as PgConnection, sql, bindings)
+            : runSqlite(connection as SqliteConnection, sql, bindings);
+      } finally {
+        await client.releaseConnection(connection);
       }
-    } finally {
-      await client.releaseConnection(connection);
     }
     knex.emit('query-response', rows, query);
     return rows;

@@ -14,7 +14,7 @@ import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
 import { MAX_SHARED_MAX_AGE_SECONDS, parseCachePolicy } from '../config/cache-policy';
 import { MAX_REQUESTS, MAX_WINDOW_SECONDS, parseRateLimit } from '../config/rate-limits';
-import { createLru } from '../database/lru';
+import { createLru } from '../utils/lru';
 import { statementRunner } from '../database/runner';
 import { connectionOf, inTransaction } from '../database/connection';
 import type { Resource } from '../registry/types';
