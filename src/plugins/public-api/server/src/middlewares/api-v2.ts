@@ -24,6 +24,7 @@ import { createBodyReader, type BodyTimeouts } from '../http/body';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
+import { createAddressStanding, type AddressStanding } from '../http/address-standing';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
@@ -116,16 +117,23 @@ const sendError = (ctx: Context, error: ApiError) =>
  * an address has spent its quota, its requests get 429 until the window ends, before any key is checked,
  * so keys cannot be guessed faster than the quota.
  */
-const authenticate = async (ctx: Context, strapi: Core.Strapi): Promise<ApiKey> => {
+const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: AddressStanding): Promise<ApiKey> => {
   const limit = pluginConfig(strapi).unauthenticatedRateLimit;
   const address = { kind: 'address', id: ctx.ip } as const;
   const limits = getService('rate-limits');
-  const spent = await limits.peek(address, limit);
-  if (spent && spent.remaining === 0) throw tooManyRequests(limit, spent, 'address');
+  // The counter is read at most once a second per address while it is not spent (http/address-standing.ts).
+  const known = standing.known(address.id);
+  if (known !== null && known !== 'clear') throw tooManyRequests(limit, known, 'address');
+  if (known === null) {
+    const spent = await limits.peek(address, limit);
+    standing.learned(address.id, spent);
+    if (spent && spent.remaining === 0) throw tooManyRequests(limit, spent, 'address');
+  }
   const token = bearerToken(ctx.get('Authorization') || undefined);
   const key = token ? await getService('keys').authenticate(token) : null;
   if (!key) {
     const count = await limits.count(address, limit);
+    standing.learned(address.id, count);
     if (count?.exceeded) throw tooManyRequests(limit, count, 'address');
     throw apiError(401, UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
   }
@@ -255,7 +263,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   }
   if (match.route?.media === 'openapi') assertAcceptsOpenApi(ctx.get('Accept') || undefined);
   else assertAcceptable(ctx.get('Accept') || undefined, match.route?.extensions ?? []);
-  const key = await authenticate(ctx, strapi);
+  const key = await authenticate(ctx, strapi, limits.addresses);
   observeUsage(ctx, key, match);
   labelRequestKey(ctx, key.keyId);
   await applyRateLimit(ctx, strapi, key);
@@ -365,8 +373,11 @@ const holdUntilSent = (ctx: Context, release: () => void, sendTimeoutMs: number)
   ctx.res.once('close', done);
 };
 
-/** The process's bounds on keyed work: turns (per key too) and records expanded at once. */
-type Limits = { gate: LoadGate; records: RecordBudget };
+/**
+ * The process's bounds on keyed work (turns, per key too, and records expanded at once), and what it last
+ * learned of client addresses' failed authentications.
+ */
+type Limits = { gate: LoadGate; records: RecordBudget; addresses: AddressStanding };
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
   let made: Limits | null = null;
@@ -381,6 +392,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
         maxPerHolder: config.requestsPerKey ?? defaultRequestsPerKey(config.requestsInFlight),
       }),
       records: createRecordBudget({ capacity: config.expandedRecordsInFlight, maxWaitMs: config.requestWaitMs }),
+      addresses: createAddressStanding(),
     };
     return made;
   };
