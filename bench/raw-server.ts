@@ -144,43 +144,59 @@ const referencesOf = (statement: typeof venues, ids: number[], collection: strin
   return found;
 };
 
-const records = (rows: Row[]): string => {
+const records = (rows: Row[]): unknown[] => {
   const ids = rows.map((row) => Number(row.id));
   if (ids.length && covers.get(JSON.stringify(ids))) throw new Error('The raw server shows no covers; these events have one.');
   if (ids.length && seos.get(JSON.stringify(ids))) throw new Error('The raw server shows no SEO components; these events have one.');
   const venue = referencesOf(venues, ids, 'buildings');
   const festival = referencesOf(festivals, ids, 'festivals');
-  return JSON.stringify(
-    rows.map((row) => ({
-      type: 'events',
-      id: row.document_id,
-      attributes: {
-        title: row.title,
-        slug: row.slug,
-        sort: row.sort,
-        summary: row.summary,
-        startsAt: iso(row.starts_at),
-        endsAt: iso(row.ends_at),
-        category: row.category,
-        tags: row.tags === null ? [] : JSON.parse(String(row.tags)),
-        price: row.price,
-        soldOut: row.sold_out === null ? null : row.sold_out === 1,
-        capacity: row.capacity,
-        venue: venue.get(Number(row.id)) ?? null,
-        festival: festival.get(Number(row.id)) ?? null,
-        cover: null,
-        body: doc(row.body),
-        seo: null,
-      },
-      meta: {
-        slug: row.slug,
-        sort: row.sort,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        publishedAt: row.published_at,
-      },
-    })),
-  );
+  return rows.map((row) => ({
+    type: 'events',
+    id: row.document_id,
+    attributes: {
+      title: row.title,
+      slug: row.slug,
+      sort: row.sort,
+      summary: row.summary,
+      startsAt: iso(row.starts_at),
+      endsAt: iso(row.ends_at),
+      category: row.category,
+      tags: row.tags === null ? [] : JSON.parse(String(row.tags)),
+      price: row.price,
+      soldOut: row.sold_out === null ? null : row.sold_out === 1,
+      capacity: row.capacity,
+      venue: venue.get(Number(row.id)) ?? null,
+      festival: festival.get(Number(row.id)) ?? null,
+      cover: null,
+      body: doc(row.body),
+      seo: null,
+    },
+    meta: {
+      slug: row.slug,
+      sort: row.sort,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      publishedAt: row.published_at,
+    },
+  }));
+};
+
+const COMMA = Buffer.from(',');
+
+/**
+ * `head`, the items' JSON joined by commas, then `tail`, as UTF-8 bytes: each item encoded on its own and
+ * the bytes joined. A page's text made as one string is slow to make and to encode (a string of over
+ * 128 KB, or one two bytes a character as soon as one record holds a character past Latin-1); /api/v2
+ * writes its pages this way (serialize/document-bytes.ts), and so does the ceiling.
+ */
+const joinedJson = (head: string, items: unknown[], tail: string): Buffer => {
+  const parts = [Buffer.from(head)];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(Buffer.from(JSON.stringify(item)));
+  });
+  parts.push(Buffer.from(tail));
+  return Buffer.concat(parts);
 };
 
 /** The canonical request URL, as /api/v2 links it: the query re-encoded. */
@@ -205,7 +221,7 @@ const cursor = (keyId: string, prefix: string, issuedAt: number, last: Row) => {
   return Buffer.concat([bytes, createHmac('sha256', cursorKey).update(bytes).digest()]).toString('base64url');
 };
 
-const page = (url: URL, keyId: string, issuedAt: number): string | null => {
+const page = (url: URL, keyId: string, issuedAt: number): Buffer | null => {
   const prefix = url.searchParams.get('filter[slug][startsWith]');
   const limit = Number(url.searchParams.get('limit') ?? 20);
   const names = [...url.searchParams.keys()].sort().join(',');
@@ -225,14 +241,17 @@ const page = (url: URL, keyId: string, issuedAt: number): string | null => {
     nextUrl.search = params.toString();
     link = `,"next":${JSON.stringify(nextUrl.toString())}`;
   }
-  return `${JSONAPI},"links":{"self":${JSON.stringify(self)}${link}},"meta":${eventsMeta.slice(0, -1)},"page":{"nextCursor":${JSON.stringify(next)}}},"data":${records(shown)}}`;
+  return joinedJson(
+    `${JSONAPI},"links":{"self":${JSON.stringify(self)}${link}},"meta":${eventsMeta.slice(0, -1)},"page":{"nextCursor":${JSON.stringify(next)}}},"data":[`,
+    records(shown),
+    ']}',
+  );
 };
 
 const one = (url: URL, identifier: string): string | null => {
   const row = (eventBySlug.get(identifier) ?? eventByDocumentId.get(identifier)) as Row | undefined;
   if (!row) return null;
-  const data = records([row]);
-  return `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":${data.slice(1, -1)}}`;
+  return `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":${JSON.stringify(records([row])[0])}}`;
 };
 
 const NATIVE = [
@@ -294,7 +313,7 @@ const server = http.createServer((req, res) => {
     if (!grants) return answer(res, 401, UNAUTHORIZED);
     const keyId = KEY_PATTERN.exec(req.headers.authorization!)![1]!;
     const issuedAt = Number(req.headers['x-bench-issued-at'] ?? Date.now());
-    let body: string | null = null;
+    let body: Buffer | string | null = null;
     if (url.pathname === '/api/v2/') body = resourceIndex(url, grants);
     else if (url.pathname === '/api/v2/events') body = page(url, keyId, issuedAt);
     else if (url.pathname.startsWith('/api/v2/events/')) body = one(url, decodeURIComponent(url.pathname.slice('/api/v2/events/'.length)));

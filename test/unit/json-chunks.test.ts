@@ -86,3 +86,13 @@ test('a large document comes in several chunks, each a turn of the event loop ap
   expect(Buffer.concat(chunks).toString('utf8')).toBe(JSON.stringify(value));
   expect(turns).toBeGreaterThan(0);
 });
+
+test('a chunk of many pieces (its text encoded in parts) is the UTF-8 of JSON.stringify, characters past Latin-1 included', async () => {
+  const text = (n: number) => `Ausstellung ${n}, 1950–1980 ${n % 7 === 0 ? '😀 ' : ''}Zürich ${'x'.repeat(n % 300)}`;
+  const value = { data: Array.from({ length: 3_000 }, (_, n) => ({ id: String(n), attributes: { title: text(n), tags: [text(n + 1)] } })) };
+  const chunks = await serializeInChunks(value, { chunkBytes: 256 * 1024, nativeNodes: 20, sizingNodes: 1_000 });
+  // Several chunks, each far over one piece (16 K characters): pieces are joined inside chunks.
+  expect(chunks.length).toBeGreaterThan(1);
+  expect(chunks[0]!.length).toBeGreaterThan(200 * 1024);
+  expect(Buffer.concat(chunks)).toEqual(Buffer.from(JSON.stringify(value)));
+});

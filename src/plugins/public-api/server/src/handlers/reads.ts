@@ -7,6 +7,7 @@ import { readTrees, readVocabulary } from '../grants/read-vocabulary';
 import { recordTags } from '../http/cache-tags';
 import { apiError } from '../http/errors';
 import { DEFAULT_CHUNK_OPTIONS } from '../http/json-chunks';
+import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { queryFingerprint } from '../query/cursor';
 import { parseCollectionQuery, parseRecordQuery } from '../query/parse';
@@ -16,7 +17,7 @@ import { parameterError } from '../query/problems';
 import type { IncludeSpec, ReadStatus } from '../query/types';
 import type { RecordRow } from '../serialize/rows';
 import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
-import { documentText } from '../serialize/document-text';
+import { documentBytes } from '../serialize/document-bytes';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
 import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
@@ -142,14 +143,14 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     fields: shown.fields,
     data,
   });
-  // A page of plain records up to a chunk's worth of text is written here, at once (serialize/document-text.ts);
+  // A page of plain records up to a chunk's worth of text is written here, at once (serialize/document-bytes.ts);
   // a larger one, or one carrying `include` expansions, is written by the edge in chunks.
-  const text = parsed.include.length === 0 ? documentText(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
+  const bytes = parsed.include.length === 0 ? documentBytes(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
   return {
     status: 200,
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, data),
-    ...(text === null ? { body: document } : { rawBody: text }),
+    ...(bytes === null ? { body: document } : { raw: { type: JSONAPI_MEDIA_TYPE, text: bytes } }),
   };
 };
 
@@ -176,7 +177,7 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, [data]),
     // A record without `include` expansions is written here at once, as each record of a page is
-    // (serialize/document-text.ts); with expansions, by the edge in chunks.
+    // (serialize/document-bytes.ts); with expansions, by the edge in chunks.
     ...(parsed.include.length === 0 ? { rawBody: JSON.stringify(document) } : { body: document }),
   };
 };

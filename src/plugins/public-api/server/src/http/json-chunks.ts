@@ -82,6 +82,9 @@ const createCounter = (nativeNodes: number) => {
   return { count, isLarge: (value: object) => large.has(value) };
 };
 
+/** The text encoded at once while a chunk is written (see `serializeInChunks`). */
+const PIECE_CHARS = 16 * 1024;
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** `value` as JSON, in UTF-8 chunks, giving the event loop a turn between chunks. */
@@ -155,10 +158,26 @@ export const serializeInChunks = async (value: unknown, options: ChunkOptions = 
   const top = withToJson(value, '');
   if (hasNoJsonForm(top)) throw new TypeError('The value has no JSON form.');
   write(top, false);
-  for (;;) {
-    while (stack.length > 0 && out.length < options.chunkBytes) step();
-    if (out.length > 0) chunks.push(Buffer.from(out, 'utf8'));
+  // The text is encoded in pieces of about PIECE_CHARS, each chunk the join of its pieces' bytes: a chunk's
+  // text as one string would be a string of up to 256 K characters, slow to make and to encode
+  // (serialize/document-bytes.ts). A piece ends between two writes, so never inside a character.
+  const pieces: Buffer[] = [];
+  let written = 0;
+  const flush = () => {
+    if (out.length === 0) return;
+    pieces.push(Buffer.from(out, 'utf8'));
+    written += out.length;
     out = '';
+  };
+  for (;;) {
+    while (stack.length > 0 && written + out.length < options.chunkBytes) {
+      step();
+      if (out.length >= PIECE_CHARS) flush();
+    }
+    flush();
+    if (pieces.length > 0) chunks.push(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+    pieces.length = 0;
+    written = 0;
     if (stack.length === 0) return chunks;
     await yieldToLoop();
   }

@@ -72,7 +72,7 @@ export type ApiResponse = {
    */
   content?: Readable | Buffer;
   headers?: Record<string, string>;
-  /** A body serialized already, sent as is with its own media type (the OpenAPI document). */
+  /** A body serialized already, sent as is with its media type (the OpenAPI document, a page written as bytes). */
   raw?: { type: string; text: string | Buffer };
   /** The strong entity tag of the identity bytes, when the handler has it already (a cached document). */
   etag?: string;
