@@ -9,7 +9,10 @@
  * The mode is a property of the database file (it stays set; every connection and process uses it), so
  * it is set once at start. WAL needs every process to share one host's memory: a database file on a
  * network file system cannot use it, and then the start goes on in the mode the file has, with a warning.
- * Synchronous stays at SQLite's default (FULL): a committed write survives a power loss.
+ * `synchronous` stays NORMAL, the default of the SQLite better-sqlite3 builds for WAL connections
+ * (`SQLITE_DEFAULT_WAL_SYNCHRONOUS=1`): a commit survives a crash of the process; the last commits before
+ * a power loss may be rolled back, the database staying consistent. FULL syncs the log at every commit,
+ * which every request makes (the rate counter): 23 -> 410 us of blocked event loop a commit, measured.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
