@@ -20,6 +20,8 @@ beforeAll(async () => {
     PUBLIC_API_RATE_LIMIT_WINDOW: '60',
     PUBLIC_API_UNAUTHENTICATED_RATE_LIMIT_REQUESTS: '3',
     PUBLIC_API_UNAUTHENTICATED_RATE_LIMIT_WINDOW: '60',
+    // Leases cover a second of a key's demand here, so that a slow machine's requests still lease (below).
+    PUBLIC_API_RATE_LIMIT_LEASE_MS: '1000',
   });
 });
 afterAll(async () => {
@@ -127,4 +129,30 @@ test('failed authentications are limited per client address, valid keys from it 
   // Another address is not affected.
   expect((await get('Bearer pdk_000000000000_guess')).status).toBe(401);
   expect((await get(key.auth)).status).toBe(200);
+});
+
+test('a busy key is counted in the store a lease at a time, and r stays exact', async () => {
+  const key = await createKey(app.strapi, EVENTS_READ, { limits: { requests: 10_000, window: 60 } });
+  const knex = app.strapi.db.connection;
+  const stored = async () => {
+    const row = await knex('public_api_rate_limits').where('key', 'like', `%key:${key.keyId}`).first('points');
+    return Number(row?.points ?? 0);
+  };
+  let servedFromLease = 0;
+  for (let i = 1; i <= 30; i += 1) {
+    const before = await stored();
+    const res = await get(key.auth);
+    expect(res.status).toBe(200);
+    expect(fieldsOf(res.headers.ratelimit).remaining).toBe(10_000 - i);
+    const after = await stored();
+    // The store never holds fewer points than the requests answered.
+    expect(after).toBeGreaterThanOrEqual(i);
+    if (after === before) servedFromLease += 1;
+  }
+  // The first request of the window took one point; later ones leased several.
+  expect(servedFromLease).toBeGreaterThan(10);
+  // Near a limit, every request is counted on its own: a key of 3 is refused at its fourth request.
+  const small = await createKey(app.strapi, EVENTS_READ, { limits: { requests: 3, window: 60 } });
+  for (let i = 0; i < 3; i += 1) expect((await get(small.auth)).status).toBe(200);
+  expect((await get(small.auth)).status).toBe(429);
 });

@@ -87,11 +87,19 @@ export type PluginConfig = OperationsConfig & {
   rateLimitStore: RateLimitStore;
   /** Prefix of the counters' names (in Redis or the table), so that several applications can share one store. */
   rateLimitPrefix: string;
+  /**
+   * How much of a busy key's demand one lease of rate-limit points covers (http/rate-leases.ts): the store
+   * counts a lease at a time instead of every request. 0: every request is counted in the store.
+   */
+  rateLimitLeaseMs: number;
 };
 
 export const PLUGIN_ID = 'public-api';
 export const DEFAULT_ASSET_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
+/** A busy key's lease of rate-limit points covers this much of its demand (0: none; at most a second). */
+export const DEFAULT_RATE_LIMIT_LEASE_MS = 50;
+export const MAX_RATE_LIMIT_LEASE_MS = 1_000;
 /**
  * Four CVs of the largest size at once (each body is held in memory while it is received): 20 concurrent
  * 10 MiB CVs peaked at 592 MiB RSS with 64 MiB (five at once), 548 MiB with 48 MiB; the aim of issue 15 is
@@ -175,6 +183,7 @@ export default {
     redisUrl: '',
     rateLimitStore: 'database',
     rateLimitPrefix: 'public-api',
+    rateLimitLeaseMs: DEFAULT_RATE_LIMIT_LEASE_MS,
     ...OPERATIONS_DEFAULTS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
@@ -256,6 +265,13 @@ export default {
     }
     if (config.rateLimitPrefix !== undefined && !/^[A-Za-z0-9_.:-]{1,64}$/.test(String(config.rateLimitPrefix))) {
       throw new Error('PUBLIC_API_RATE_LIMIT_PREFIX is 1 to 64 letters, digits, or _ . : -');
+    }
+    const leaseMs = config.rateLimitLeaseMs;
+    if (
+      leaseMs !== undefined &&
+      (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs < 0 || leaseMs > MAX_RATE_LIMIT_LEASE_MS)
+    ) {
+      throw new Error(`PUBLIC_API_RATE_LIMIT_LEASE_MS is a whole number of milliseconds from 0 to ${MAX_RATE_LIMIT_LEASE_MS}.`);
     }
     validateOperationsConfig(config);
   },

@@ -12,7 +12,9 @@
  *
  * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts every
  * request of the window; the limit is compared at each request, so a changed limit applies on the next
- * request without resetting the count (a changed window starts a new count). If the store fails (the
+ * request without resetting the count (a changed window starts a new count). A busy key's requests are
+ * counted in the store a lease of points at a time (http/rate-leases.ts; `rateLimitLeaseMs`, 0 turns it
+ * off); failed authentications are always counted one at a time. If the store fails (the
  * database unreachable) the request is let through and the failure logged: a limiter is a guard, and the
  * request would meet the same failure anyway.
  */
@@ -24,6 +26,7 @@ import { pluginConfig } from '../config';
 import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
 import { databaseClient } from '../database/connection';
 import { PreparedRateLimiterSQLite } from '../database/sqlite-rate-limiter';
+import { createRateLeases, type CounterState } from '../http/rate-leases';
 
 export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
 
@@ -67,6 +70,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let redis: Redis | null = null;
   let tableReady: Promise<void> | null = null;
   let sweep: NodeJS.Timeout | null = null;
+  let leases: ReturnType<typeof createRateLeases> | null = null;
+  const leasesOf = () => {
+    const horizonMs = pluginConfig(strapi).rateLimitLeaseMs;
+    if (horizonMs <= 0) return null;
+    leases ??= createRateLeases({ horizonMs });
+    return leases;
+  };
 
   /**
    * Counters in the table outlive their window (the library updates a row in place, never deletes it):
@@ -161,18 +171,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return limiter;
   };
 
+  /** Counts `points` for `name` in the store of `window`-second windows; null when it could not (logged). */
+  const countInStore = async (name: string, points: number, window: number): Promise<CounterState | null> => {
+    try {
+      const result = await (await limiterFor(window)).consume(name, points);
+      return { consumed: result.consumedPoints, resetMs: result.msBeforeNext };
+    } catch (error) {
+      // A limiter rejects with its result when its own points run out (MAX_REQUESTS in one window).
+      if (error instanceof RateLimiterRes) return { consumed: error.consumedPoints, resetMs: error.msBeforeNext };
+      strapi.log.error(`[public-api] rate limits: could not count a request: ${(error as Error)?.message ?? String(error)}`);
+      return null;
+    }
+  };
+
   return {
     /** Counts one request of `subject` against `limit`; null when the store could not count it (logged). */
     async count(subject: RateLimitSubject, limit: RateLimit): Promise<RateLimitCount | null> {
-      try {
-        const result = await (await limiterFor(limit.window)).consume(subjectName(subject), 1);
-        return countOf(limit, result.consumedPoints, result.msBeforeNext);
-      } catch (error) {
-        // A limiter rejects with its result when its own points run out (MAX_REQUESTS in one window).
-        if (error instanceof RateLimiterRes) return countOf(limit, error.consumedPoints, error.msBeforeNext);
-        strapi.log.error(`[public-api] rate limits: could not count a request: ${(error as Error)?.message ?? String(error)}`);
-        return null;
-      }
+      const name = subjectName(subject);
+      const leased = subject.kind === 'key' ? leasesOf() : null;
+      const state = leased
+        ? // Leases are per window length too: a changed window starts a new count.
+          await leased.count(`w${limit.window}:${name}`, limit, (_, points) => countInStore(name, points, limit.window))
+        : await countInStore(name, 1, limit.window);
+      return state ? countOf(limit, state.consumed, state.resetMs) : null;
     },
 
     /** Where `subject`'s counter stands without counting (null: nothing counted in this window, or no store). */
@@ -201,6 +222,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (sweep) clearInterval(sweep);
       sweep = null;
       limiters.clear();
+      leases = null;
       const client = redis;
       redis = null;
       // QUIT needs a connection; a client still (re)connecting is simply told to stop trying.
