@@ -16,7 +16,12 @@ export type JoinModel = {
   orderColumn?: string;
 };
 
-export type RelationModel = JoinModel & { targetUid: string; targetTable: string };
+export type RelationModel = JoinModel & {
+  targetUid: string;
+  targetTable: string;
+  /** One target per owner (oneToOne, manyToOne): Strapi keeps at most one link per owner row. */
+  toOne: boolean;
+};
 
 export type ReadModel = {
   uid: string;
@@ -67,6 +72,7 @@ export const readModelOf = (strapi: Core.Strapi, uid: string): ReadModel => {
         orderColumn: attribute.joinTable.orderColumnName,
         targetUid: attribute.target,
         targetTable: targetMeta.tableName,
+        toOne: attribute.relation === 'oneToOne' || attribute.relation === 'manyToOne',
       };
     }
   }
