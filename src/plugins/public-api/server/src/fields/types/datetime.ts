@@ -3,6 +3,7 @@
  */
 import { DATE_RANGE, parseDateTime } from '../../values/calendar';
 import { toMillis } from '../../values/database';
+import { isoInstant } from '../../values/iso-instant';
 import type { ColumnCodec } from '../codec';
 import { acceptValue, refuse, violation } from '../judge';
 
@@ -21,7 +22,7 @@ export const datetime: ColumnCodec = {
   accepts: (attribute) => DATETIME_ATTRIBUTES.has(attribute.type),
   serialize: (raw) => {
     const millis = toMillis(raw);
-    return millis === null ? null : new Date(millis).toISOString();
+    return millis === null ? null : isoInstant(millis);
   },
   readSchema: () => ({ schema: { type: 'string', format: 'date-time' }, nullable: 'unless-required' }),
   parseWrite: (raw, field, { pointer }) => {
