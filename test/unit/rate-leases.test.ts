@@ -1,10 +1,10 @@
 /**
- * Leases of rate-limit points (http/rate-leases.ts): a busy key is counted in the store a batch at a time,
+ * Leases of rate-limit points (database/rate-leases.ts): a busy key is counted in the store a batch at a time,
  * a quiet one and one near its limit one request at a time, no instance ever admits a request the store
  * did not count, and a changed limit applies on the next request.
  */
 import fc from 'fast-check';
-import { createRateLeases, type CountInStore, type CounterState } from '../../src/plugins/public-api/server/src/http/rate-leases';
+import { createRateLeases, type CountInStore, type CounterState } from '../../src/plugins/public-api/server/src/database/rate-leases';
 
 const clock = () => {
   let now = 1_000_000;

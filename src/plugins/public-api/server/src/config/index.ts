@@ -88,7 +88,7 @@ export type PluginConfig = OperationsConfig & {
   /** Prefix of the counters' names (in Redis or the table), so that several applications can share one store. */
   rateLimitPrefix: string;
   /**
-   * How much of a busy key's demand one lease of rate-limit points covers (http/rate-leases.ts): the store
+   * How much of a busy key's demand one lease of rate-limit points covers (database/rate-leases.ts): the store
    * counts a lease at a time instead of every request. 0: every request is counted in the store.
    */
   rateLimitLeaseMs: number;

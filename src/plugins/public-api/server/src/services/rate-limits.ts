@@ -13,7 +13,7 @@
  * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts every
  * request of the window; the limit is compared at each request, so a changed limit applies on the next
  * request without resetting the count (a changed window starts a new count). A busy key's requests are
- * counted in the store a lease of points at a time (http/rate-leases.ts; `rateLimitLeaseMs`, 0 turns it
+ * counted in the store a lease of points at a time (database/rate-leases.ts; `rateLimitLeaseMs`, 0 turns it
  * off); failed authentications are always counted one at a time. If the store fails (the
  * database unreachable) the request is let through and the failure logged: a limiter is a guard, and the
  * request would meet the same failure anyway.
@@ -26,7 +26,7 @@ import { pluginConfig } from '../config';
 import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
 import { databaseClient } from '../database/connection';
 import { PreparedRateLimiterSQLite } from '../database/sqlite-rate-limiter';
-import { createRateLeases, type CounterState } from '../http/rate-leases';
+import { createRateLeases, type CounterState } from '../database/rate-leases';
 
 export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
 
