@@ -137,7 +137,16 @@ const observe = (ctx: Context, strapi: Core.Strapi, requestId: string, operator:
     const keyId = requestKeyOf(ctx);
     const status = ctx.status;
     const aborted = !ctx.res.writableFinished;
-    if (!operator) metrics.requestEnded({ route, method: ctx.method, status, keyId, seconds, rateLimitScope: rateLimitScope(ctx) });
+    if (!operator)
+      metrics.requestEnded({
+        route,
+        method: ctx.method,
+        status,
+        keyId,
+        seconds,
+        // Only a 429 has a scope (koa copies every header to read one: not for every request).
+        rateLimitScope: status === 429 ? rateLimitScope(ctx) : null,
+      });
     // Health checks come every second or so from every proxy: below the default level, like scrapes.
     const level = operator ? 'verbose' : 'http';
     // winston builds and streams an entry before its transports drop it for its level: asked first, a
