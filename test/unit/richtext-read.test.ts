@@ -75,9 +75,21 @@ test('the cache stays within its bound of characters: the least recently used go
 
 test('the cache stays within its bound of entries', () => {
   const read = createRichtextReader(8_000_000, 10);
+  const docs = Array.from({ length: 30 }, (_, i) => read(blocks('b'), 'u', key, identity(i)));
+  // Ten at most are kept, the last ten (read newest first: a miss would put its value in again).
+  const hits = docs.map((_, i) => 29 - i).filter((i) => read(blocks('b'), 'u', key, identity(i)) === docs[i]);
+  expect(hits).toEqual([29, 28, 27, 26, 25, 24, 23, 22, 21, 20]);
+});
+
+test('an entry read again gets a second chance before it is dropped, once', () => {
+  const read = createRichtextReader(8_000_000, 10);
   const a = read(blocks('a'), 'u', key, identity(0));
   expect(read(blocks('a'), 'u', key, identity(0))).toBe(a);
+  // Ten more: the oldest entry was read, so the next one goes instead.
   for (let i = 1; i <= 10; i += 1) read(blocks('b'), 'u', key, identity(i));
+  expect(read(blocks('a'), 'u', key, identity(0))).toBe(a);
+  // Marked again by that read; twenty more without reading it, and it is gone.
+  for (let i = 11; i <= 30; i += 1) read(blocks('b'), 'u', key, identity(i));
   expect(read(blocks('a'), 'u', key, identity(0))).not.toBe(a);
 });
 

@@ -50,9 +50,34 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 type Found = Map<string, Set<string>>;
 
 const add = (found: Found, tag: string, id: unknown) => {
-  const ids = found.get(tag) ?? new Set<string>();
+  let ids = found.get(tag);
+  if (!ids) {
+    ids = new Set<string>();
+    found.set(tag, ids);
+  }
   if (typeof id === 'string') ids.add(id);
-  found.set(tag, ids);
+};
+
+/** What tagging reads of a projection, worked out once per projection (a page walks it for every record). */
+type TagPlan<R extends TagTarget> = {
+  tag: string;
+  targets: readonly { field: string; target: R; tag: string }[];
+  components: readonly TaggedField[];
+};
+
+const plans = new WeakMap<object, TagPlan<TagTarget>>();
+
+const planOf = <R extends TagTarget>(projection: TaggedProjection<R>): TagPlan<R> => {
+  let plan = plans.get(projection) as TagPlan<R> | undefined;
+  if (!plan) {
+    plan = {
+      tag: resourceTag(projection.resource),
+      targets: [...projection.targets].map(([field, target]) => ({ field, target, tag: resourceTag(target) })),
+      components: (projection.readable ?? []).filter((field) => field.components),
+    };
+    plans.set(projection, plan as TagPlan<TagTarget>);
+  }
+  return plan;
 };
 
 /**
@@ -67,15 +92,20 @@ const collect = <R extends TagTarget>(
   records: readonly unknown[],
   found: Found,
 ): void => {
-  const tag = resourceTag(projection.resource);
+  const { tag } = planOf(projection);
   for (const record of records) {
     if (!isObject(record)) continue;
     add(found, tag, record.id);
-    collectAttributes(projection, projectionOf, isObject(record.attributes) ? record.attributes : {}, found);
+    if (isObject(record.attributes)) collectAttributes(projection, projectionOf, record.attributes, found);
   }
 };
 
-const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
+/** Calls `visit` with each object of a to-one value (the object) or a to-many value (its items). */
+const eachObject = (value: unknown, visit: (item: Record<string, unknown>) => void): void => {
+  if (Array.isArray(value)) {
+    for (const item of value) if (isObject(item)) visit(item);
+  } else if (isObject(value)) visit(value);
+};
 
 /** The records one set of attributes shows: its relations' targets, and those inside its component values. */
 const collectAttributes = <R extends TagTarget>(
@@ -84,25 +114,22 @@ const collectAttributes = <R extends TagTarget>(
   attributes: Record<string, unknown>,
   found: Found,
 ): void => {
-  for (const [field, target] of projection.targets) {
-    const targetTag = resourceTag(target);
-    for (const item of itemsOf(attributes[field])) {
-      if (!isObject(item)) continue;
+  const plan = planOf(projection);
+  for (const { field, target, tag } of plan.targets) {
+    eachObject(attributes[field], (item) => {
       if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
-      else add(found, targetTag, item.id);
-    }
+      else add(found, tag, item.id);
+    });
   }
-  for (const field of projection.readable ?? []) {
-    if (!field.components) continue;
+  for (const field of plan.components) {
     const zone = field.type === 'dynamiczone';
-    for (const item of itemsOf(attributes[field.key])) {
-      if (!isObject(item)) continue;
+    eachObject(attributes[field.key], (item) => {
       // A dynamic zone item names its component; a component field's value is its attributes.
-      const uid = zone ? item.type : field.components[0]?.uid;
+      const uid = zone ? item.type : field.components![0]?.uid;
       const inner = typeof uid === 'string' ? projection.components?.get(uid) : undefined;
       const values = zone ? item.attributes : item;
       if (inner && isObject(values)) collectAttributes(inner, projectionOf, values, found);
-    }
+    });
   }
 };
 

@@ -3,7 +3,7 @@
  * stable asset URLs as media fields.
  *
  * The conversion is a pure function of the stored JSON text and the base URL, and the same records are
- * read again and again, so converted documents are kept in a small LRU keyed by the record's identity and
+ * read again and again, so converted documents are kept in a small cache keyed by the record's identity and
  * version (bounded by the characters of their source). Callers only serialize the result; nothing
  * mutates it.
  *
@@ -61,13 +61,17 @@ export const componentRichtextIdentity = (componentUid: string, rowId: number, f
   richtextIdentity(componentUid, rowId, field, version);
 
 /**
- * An LRU of converted documents by record identity (`richtextIdentity`), bounded by the total length of
+ * A cache of converted documents by record identity (`richtextIdentity`), bounded by the total length of
  * the JSON they came from and by a number of entries. A hit also needs the value to have the length it
  * had: a value changed without a new `updatedAt` (SQL by hand) is converted again unless its length is
  * the same too. Without an identity a value is converted every time.
  */
 export const createRichtextReader = (maxSourceChars = 8_000_000, maxEntries = 50_000) => {
-  const cache = new Map<string, { doc: RichtextDoc | null; size: number }>();
+  // Least recently used first, approximately (CLOCK, "second chance"): a hit only marks its entry, and
+  // the eviction moves a marked entry to the back instead of dropping it. Moving every hit to the back
+  // (a delete and a set on a map of up to 50,000 entries) was most of a hit's cost, and a page hits once
+  // per record (issue 16).
+  const cache = new Map<string, { doc: RichtextDoc | null; size: number; used: boolean }>();
   let size = 0;
 
   const parse = (raw: unknown): { blocks: unknown; size: number } | null => {
@@ -79,14 +83,25 @@ export const createRichtextReader = (maxSourceChars = 8_000_000, maxEntries = 50
     }
   };
 
+  const evict = () => {
+    for (const [oldest, entry] of cache) {
+      if (size <= maxSourceChars && cache.size <= maxEntries) return;
+      cache.delete(oldest);
+      if (entry.used) {
+        // A second chance: to the back, unmarked. Each entry is moved at most once per pass.
+        entry.used = false;
+        cache.set(oldest, entry);
+      } else size -= entry.size;
+    }
+  };
+
   return (raw: unknown, baseUrl: string, key: AssetKey, identity?: string): RichtextDoc | null => {
     const cacheKey = identity === undefined ? null : `${baseUrl}\n${identity}`;
     const length = typeof raw === 'string' ? raw.length : null;
     if (cacheKey !== null) {
       const hit = cache.get(cacheKey);
       if (hit && (length === null || hit.size === length)) {
-        cache.delete(cacheKey);
-        cache.set(cacheKey, hit);
+        hit.used = true;
         return hit.doc;
       }
     }
@@ -99,13 +114,9 @@ export const createRichtextReader = (maxSourceChars = 8_000_000, maxEntries = 50
         cache.delete(cacheKey);
         size -= previous.size;
       }
-      cache.set(cacheKey, { doc, size: parsed.size });
+      cache.set(cacheKey, { doc, size: parsed.size, used: false });
       size += parsed.size;
-      for (const [oldest, entry] of cache) {
-        if (size <= maxSourceChars && cache.size <= maxEntries) break;
-        cache.delete(oldest);
-        size -= entry.size;
-      }
+      evict();
     }
     return doc;
   };
