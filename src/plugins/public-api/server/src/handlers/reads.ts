@@ -16,7 +16,8 @@ import { expandedFor, largestFittingLimit, MAX_EXPANDED_RECORDS } from '../read/
 import { parameterError } from '../query/problems';
 import type { IncludeSpec, ReadStatus } from '../query/types';
 import type { RecordRow } from '../serialize/rows';
-import { collectionDocument, nextLink, recordDocument } from '../serialize/document';
+import { nextLink } from '../http/canonical-url';
+import { collectionDocument, recordDocument } from '../serialize/document';
 import { documentBytes } from '../serialize/document-bytes';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';

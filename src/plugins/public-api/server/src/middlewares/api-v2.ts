@@ -21,6 +21,7 @@ import { API_BASE_PATH, OVERLOADED_RETRY_AFTER_SECONDS, defaultRequestsPerKey, p
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader, type BodyTimeouts } from '../http/body';
+import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
@@ -75,14 +76,6 @@ const shedDelay = (strapi: Core.Strapi) => {
 };
 
 const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
-
-/** The request URL as a valid URI: query characters such as `[` and `]` percent-encoded. */
-export const canonicalUrl = (raw: string): string => {
-  const url = new URL(raw);
-  const query = new URLSearchParams(url.search).toString();
-  url.search = query;
-  return url.toString();
-};
 
 /** What the edge knows when it sends: the key's cache policy once the key is known (undefined before). */
 type Sending = { cachePolicy: CachePolicy | null | undefined };
@@ -227,14 +220,15 @@ const requestOf = (
   strapi: Core.Strapi,
   links: { origin: string; target: RequestTarget },
   params: Record<string, string>,
+  query = new URLSearchParams(ctx.querystring),
 ): PublicRequest => ({
   method: ctx.method,
   path: ctx.path.slice(API_BASE_PATH.length) || '/',
   params,
-  query: new URLSearchParams(ctx.querystring),
+  query,
   headers: headersAsSent(ctx),
   baseUrl: `${links.origin}${API_BASE_PATH}`,
-  selfUrl: canonicalUrl(`${links.origin}${links.target.pathAndQuery}`),
+  selfUrl: canonicalUrl(links.origin, links.target.pathAndQuery),
   client: ctx.ip,
   readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
@@ -319,7 +313,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     throw overloaded();
   };
   const request: ApiRequest = {
-    ...requestOf(ctx, strapi, links, match.params),
+    ...requestOf(ctx, strapi, links, match.params, query),
     key,
     extensions: match.route.extensions,
     supports,

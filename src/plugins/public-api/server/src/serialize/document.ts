@@ -32,13 +32,3 @@ export const recordDocument = (input: { selfUrl: string; resource: Resource; fie
   meta: { resource: resourceMeta(input.resource), fields: input.fields },
   data: input.data,
 });
-
-/** `links.next`: every parameter of the request as sent, with the cursor replaced. */
-export const nextLink = (selfUrl: string, cursor: string): string => {
-  const url = new URL(selfUrl);
-  const params = new URLSearchParams(url.search);
-  params.delete('cursor');
-  params.append('cursor', cursor);
-  url.search = params.toString();
-  return url.toString();
-};
