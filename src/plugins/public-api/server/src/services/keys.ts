@@ -117,11 +117,18 @@ const keyRowOf = (raw: Record<string, unknown>): ApiKeyRow => {
  * The JSON members of a row as read, as one string: what `derivedOf` depends on, and all it depends on.
  * SQLite returns them as text (compared as is); PostgreSQL parsed (written back as text).
  */
-const jsonTextOf = (raw: Record<string, unknown>): string =>
+const jsonTextsOf = (raw: Record<string, unknown>): string[] =>
   JSON_MEMBERS.map((member) => {
     const value = raw[member];
     return typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  }).join('\u0000');
+  });
+
+/** Whether the members read now are the texts kept, compared one by one (no text of them all is built). */
+const sameTexts = (kept: readonly string[], raw: Record<string, unknown>): boolean =>
+  JSON_MEMBERS.every((member, index) => {
+    const value = raw[member];
+    return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === kept[index];
+  });
 
 /** How many keys' derived members are kept (keys in use at once; an evicted one is parsed again). */
 export const DERIVED_KEYS_KEPT = 1000;
@@ -229,13 +236,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * request). Kept per key id by the very text read on this request, so a change written by anyone is
    * parsed on the next request; nothing is kept that the row read now does not say.
    */
-  const derived = createLru<string, { text: string; derived: KeyDerived }>(DERIVED_KEYS_KEPT);
+  const derived = createLru<string, { texts: string[]; derived: KeyDerived }>(DERIVED_KEYS_KEPT);
   const derivedFor = (keyId: string, raw: Record<string, unknown>): KeyDerived => {
-    const text = jsonTextOf(raw);
     const kept = derived.get(keyId);
-    if (kept && kept.text === text) return kept.derived;
+    if (kept && sameTexts(kept.texts, raw)) return kept.derived;
     const made = derivedOf(keyRowOf(raw));
-    derived.set(keyId, { text, derived: made });
+    derived.set(keyId, { texts: jsonTextsOf(raw), derived: made });
     return made;
   };
   // Spend the same HMAC work on unknown key ids as on known ones.
