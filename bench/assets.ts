@@ -165,6 +165,7 @@ const timingsAsMeasurement = (label: string, milliseconds: number[]): Measuremen
   non2xx: 0,
   failedStatuses: {},
   errors: 0,
+  cpuMicrosPerRequest: null,
 });
 
 const elapsed = async (work: () => Promise<unknown>): Promise<number> => {

@@ -29,6 +29,7 @@ const asMeasurement = (label: string, milliseconds: number[], failures: number):
   non2xx: failures,
   failedStatuses: {},
   errors: 0,
+  cpuMicrosPerRequest: null,
 });
 
 type Post = (path: string, body: string, contentType: string) => Promise<number>;

@@ -3,8 +3,11 @@
  * server (bench/raw-server.ts: node:http + better-sqlite3 prepared statements, documents written by hand),
  * on /api/v2 and on Strapi's own REST API, with the floor beside them (the cheapest answer of each: a
  * 401 of the raw server and of /api/v2, Strapi's /_health), and a 304 revalidation of the single record
- * (/api/v2 alone). Before a row is measured, the raw server's body must equal /api/v2's byte for byte; a
- * row whose bodies differ is reported and not measured.
+ * (/api/v2 alone). Before a row is measured, the raw server's answer must equal /api/v2's: the body byte for
+ * byte, and the header fields contract 14 asks of a document (ETag, Cache-Control, Vary, Cache-Tag,
+ * Surrogate-Key) and the security fields; a row whose answers differ is reported and not measured. Each
+ * measurement also reads the CPU time its server spent per request (/proc), which the load generator's
+ * share of the machine disturbs less than the rate.
  *
  * The pages read the benchmark events alone (`filter[slug][startsWith]=bench-`): the demo events sort
  * first and carry rich bodies and images, which a hand-written server would have to convert as the
@@ -20,7 +23,7 @@ export type CeilingRow = {
   raw: Measurement | null;
   v2: Measurement | null;
   strapi: Measurement | null;
-  /** Why the row was not measured: the bodies differ. */
+  /** Why the row was not measured: the answers differ. */
   unequal?: string;
   aim: string;
   /** Whether the aim is met, given the row and the floor row. */
@@ -29,7 +32,7 @@ export type CeilingRow = {
 
 export type CeilingCredentials = { apiKey: string; readToken: string };
 
-type RawServer = { url: string; stop: () => Promise<void> };
+type RawServer = { url: string; pid: number; stop: () => Promise<void> };
 
 const startRawServer = async (env: Record<string, string>): Promise<RawServer> => {
   const port = await freePort();
@@ -43,6 +46,7 @@ const startRawServer = async (env: Record<string, string>): Promise<RawServer> =
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -68,10 +72,62 @@ export const compareBodies = (v2: string, raw: string): string | null => {
   return `bodies differ at byte ${at} of ${v2.length} (/api/v2) and ${raw.length} (raw): /api/v2 …${v2.slice(Math.max(0, at - 60), at + 60)}… raw …${raw.slice(Math.max(0, at - 60), at + 60)}…`;
 };
 
+/**
+ * The security header fields a deployment sends with every answer (Strapi's `strapi::security`, helmet):
+ * constants of the deployment, which the raw server is handed as such.
+ */
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-embedder-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+/** The fields of a document's answer the two servers must agree on (contract 14), with the security fields. */
+const COMPARED_HEADERS = [
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'vary',
+  'cache-tag',
+  'surrogate-key',
+  ...SECURITY_HEADERS,
+];
+
+/** Null when the raw server's header fields equal /api/v2's (and both carry a request id); else which differ. */
+export const compareHeaders = (v2: Headers, raw: Headers): string | null => {
+  const differing = COMPARED_HEADERS.filter((name) => v2.get(name) !== raw.get(name)).map(
+    (name) => `${name}: /api/v2 ${JSON.stringify(v2.get(name))}, raw ${JSON.stringify(raw.get(name))}`,
+  );
+  for (const [side, headers] of [
+    ['/api/v2', v2],
+    ['raw', raw],
+  ] as const) {
+    if (!headers.get('x-request-id')) differing.push(`${side} sent no x-request-id`);
+  }
+  return differing.length ? `header fields differ: ${differing.join('; ')}` : null;
+};
+
 const ratio = (a: Measurement | null, b: Measurement | null) => (a && b ? a.requestsPerSecond / b.requestsPerSecond : NaN);
+
+/** How many requests of `a` the CPU time of one of `b` pays for: b's CPU per request over a's. */
+const cpuRatio = (a: Measurement | null, b: Measurement | null) =>
+  a?.cpuMicrosPerRequest && b?.cpuMicrosPerRequest ? b.cpuMicrosPerRequest / a.cpuMicrosPerRequest : NaN;
 
 export const benchCeiling = async (input: {
   serverUrl: string;
+  /** The /api/v2 server's process id, for its CPU time per request. */
+  serverPid: number;
   database: string;
   keySecret: string;
   credentials: CeilingCredentials;
@@ -85,11 +141,15 @@ export const benchCeiling = async (input: {
   const rest = { Authorization: `Bearer ${credentials.readToken}` };
   const single = await fetch(`${serverUrl}/api/v2/events/${input.singleSlug}`, { headers: v2 });
   const meta = ((await single.json()) as { meta: unknown }).meta;
+  const security = Object.fromEntries(
+    SECURITY_HEADERS.flatMap((name) => (single.headers.has(name) ? [[name, single.headers.get(name)!]] : [])),
+  );
   const raw = await startRawServer({
     RAW_DATABASE: input.database,
     RAW_PUBLIC_ORIGIN: serverUrl,
     RAW_KEY_SECRET: input.keySecret,
     RAW_EVENTS_META: JSON.stringify(meta),
+    RAW_SECURITY_HEADERS: JSON.stringify(security),
   });
   const measurements: Measurement[] = [];
   const run = async (target: Target) => {
@@ -132,21 +192,28 @@ export const benchCeiling = async (input: {
       },
     ];
     for (const read of reads) {
-      const ours = await fetch(`${serverUrl}${read.path}`, { headers: v2 });
+      // As autocannon asks: for the identity bytes (fetch would otherwise ask for them compressed).
+      const asked = { ...v2, 'Accept-Encoding': 'identity' };
+      const ours = await fetch(`${serverUrl}${read.path}`, { headers: asked });
       const oursBody = await ours.text();
       const issuedAt = cursorIssuedAt(oursBody);
-      const theirs = await fetch(`${raw.url}${read.path}`, { headers: { ...v2, ...(issuedAt ? { 'X-Bench-Issued-At': issuedAt } : {}) } });
-      const difference = ours.status !== 200 ? `/api/v2 answered ${ours.status}` : compareBodies(oursBody, await theirs.text());
+      const theirs = await fetch(`${raw.url}${read.path}`, {
+        headers: { ...asked, ...(issuedAt ? { 'X-Bench-Issued-At': issuedAt } : {}) },
+      });
+      const difference =
+        ours.status !== 200
+          ? `/api/v2 answered ${ours.status}`
+          : (compareBodies(oursBody, await theirs.text()) ?? compareHeaders(ours.headers, theirs.headers));
       if (difference) {
-        say(`  ERROR ${read.name}: the raw server's body is not /api/v2's: ${difference}`);
+        say(`  ERROR ${read.name}: the raw server's answer is not /api/v2's: ${difference}`);
         rows.push({ name: read.name, raw: null, v2: null, strapi: null, unequal: difference, aim: read.aim, met: () => false });
         continue;
       }
-      say(`  ${read.name}: bodies equal (${Buffer.byteLength(oursBody)} bytes)`);
+      say(`  ${read.name}: answers equal (${Buffer.byteLength(oursBody)} bytes, ETag ${ours.headers.get('etag')})`);
       rows.push({
         name: read.name,
-        raw: await run({ label: `raw ${read.path}`, url: `${raw.url}${read.path}`, headers: v2 }),
-        v2: await run({ label: `GET ${read.path}`, url: `${serverUrl}${read.path}`, headers: v2 }),
+        raw: await run({ label: `raw ${read.path}`, url: `${raw.url}${read.path}`, headers: v2, cpuOf: raw.pid }),
+        v2: await run({ label: `GET ${read.path}`, url: `${serverUrl}${read.path}`, headers: v2, cpuOf: input.serverPid }),
         strapi: read.strapi ? await run({ label: `GET ${read.strapi}`, url: `${serverUrl}${read.strapi}`, headers: rest }) : null,
         aim: read.aim,
         met: read.met,
@@ -165,6 +232,7 @@ export const benchCeiling = async (input: {
             url: `${serverUrl}${singlePath}`,
             headers: { ...v2, 'If-None-Match': etag },
             redirectStatus: 304,
+            cpuOf: input.serverPid,
           })
         : null,
       strapi: null,
@@ -174,8 +242,11 @@ export const benchCeiling = async (input: {
     // The floor: the cheapest answer of each (non-2xx by design, so not counted as failures).
     const floor: CeilingRow = {
       name: 'floor (raw and v2 401 / Strapi /_health)',
-      raw: await measure({ label: 'raw 401', url: `${raw.url}/api/v2/`, expectedStatus: 401 }, options),
-      v2: await measure({ label: 'GET /api/v2/ without a key (401)', url: `${serverUrl}/api/v2/`, expectedStatus: 401 }, options),
+      raw: await measure({ label: 'raw 401', url: `${raw.url}/api/v2/`, expectedStatus: 401, cpuOf: raw.pid }, options),
+      v2: await measure(
+        { label: 'GET /api/v2/ without a key (401)', url: `${serverUrl}/api/v2/`, expectedStatus: 401, cpuOf: input.serverPid },
+        options,
+      ),
       strapi: await run({ label: 'GET /_health', url: `${serverUrl}/_health` }),
       aim: '',
       met: () => null,
@@ -189,21 +260,23 @@ export const benchCeiling = async (input: {
 
 const figure = (m: Measurement | null) => (m ? m.requestsPerSecond.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '-');
 const fixed = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '-');
+const micros = (m: Measurement | null) =>
+  m?.cpuMicrosPerRequest ? m.cpuMicrosPerRequest.toLocaleString('en-US', { maximumFractionDigits: 0 }) : '-';
 
 /** The rows as the issue's table: rates, ratios, the aim and whether the run met it (and >= 2x Strapi). */
 export const ceilingTable = (rows: CeilingRow[]): string => {
   const floor = rows.at(-1)!;
   return [
-    '| Read | raw req/s | /api/v2 | Strapi /api | v2 / raw | v2 / Strapi | v2 / v2 floor | Aim | Met |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    '| Read | raw req/s | /api/v2 | Strapi /api | v2 / raw | v2 / Strapi | v2 / v2 floor | Aim | Met | CPU us a request, raw / v2 | v2 / raw by CPU |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
     ...rows.map((row) => {
-      if (row.unequal) return `| ${row.name} | bodies differ | | | | | | ${row.aim} | no |`;
+      if (row.unequal) return `| ${row.name} | answers differ | | | | | | ${row.aim} | no | | |`;
       const isFloor = row === floor;
       const met = row.met(row, floor);
       const strapiRatio = ratio(row.v2, row.strapi);
       const twiceStrapi = !row.strapi || strapiRatio >= 2;
       const verdict = met === null ? '' : met && twiceStrapi ? 'yes' : met ? 'no (< 2x Strapi)' : 'no';
-      return `| ${row.name} | ${figure(row.raw)} | ${figure(row.v2)} | ${figure(row.strapi)} | ${isFloor ? '' : fixed(ratio(row.v2, row.raw))} | ${isFloor ? '' : fixed(strapiRatio)} | ${isFloor ? '' : fixed(ratio(row.v2, floor.v2))} | ${row.aim} | ${verdict} |`;
+      return `| ${row.name} | ${figure(row.raw)} | ${figure(row.v2)} | ${figure(row.strapi)} | ${isFloor ? '' : fixed(ratio(row.v2, row.raw))} | ${isFloor ? '' : fixed(strapiRatio)} | ${isFloor ? '' : fixed(ratio(row.v2, floor.v2))} | ${row.aim} | ${verdict} | ${micros(row.raw)} / ${micros(row.v2)} | ${fixed(cpuRatio(row.v2, row.raw))} |`;
     }),
   ].join('\n');
 };

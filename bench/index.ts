@@ -133,6 +133,7 @@ export const main = async (args: string[]): Promise<number> => {
       say('Raw ceiling rows ...');
       const result = await benchCeiling({
         serverUrl: server!.url,
+        serverPid: server!.pid,
         database: env.DATABASE_FILENAME,
         keySecret: process.env.PUBLIC_API_KEY_SECRET ?? '',
         credentials,
@@ -389,7 +390,7 @@ export const main = async (args: string[]): Promise<number> => {
     if (rawTable) say(`\n${rawTable}`);
     for (const problem of problems) say(`WARNING ${problem}`);
     const unequal = ceiling.some((row) => row.unequal);
-    if (unequal) say('ERROR the raw server and /api/v2 answered different bodies; those rows were not measured.');
+    if (unequal) say('ERROR the raw server and /api/v2 answered differently; those rows were not measured.');
     if (!values['no-write'] && !ceilingOnly && !atomicOnly && !componentsOnly) write(table, rawTable, problems);
     return unequal ? 1 : 0;
   }

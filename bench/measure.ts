@@ -1,6 +1,7 @@
 /**
  * One measurement: autocannon against a URL for a fixed time, after a warm-up.
  */
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 export type Measurement = {
@@ -12,6 +13,12 @@ export type Measurement = {
   /** The answers that are not 2xx (nor the expected 3xx), by status: `{ "503": 12 }`. */
   failedStatuses: Record<string, number>;
   errors: number;
+  /**
+   * CPU time of the measured process (`Target.cpuOf`) per answer in the measured seconds, in microseconds:
+   * every thread of it, whatever the load generator, sharing the machine, took meanwhile. Null when not asked
+   * or not on Linux.
+   */
+  cpuMicrosPerRequest: number | null;
 };
 
 export type MeasureOptions = { connections: number; seconds: number; warmupSeconds: number };
@@ -29,6 +36,8 @@ export type Target = {
   redirectStatus?: 304;
   /** A non-2xx status every answer is meant to have (the floor's 401): counted as answers, not failures. */
   expectedStatus?: 401;
+  /** The process id of the server answering, whose CPU time per request the measurement reports. */
+  cpuOf?: number;
 };
 
 const run = (target: Target, connections: number, seconds: number): Promise<autocannon.Result> =>
@@ -59,9 +68,27 @@ const run = (target: Target, connections: number, seconds: number): Promise<auto
     instance.on('error', reject);
   });
 
+/** Linux's clock ticks a second in /proc (USER_HZ, 100 on every architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** The user and system CPU time of a process so far, in microseconds; null when /proc cannot tell. */
+const cpuMicros = (pid: number | undefined): number | null => {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (in parentheses, which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+};
+
 export const measure = async (target: Target, options: MeasureOptions): Promise<Measurement> => {
   if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
+  const cpuBefore = cpuMicros(target.cpuOf);
   const result = await run(target, options.connections, options.seconds);
+  const cpuAfter = cpuMicros(target.cpuOf);
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats?.count ?? 0)] as const);
   const succeeded = (code: string) =>
     code.startsWith('2') ||
@@ -80,5 +107,7 @@ export const measure = async (target: Target, options: MeasureOptions): Promise<
     non2xx: statuses.length > 0 ? answered - good : target.redirectStatus ? result.non2xx - result['3xx'] : result.non2xx,
     failedStatuses: Object.fromEntries(statuses.filter(([code, count]) => !succeeded(code) && count > 0)),
     errors: result.errors,
+    cpuMicrosPerRequest:
+      cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : null,
   };
 };

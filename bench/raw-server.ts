@@ -11,16 +11,25 @@
  *   GET /api/v2/events/<slug>                      one benchmark event
  *   a 401 (the floor) for a request without a valid key
  *
+ * It answers what contract section 14 asks of any server of these documents, as /api/v2 does and checked
+ * equal with its answers by the bench: a strong ETag (the SHA-256 of the bytes sent), Cache-Control by the
+ * key's cache policy, Vary, and Cache-Tag and Surrogate-Key naming the resource and every record the
+ * document shows (within the same 8,000-byte bound), and a request id. It does not count requests: the
+ * RateLimit fields, which only a counter can fill, are /api/v2's alone.
+ *
  * What a hand-written server holds as constants it takes from its environment: the database file, the
  * server secret (PUBLIC_API_KEY_SECRET: keys are checked by the same HMAC, cursors signed by the same
- * derived key), the public origin its links name (the /api/v2 server's, so that documents are equal), and
+ * derived key), the public origin its links name (the /api/v2 server's, so that documents are equal),
  * the events' `meta` member (resource and field descriptions: the same for every request of the key;
- * RAW_EVENTS_META, taken once by the bench). The key is looked up on every request, like /api/v2 does.
- * `X-Bench-Issued-At` sets the time a cursor carries, so that a page's bytes can be compared.
+ * RAW_EVENTS_META, taken once by the bench) and the security header fields of the deployment
+ * (RAW_SECURITY_HEADERS: a JSON object, taken once from an /api/v2 answer by the bench). The key is looked
+ * up on every request, like /api/v2 does. `X-Bench-Issued-At` sets the time a cursor carries, so that a
+ * page's bytes can be compared.
  *
- *   node dist/bench/raw-server.js   (env: RAW_DATABASE, RAW_PORT, RAW_PUBLIC_ORIGIN, RAW_KEY_SECRET, RAW_EVENTS_META)
+ *   node dist/bench/raw-server.js
+ *   (env: RAW_DATABASE, RAW_PORT, RAW_PUBLIC_ORIGIN, RAW_KEY_SECRET, RAW_EVENTS_META, RAW_SECURITY_HEADERS)
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import Database from 'better-sqlite3';
 
@@ -37,6 +46,7 @@ const secret = env('RAW_KEY_SECRET');
 const origin = env('RAW_PUBLIC_ORIGIN');
 const eventsMeta = JSON.stringify(JSON.parse(env('RAW_EVENTS_META')));
 const cursorKey = createHmac('sha256', secret).update('public-api/cursor/v1').digest();
+const securityHeaders = JSON.parse(env('RAW_SECURITY_HEADERS')) as Record<string, string>;
 
 const MEDIA_TYPE = 'application/vnd.api+json';
 const JSONAPI = '{"jsonapi":{"version":"1.1"}';
@@ -54,7 +64,7 @@ const UNAUTHORIZED = Buffer.from(
 // is planned again on each run (src/plugins/public-api/server/src/database/sqlite-stable-plans.ts). The
 // ceiling is what the best-written server does, so it does not pay that either.
 
-const keyByKeyId = db.prepare('SELECT secret_hash, revoked, expires_at, grants FROM public_api_keys WHERE key_id = +?');
+const keyByKeyId = db.prepare('SELECT secret_hash, revoked, expires_at, grants, cache FROM public_api_keys WHERE key_id = +?');
 const websites = db.prepare('SELECT slug, publications FROM public_api_websites ORDER BY slug');
 
 const EVENT_COLUMNS =
@@ -92,10 +102,18 @@ const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' A
 // ---------------------------------------------------------------------------------------------------------
 
 type Grants = Record<string, { actions?: string[] }>;
+type Key = { keyId: string; grants: Grants; cacheControl: string };
 
 const KEY_PATTERN = /^Bearer[ \t]+pdk_([0-9A-Za-z]{12})_[0-9A-Za-z]{32,128}[ \t]*$/i;
 
-const authenticate = (authorization: string | undefined): Grants | null => {
+/** Cache-Control of a document the key reads: shared for a key marked cacheable, else private. */
+const cacheControlOf = (cache: unknown): string => {
+  const policy = cache === null ? null : (JSON.parse(String(cache)) as { sharedMaxAge?: number } | null);
+  const age = policy?.sharedMaxAge;
+  return typeof age === 'number' && age > 0 ? `public, s-maxage=${age}, stale-while-revalidate=${age}` : 'private, no-cache';
+};
+
+const authenticate = (authorization: string | undefined): Key | null => {
   const match = authorization ? KEY_PATTERN.exec(authorization) : null;
   if (!match) return null;
   const row = keyByKeyId.get(match[1]) as Row | undefined;
@@ -105,7 +123,7 @@ const authenticate = (authorization: string | undefined): Grants | null => {
   const stored = Buffer.from(String(row.secret_hash), 'hex');
   if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
   if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return null;
-  return JSON.parse(String(row.grants)) as Grants;
+  return { keyId: match[1]!, grants: JSON.parse(String(row.grants)) as Grants, cacheControl: cacheControlOf(row.cache) };
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -144,7 +162,9 @@ const referencesOf = (statement: typeof venues, ids: number[], collection: strin
   return found;
 };
 
-const records = (rows: Row[]): unknown[] => {
+type EventRecord = { id: string; attributes: { venue: Reference | null; festival: Reference | null } };
+
+const records = (rows: Row[]): EventRecord[] => {
   const ids = rows.map((row) => Number(row.id));
   if (ids.length && covers.get(JSON.stringify(ids))) throw new Error('The raw server shows no covers; these events have one.');
   if (ids.length && seos.get(JSON.stringify(ids))) throw new Error('The raw server shows no SEO components; these events have one.');
@@ -152,7 +172,7 @@ const records = (rows: Row[]): unknown[] => {
   const festival = referencesOf(festivals, ids, 'festivals');
   return rows.map((row) => ({
     type: 'events',
-    id: row.document_id,
+    id: String(row.document_id),
     attributes: {
       title: row.title,
       slug: row.slug,
@@ -180,6 +200,32 @@ const records = (rows: Row[]): unknown[] => {
     },
   }));
 };
+
+/**
+ * Cache-Tag's tags of a document of events (contract 14): the resources it shows, in order of appearance,
+ * then each record as `<resource>:<id>`, resource by resource; a list of over 8,000 bytes names
+ * `<resource>:overflow` instead of the records.
+ */
+const MAX_CACHE_TAG_BYTES = 8000;
+const tagsOf = (shown: EventRecord[]): string[] => {
+  const found = new Map<string, Set<string>>([['events', new Set()]]);
+  const add = (tag: string, id: string) => {
+    let ids = found.get(tag);
+    if (!ids) found.set(tag, (ids = new Set()));
+    ids.add(id);
+  };
+  for (const record of shown) {
+    add('events', record.id);
+    for (const reference of [record.attributes.venue, record.attributes.festival]) if (reference) add(reference.collection, reference.id);
+  }
+  const resources = [...found.keys()];
+  const all = [...resources, ...[...found].flatMap(([tag, ids]) => [...ids].map((id) => `${tag}:${id}`))];
+  if (Buffer.byteLength(all.join(',')) <= MAX_CACHE_TAG_BYTES) return all;
+  return [...resources, ...[...found].filter(([, ids]) => ids.size > 0).map(([tag]) => `${tag}:overflow`)];
+};
+
+/** A document and the tags that name what it shows. */
+type Answer = { body: Buffer | string; tags: string[] };
 
 const COMMA = Buffer.from(',');
 
@@ -221,7 +267,7 @@ const cursor = (keyId: string, prefix: string, issuedAt: number, last: Row) => {
   return Buffer.concat([bytes, createHmac('sha256', cursorKey).update(bytes).digest()]).toString('base64url');
 };
 
-const page = (url: URL, keyId: string, issuedAt: number): Buffer | null => {
+const page = (url: URL, keyId: string, issuedAt: number): Answer | null => {
   const prefix = url.searchParams.get('filter[slug][startsWith]');
   const limit = Number(url.searchParams.get('limit') ?? 20);
   const names = [...url.searchParams.keys()].sort().join(',');
@@ -241,17 +287,23 @@ const page = (url: URL, keyId: string, issuedAt: number): Buffer | null => {
     nextUrl.search = params.toString();
     link = `,"next":${JSON.stringify(nextUrl.toString())}`;
   }
-  return joinedJson(
+  const data = records(shown);
+  const body = joinedJson(
     `${JSONAPI},"links":{"self":${JSON.stringify(self)}${link}},"meta":${eventsMeta.slice(0, -1)},"page":{"nextCursor":${JSON.stringify(next)}}},"data":[`,
-    records(shown),
+    data,
     ']}',
   );
+  return { body, tags: tagsOf(data) };
 };
 
-const one = (url: URL, identifier: string): string | null => {
+const one = (url: URL, identifier: string): Answer | null => {
   const row = (eventBySlug.get(identifier) ?? eventByDocumentId.get(identifier)) as Row | undefined;
   if (!row) return null;
-  return `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":${JSON.stringify(records([row])[0])}}`;
+  const data = records([row]);
+  return {
+    body: `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":${JSON.stringify(data[0])}}`,
+    tags: tagsOf(data),
+  };
 };
 
 const NATIVE = [
@@ -267,7 +319,7 @@ const CMS_NAMES: Record<string, string> = {
   'api::homepage.homepage': 'Home',
 };
 
-const resourceIndex = (url: URL, grants: Grants): string => {
+const resourceIndex = (url: URL, grants: Grants): Answer => {
   const granted = (id: string) => (grants[id]?.actions?.length ?? 0) > 0;
   const entries: unknown[] = [];
   for (const [name, slug] of NATIVE) {
@@ -298,7 +350,7 @@ const resourceIndex = (url: URL, grants: Grants): string => {
       });
     }
   }
-  return `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"data":${JSON.stringify(entries)}}`;
+  return { body: `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"data":${JSON.stringify(entries)}}`, tags: ['_index'] };
 };
 
 const answer = (res: http.ServerResponse, status: number, body: Buffer | string) => {
@@ -306,19 +358,39 @@ const answer = (res: http.ServerResponse, status: number, body: Buffer | string)
   res.end(body);
 };
 
+/** Documents of 1 KiB or more may be compressed (contract 14), so their answer varies with Accept-Encoding. */
+const COMPRESSIBLE_BYTES = 1024;
+
+/** A document the key may read, with the header fields contract 14 asks of it. */
+const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answer) => {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(200, {
+    ...securityHeaders,
+    'X-Request-Id': randomUUID(),
+    'Cache-Control': key.cacheControl,
+    'Cache-Tag': tags.join(','),
+    'Surrogate-Key': tags.join(' '),
+    ETag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+    Vary: bytes.length >= COMPRESSIBLE_BYTES ? 'Authorization, Accept-Encoding' : 'Authorization',
+    'Content-Type': MEDIA_TYPE,
+    'Content-Length': bytes.length,
+  });
+  res.end(bytes);
+};
+
 const server = http.createServer((req, res) => {
   try {
     const url = new URL(req.url ?? '/', origin);
-    const grants = authenticate(req.headers.authorization);
-    if (!grants) return answer(res, 401, UNAUTHORIZED);
-    const keyId = KEY_PATTERN.exec(req.headers.authorization!)![1]!;
+    const key = authenticate(req.headers.authorization);
+    if (!key) return answer(res, 401, UNAUTHORIZED);
     const issuedAt = Number(req.headers['x-bench-issued-at'] ?? Date.now());
-    let body: Buffer | string | null = null;
-    if (url.pathname === '/api/v2/') body = resourceIndex(url, grants);
-    else if (url.pathname === '/api/v2/events') body = page(url, keyId, issuedAt);
-    else if (url.pathname.startsWith('/api/v2/events/')) body = one(url, decodeURIComponent(url.pathname.slice('/api/v2/events/'.length)));
-    if (body === null) return answer(res, 404, `${JSONAPI},"errors":[{"status":"404"}]}`);
-    answer(res, 200, body);
+    let document: Answer | null = null;
+    if (url.pathname === '/api/v2/') document = resourceIndex(url, key.grants);
+    else if (url.pathname === '/api/v2/events') document = page(url, key.keyId, issuedAt);
+    else if (url.pathname.startsWith('/api/v2/events/'))
+      document = one(url, decodeURIComponent(url.pathname.slice('/api/v2/events/'.length)));
+    if (document === null) return answer(res, 404, `${JSONAPI},"errors":[{"status":"404"}]}`);
+    answerDocument(res, key, document);
   } catch (error) {
     answer(res, 500, `${JSONAPI},"errors":[{"status":"500","detail":${JSON.stringify(String((error as Error).message))}}]}`);
   }

@@ -57,6 +57,7 @@ const inProcess = async (sourceFile: string, target: TransformTarget, options: M
     non2xx: 0,
     failedStatuses: {},
     errors: 0,
+    cpuMicrosPerRequest: null,
   };
 };
 
