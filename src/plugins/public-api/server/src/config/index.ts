@@ -92,6 +92,11 @@ export type PluginConfig = OperationsConfig & {
    * counts a lease at a time instead of every request. 0: every request is counted in the store.
    */
   rateLimitLeaseMs: number;
+  /**
+   * How many characters of record inputs the record cache holds (serialize/record-texts.ts): records read
+   * again with the same inputs are not made again. 0: no cache.
+   */
+  recordCacheChars: number;
 };
 
 export const PLUGIN_ID = 'public-api';
@@ -100,6 +105,9 @@ export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
 /** A busy key's lease of rate-limit points covers this much of its demand (0: none; at most a second). */
 export const DEFAULT_RATE_LIMIT_LEASE_MS = 50;
 export const MAX_RATE_LIMIT_LEASE_MS = 1_000;
+/** 16 Mi characters of inputs: some 20,000 records of the size of an event, 60-100 MB of memory with their objects. */
+export const DEFAULT_RECORD_CACHE_CHARS = 16 * 1024 * 1024;
+export const MAX_RECORD_CACHE_CHARS = 1024 * 1024 * 1024;
 /**
  * Four CVs of the largest size at once (each body is held in memory while it is received): 20 concurrent
  * 10 MiB CVs peaked at 592 MiB RSS with 64 MiB (five at once), 548 MiB with 48 MiB; the aim of issue 15 is
@@ -199,6 +207,7 @@ export default {
     rateLimitStore: 'database',
     rateLimitPrefix: 'public-api',
     rateLimitLeaseMs: DEFAULT_RATE_LIMIT_LEASE_MS,
+    recordCacheChars: DEFAULT_RECORD_CACHE_CHARS,
     ...OPERATIONS_DEFAULTS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
@@ -287,6 +296,13 @@ export default {
       (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs < 0 || leaseMs > MAX_RATE_LIMIT_LEASE_MS)
     ) {
       throw new Error(`PUBLIC_API_RATE_LIMIT_LEASE_MS is a whole number of milliseconds from 0 to ${MAX_RATE_LIMIT_LEASE_MS}.`);
+    }
+    const recordChars = config.recordCacheChars;
+    if (
+      recordChars !== undefined &&
+      (typeof recordChars !== 'number' || !Number.isSafeInteger(recordChars) || recordChars < 0 || recordChars > MAX_RECORD_CACHE_CHARS)
+    ) {
+      throw new Error(`PUBLIC_API_RECORD_CACHE_CHARS is a whole number of characters from 0 to ${MAX_RECORD_CACHE_CHARS}.`);
     }
     validateOperationsConfig(config);
   },

@@ -100,14 +100,40 @@ const collect = <R extends TagTarget>(
   }
 };
 
-/** Calls `visit` with each object of a to-one value (the object) or a to-many value (its items). */
-const eachObject = (value: unknown, visit: (item: Record<string, unknown>) => void): void => {
-  if (Array.isArray(value)) {
-    for (const item of value) if (isObject(item)) visit(item);
-  } else if (isObject(value)) visit(value);
+/** One linked item of a relation field: an expanded record (walked with its own projection) or a reference. */
+const collectLinked = <R extends TagTarget>(
+  item: unknown,
+  target: R,
+  tag: string,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  found: Found,
+): void => {
+  if (!isObject(item)) return;
+  if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
+  else add(found, tag, item.id);
 };
 
-/** The records one set of attributes shows: its relations' targets, and those inside its component values. */
+/** One item of a component field's value: a dynamic zone item names its component; a component's value is its attributes. */
+const collectComponentItem = <R extends TagTarget>(
+  item: unknown,
+  field: TaggedField,
+  projection: TaggedProjection<R>,
+  projectionOf: (target: R) => TaggedProjection<R>,
+  found: Found,
+): void => {
+  if (!isObject(item)) return;
+  const zone = field.type === 'dynamiczone';
+  const uid = zone ? item.type : field.components![0]?.uid;
+  const inner = typeof uid === 'string' ? projection.components?.get(uid) : undefined;
+  const values = zone ? item.attributes : item;
+  if (inner && isObject(values)) collectAttributes(inner, projectionOf, values, found);
+};
+
+/**
+ * The records one set of attributes shows: its relations' targets, and those inside its component values.
+ * A to-one value is the item itself, a to-many one a list of items. Written as loops, not callbacks: this
+ * runs for every record of a page (issue 16).
+ */
 const collectAttributes = <R extends TagTarget>(
   projection: TaggedProjection<R>,
   projectionOf: (target: R) => TaggedProjection<R>,
@@ -116,20 +142,14 @@ const collectAttributes = <R extends TagTarget>(
 ): void => {
   const plan = planOf(projection);
   for (const { field, target, tag } of plan.targets) {
-    eachObject(attributes[field], (item) => {
-      if (isObject(item.attributes)) collect(projectionOf(target), projectionOf, [item], found);
-      else add(found, tag, item.id);
-    });
+    const value = attributes[field];
+    if (Array.isArray(value)) for (const item of value) collectLinked(item, target, tag, projectionOf, found);
+    else collectLinked(value, target, tag, projectionOf, found);
   }
   for (const field of plan.components) {
-    const zone = field.type === 'dynamiczone';
-    eachObject(attributes[field.key], (item) => {
-      // A dynamic zone item names its component; a component field's value is its attributes.
-      const uid = zone ? item.type : field.components![0]?.uid;
-      const inner = typeof uid === 'string' ? projection.components?.get(uid) : undefined;
-      const values = zone ? item.attributes : item;
-      if (inner && isObject(values)) collectAttributes(inner, projectionOf, values, found);
-    });
+    const value = attributes[field.key];
+    if (Array.isArray(value)) for (const item of value) collectComponentItem(item, field, projection, projectionOf, found);
+    else collectComponentItem(value, field, projection, projectionOf, found);
   }
 };
 

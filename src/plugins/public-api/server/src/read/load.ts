@@ -17,6 +17,7 @@ import type { ComponentItem } from '../fields/codec';
 import { componentSpecs } from './component-include';
 import type { Asset } from '../serialize/assets';
 import { recordSerializer, type RecordObject } from '../serialize/record';
+import type { RecordTextCache } from '../serialize/record-texts';
 import type { RichtextDoc } from '../richtext';
 import { componentRichtextIdentity, imageIdsOf, recordVersion, richtextIdentity } from '../serialize/richtext-read';
 
@@ -67,6 +68,11 @@ export type LoadContext = {
   richtext: (raw: unknown, identity?: string) => RichtextDoc | null;
   /** The document with its images pointing at their files as they are now. */
   currentImages: (doc: RichtextDoc | null, files: ReadonlyMap<string, CurrentImageFile>) => RichtextDoc | null;
+  /**
+   * Where records are kept by their inputs (serialize/record-texts.ts), with what else their URLs depend on
+   * (the base URL and the asset key, as one text); none: every record is made afresh.
+   */
+  kept?: { cache: RecordTextCache; partition: string };
 };
 
 /**
@@ -238,6 +244,8 @@ export const loadRecords = async (
   const richtextFields = projection.readable.filter((field) => field.type === 'richtext').map((field) => field.key);
   const docs = new Map<RecordRow, Map<string, RichtextDoc | null>>();
   const imageIds = new Set<string>();
+  // Rows whose richtext shows images: their records point at the files as they are now, not among their inputs.
+  const withImages = new Set<RecordRow>();
   for (const row of richtextFields.length ? rows : []) {
     const converted = new Map<string, RichtextDoc | null>();
     for (const key of richtextFields) {
@@ -252,7 +260,10 @@ export const loadRecords = async (
             : undefined;
       const doc = context.richtext(raw, identity);
       converted.set(key, doc);
-      for (const id of imageIdsOf(doc)) imageIds.add(id);
+      for (const id of imageIdsOf(doc)) {
+        imageIds.add(id);
+        withImages.add(row);
+      }
     }
     docs.set(row, converted);
   }
@@ -291,5 +302,7 @@ export const loadRecords = async (
     }),
   );
 
-  return rows.map(recordSerializer(projection, { references, files, asset: context.asset, richtext, expanded, components }));
+  // Records expanded by `include` are not among their holders' inputs: a level that expands any keeps none.
+  const kept = context.kept && expanded.size === 0 ? { ...context.kept, skip: (row: RecordRow) => withImages.has(row) } : undefined;
+  return rows.map(recordSerializer(projection, { references, files, asset: context.asset, richtext, expanded, components, kept }));
 };

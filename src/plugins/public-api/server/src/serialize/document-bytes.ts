@@ -18,6 +18,8 @@
  * (contract section 13). So this step holds the thread for at most the budget plus one record's text.
  */
 
+import { keptRecordBytes } from './record-texts';
+
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 
@@ -40,6 +42,15 @@ export const documentBytes = <D extends { data: readonly unknown[] }>(document: 
   const head = JSON.stringify({ ...document, data: [] });
   add(Buffer.from(head.slice(0, -2)));
   for (let index = 0; index < document.data.length; index += 1) {
+    // A record kept by its inputs brings its bytes (serialize/record-texts.ts): written once, not per read.
+    const kept = keptRecordBytes(document.data[index]);
+    if (kept) {
+      spent += kept.length + 1;
+      if (spent > budget) return null;
+      if (index > 0) add(COMMA);
+      add(kept);
+      continue;
+    }
     // An item JSON.stringify leaves out (undefined, a function) is `null` inside an array.
     const text = (JSON.stringify(document.data[index]) as string | undefined) ?? 'null';
     spent += text.length + 1;

@@ -45,6 +45,8 @@ export const toDate = (raw: unknown): string | null => {
 export const toText = (raw: unknown): string | null => (raw === null || raw === undefined ? null : String(raw));
 
 export const toTags = (raw: unknown): string[] => {
+  // Most records have no tags: no JSON to parse for those (a parse per record was 1.5% of a page).
+  if (raw === null || raw === undefined || raw === '[]') return [];
   const value = toJson(raw);
   return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === 'string') : [];
 };

@@ -9,12 +9,21 @@ import type { Fieldsets, ReadStatus } from '../../query/types';
 import type { LoadContext, RecordSource } from '../../read/load';
 import type { FileRow } from '../../serialize/rows';
 import { assetObject } from '../../serialize/assets';
+import { createRecordTextCache, objectId, type RecordTextCache } from '../../serialize/record-texts';
 import { createRichtextReader, withCurrentImages } from '../../serialize/richtext-read';
 import type { ResourceAccess } from '../../services/access';
 import type { ApiRequest } from '../../http/request';
 import { getService } from '../../utils/get-service';
 
 const readRichtext = createRichtextReader();
+
+/** The records kept by their inputs, one cache per size setting of the application (none: 0). */
+let recordTexts: { chars: number; cache: RecordTextCache | undefined } | undefined;
+
+const recordCache = (chars: number): RecordTextCache | undefined => {
+  if (recordTexts?.chars !== chars) recordTexts = { chars, cache: chars > 0 ? createRecordTextCache(chars) : undefined };
+  return recordTexts.cache;
+};
 
 const NO_FIELDSETS: Fieldsets = new Map();
 
@@ -51,7 +60,9 @@ export const loadContext = (
   status: ReadStatus = 'published',
   fallback: readonly string[] = [],
 ): LoadContext => {
-  const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
+  const config = pluginConfig(strapi);
+  const { asset } = derivedKeys(config.keySecret);
+  const cache = recordCache(config.recordCacheChars);
   return {
     source: recordSource(status),
     language,
@@ -61,5 +72,7 @@ export const loadContext = (
     asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
     richtext: (raw, identity) => readRichtext(raw, request.baseUrl, asset, identity),
     currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
+    // A record's asset and image URLs are below the base URL and signed with the asset key.
+    kept: cache && { cache, partition: `${request.baseUrl}\u0001${objectId(asset)}` },
   };
 };
