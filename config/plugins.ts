@@ -77,8 +77,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       rateLimitPrefix: env('PUBLIC_API_RATE_LIMIT_PREFIX', 'public-api'),
       // A busy key's requests are counted a lease of points at a time (docs/api.md, "Rate limits"); 0: each.
       rateLimitLeaseMs: env.int('PUBLIC_API_RATE_LIMIT_LEASE_MS', 50),
-      // Records read again with the same inputs are not made again (docs/api.md, "Caching"); 0: no cache.
-      recordCacheChars: env.int('PUBLIC_API_RECORD_CACHE_CHARS', 16 * 1024 * 1024),
+      // Records read again with the same inputs are not made again (docs/api.md, "Performance notes"); 0: no cache.
+      recordCacheChars: env.int('PUBLIC_API_RECORD_CACHE_CHARS', 4 * 1024 * 1024),
       // Webhooks (docs/api.md, "Webhooks"); unset settings keep the defaults of the plugin's config/webhooks.ts.
       webhooks: {
         allowHttpLoopback: env.bool('PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK', false),

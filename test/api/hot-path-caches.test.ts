@@ -7,7 +7,9 @@
  * - the key is read on every request through one prepared statement: a key revoked, changed or
  *   regenerated in the database is refused or honoured as it now is on the very next request, and the
  *   key id has a unique index;
- * - richtext conversions are kept by record identity and version: a changed body is read as it now is.
+ * - richtext conversions are kept by record identity and version: a changed body is read as it now is;
+ * - records are kept by everything they are made of (serialize/record-texts.ts): a value, a reference's
+ *   target or a file changed in the database by anyone, even without a new updatedAt, is read as it now is.
  */
 import type { Knex } from 'knex';
 import { bootApp, type TestApp } from '../helpers/app';
@@ -184,5 +186,81 @@ describe('richtext', () => {
       .whereNotNull('published_at')
       .update({ body: JSON.stringify([{ type: 'paragraph', children: [{ type: 'text', text: 'Changed by hand' }] }]) });
     expect(await text()).toContain('Changed by hand');
+  });
+});
+
+describe('records', () => {
+  test('a value, a target or a file changed in the database, updatedAt kept, is read as it now is', async () => {
+    const key = await createKey(app.strapi, {
+      resources: {
+        'native:events': { actions: ['read'], read: ['title', 'capacity', 'venue', 'cover'] },
+        'native:buildings': { actions: ['read'], read: ['name'] },
+      },
+    });
+    const hall = await publish(app.strapi, 'api::building.building', { name: 'Kept Hall', slug: 'kept-hall' });
+    const event = await publish(app.strapi, 'api::event.event', {
+      title: 'Kept event',
+      slug: 'kept-event',
+      startsAt: '2027-02-01T10:00:00.000Z',
+      category: 'talk',
+      capacity: 40,
+      venue: hall.documentId,
+    });
+    // One Host for every read: records are kept per base URL (supertest's own is a new port each time).
+    const read = async () => {
+      const res = await get('/api/v2/events?filter[slug]=kept-event', key.auth).set('Host', 'kept.test');
+      expect(res.status).toBe(200);
+      const [record] = res.body.data as { attributes: Record<string, unknown> }[];
+      return { attributes: record!.attributes };
+    };
+    const first = await read();
+    expect(first.attributes).toMatchObject({ title: 'Kept event', capacity: 40, venue: { slug: 'kept-hall' } });
+    expect((await read()).attributes).toEqual(first.attributes); // the kept record
+
+    const published = () => db('events').where({ document_id: event.documentId }).whereNotNull('published_at');
+    const { updated_at: updatedAt } = (await published().first('updated_at')) as { updated_at: unknown };
+    // Same length, same updatedAt: only the value tells.
+    await published().update({ title: 'Kept EVENT', updated_at: updatedAt });
+    expect((await read()).attributes.title).toBe('Kept EVENT');
+    await published().update({ capacity: 41, updated_at: updatedAt });
+    expect((await read()).attributes.capacity).toBe(41);
+
+    // The venue renamed, then unpublished, in its own table: the event's row is untouched.
+    const hallRow = () => db('buildings').where({ document_id: hall.documentId }).whereNotNull('published_at');
+    await hallRow().update({ slug: 'kept-hall-2' });
+    expect((await read()).attributes.venue).toMatchObject({ slug: 'kept-hall-2' });
+    await hallRow().update({ published_at: null });
+    expect((await read()).attributes.venue).toBeNull();
+
+    // A file attached by SQL (the cover is the file's row and the morph link).
+    const [file] = (await db('files')
+      .insert({
+        document_id: 'keptcoverfile000000000001',
+        name: 'kept-cover.png',
+        hash: 'kept_cover',
+        ext: '.png',
+        mime: 'image/png',
+        size: 1.2,
+        url: '/uploads/kept_cover.png',
+        provider: 'local',
+        width: 10,
+        height: 10,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+        published_at: Date.now(),
+      })
+      .returning('id')) as ({ id: number } | number)[];
+    const eventRow = (await published().first('id')) as { id: number };
+    await db('files_related_mph').insert({
+      file_id: typeof file === 'object' ? file.id : file,
+      related_id: eventRow.id,
+      related_type: 'api::event.event',
+      field: 'cover',
+      order: 1,
+    });
+    const withCover = await read();
+    expect(withCover.attributes.cover).toMatchObject({ fileName: 'kept-cover.png' });
+    await db('files').where({ document_id: 'keptcoverfile000000000001' }).update({ alternative_text: 'Now described' });
+    expect((await read()).attributes.cover).toMatchObject({ alt: 'Now described' });
   });
 });

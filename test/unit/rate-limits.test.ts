@@ -99,6 +99,17 @@ describe('plugin config', () => {
     expect(() => config.validator({ ...valid, redisUrl: 'http://localhost' })).toThrow(/REDIS_URL/);
     expect(() => config.validator({ ...valid, redisUrl: 'redis://127.0.0.1:6379/2' })).not.toThrow();
     expect(() => config.validator({ ...valid, rateLimitPrefix: 'has space' })).toThrow(/PREFIX/);
+    expect(() => config.validator({ ...valid, rateLimitLeaseMs: -1 })).toThrow(/PUBLIC_API_RATE_LIMIT_LEASE_MS/);
+    expect(() => config.validator({ ...valid, rateLimitLeaseMs: 1001 })).toThrow(/from 0 to 1000/);
+    expect(() => config.validator({ ...valid, rateLimitLeaseMs: 0 })).not.toThrow();
+  });
+
+  test('the record cache: 4 Mi characters of inputs by default, 0 for none, a whole number up to 1 Gi', () => {
+    expect(config.default.recordCacheChars).toBe(4 * 1024 * 1024);
+    expect(() => config.validator({ ...valid, recordCacheChars: 0 })).not.toThrow();
+    for (const wrong of [-1, 1.5, 2 ** 30 + 1, '100' as never]) {
+      expect(() => config.validator({ ...valid, recordCacheChars: wrong })).toThrow(/PUBLIC_API_RECORD_CACHE_CHARS is a whole number/);
+    }
   });
 });
 

@@ -60,6 +60,8 @@ export type RecordPartition<R extends object> = {
 export type RecordTextCache = {
   /** The partition named `name`: what a record shows besides its inputs (projection, base URL, asset key). */
   partition: <R extends object>(name: string) => RecordPartition<R>;
+  /** What the cache holds: records, the characters of their inputs, partitions with a record. */
+  stats: () => { records: number; chars: number; partitions: number };
 };
 
 export const DEFAULT_RECORD_CACHE_ENTRIES = 100_000;
@@ -108,6 +110,7 @@ export const createRecordTextCache = (maxChars: number, maxEntries = DEFAULT_REC
   };
 
   return {
+    stats: () => ({ records: order.size, chars: weight, partitions: partitions.size }),
     partition: <R extends object>(name: string): RecordPartition<R> => ({
       get: (rowId, inputs) => {
         const entry = partitions.get(name)?.get(rowId);
