@@ -4,8 +4,9 @@
  * on /api/v2 and on Strapi's own REST API, with the floor beside them (the cheapest answer of each: a
  * 401 of the raw server and of /api/v2, Strapi's /_health), and a 304 revalidation of the single record
  * (/api/v2 alone). Before a row is measured, the raw server's answer must equal /api/v2's: the body byte for
- * byte, and the header fields contract 14 asks of a document (ETag, Cache-Control, Vary, Cache-Tag,
- * Surrogate-Key) and the security fields; a row whose answers differ is reported and not measured. Each
+ * byte, and every header field but those of the request alone (the date, the request id) and the rate
+ * counter's: those contract 14 asks of a document (ETag, Cache-Control, Vary, Cache-Tag, Surrogate-Key) and
+ * the security fields; a row whose answers differ is reported and not measured. Each
  * measurement also reads the CPU time its server spent per request (/proc), which the load generator's
  * share of the machine disturbs less than the rate.
  *
@@ -72,43 +73,34 @@ export const compareBodies = (v2: string, raw: string): string | null => {
   return `bodies differ at byte ${at} of ${v2.length} (/api/v2) and ${raw.length} (raw): /api/v2 …${v2.slice(Math.max(0, at - 60), at + 60)}… raw …${raw.slice(Math.max(0, at - 60), at + 60)}…`;
 };
 
-/**
- * The security header fields a deployment sends with every answer (Strapi's `strapi::security`, helmet):
- * constants of the deployment, which the raw server is handed as such.
- */
-const SECURITY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-embedder-policy',
-  'cross-origin-opener-policy',
-  'cross-origin-resource-policy',
-  'origin-agent-cluster',
-  'referrer-policy',
-  'strict-transport-security',
-  'x-content-type-options',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
+/** Fields of an answer that differ from request to request, or that only /api/v2 can fill (its rate counter). */
+const PER_REQUEST = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'ratelimit', 'ratelimit-policy']);
 
-/** The fields of a document's answer the two servers must agree on (contract 14), with the security fields. */
-const COMPARED_HEADERS = [
+/** Fields that describe the document (contract 14): the raw server works them out as /api/v2 does. */
+const OF_THE_DOCUMENT = new Set([
   'content-type',
   'content-length',
+  'content-encoding',
   'etag',
   'cache-control',
   'vary',
   'cache-tag',
   'surrogate-key',
-  ...SECURITY_HEADERS,
-];
+]);
 
-/** Null when the raw server's header fields equal /api/v2's (and both carry a request id); else which differ. */
+/**
+ * The fields a deployment sends with every answer, the same whatever the document (the security fields
+ * of Strapi's `strapi::security`): constants of the deployment, which the raw server is handed as such.
+ */
+const constantFields = (headers: Headers): Record<string, string> =>
+  Object.fromEntries([...headers].filter(([name]) => !PER_REQUEST.has(name) && !OF_THE_DOCUMENT.has(name)));
+
+/** Null when every field of the two answers but the per-request ones is equal (and both carry a request id); else which differ. */
 export const compareHeaders = (v2: Headers, raw: Headers): string | null => {
-  const differing = COMPARED_HEADERS.filter((name) => v2.get(name) !== raw.get(name)).map(
-    (name) => `${name}: /api/v2 ${JSON.stringify(v2.get(name))}, raw ${JSON.stringify(raw.get(name))}`,
-  );
+  const names = new Set([...v2.keys(), ...raw.keys()].filter((name) => !PER_REQUEST.has(name)));
+  const differing = [...names]
+    .filter((name) => v2.get(name) !== raw.get(name))
+    .map((name) => `${name}: /api/v2 ${JSON.stringify(v2.get(name))}, raw ${JSON.stringify(raw.get(name))}`);
   for (const [side, headers] of [
     ['/api/v2', v2],
     ['raw', raw],
@@ -139,17 +131,15 @@ export const benchCeiling = async (input: {
   const { serverUrl, credentials, options, say } = input;
   const v2 = { Authorization: `Bearer ${credentials.apiKey}` };
   const rest = { Authorization: `Bearer ${credentials.readToken}` };
-  const single = await fetch(`${serverUrl}/api/v2/events/${input.singleSlug}`, { headers: v2 });
+  const single = await fetch(`${serverUrl}/api/v2/events/${input.singleSlug}`, { headers: { ...v2, 'Accept-Encoding': 'identity' } });
   const meta = ((await single.json()) as { meta: unknown }).meta;
-  const security = Object.fromEntries(
-    SECURITY_HEADERS.flatMap((name) => (single.headers.has(name) ? [[name, single.headers.get(name)!]] : [])),
-  );
+  const constants = constantFields(single.headers);
   const raw = await startRawServer({
     RAW_DATABASE: input.database,
     RAW_PUBLIC_ORIGIN: serverUrl,
     RAW_KEY_SECRET: input.keySecret,
     RAW_EVENTS_META: JSON.stringify(meta),
-    RAW_SECURITY_HEADERS: JSON.stringify(security),
+    RAW_CONSTANT_HEADERS: JSON.stringify(constants),
   });
   const measurements: Measurement[] = [];
   const run = async (target: Target) => {

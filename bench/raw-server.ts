@@ -21,13 +21,13 @@
  * server secret (PUBLIC_API_KEY_SECRET: keys are checked by the same HMAC, cursors signed by the same
  * derived key), the public origin its links name (the /api/v2 server's, so that documents are equal),
  * the events' `meta` member (resource and field descriptions: the same for every request of the key;
- * RAW_EVENTS_META, taken once by the bench) and the security header fields of the deployment
- * (RAW_SECURITY_HEADERS: a JSON object, taken once from an /api/v2 answer by the bench). The key is looked
- * up on every request, like /api/v2 does. `X-Bench-Issued-At` sets the time a cursor carries, so that a
- * page's bytes can be compared.
+ * RAW_EVENTS_META, taken once by the bench) and the header fields the deployment sends with every answer,
+ * its security fields (RAW_CONSTANT_HEADERS: a JSON object, taken once from an /api/v2 answer by the
+ * bench). The key is looked up on every request, like /api/v2 does. `X-Bench-Issued-At` sets the time a
+ * cursor carries, so that a page's bytes can be compared.
  *
  *   node dist/bench/raw-server.js
- *   (env: RAW_DATABASE, RAW_PORT, RAW_PUBLIC_ORIGIN, RAW_KEY_SECRET, RAW_EVENTS_META, RAW_SECURITY_HEADERS)
+ *   (env: RAW_DATABASE, RAW_PORT, RAW_PUBLIC_ORIGIN, RAW_KEY_SECRET, RAW_EVENTS_META, RAW_CONSTANT_HEADERS)
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -46,7 +46,7 @@ const secret = env('RAW_KEY_SECRET');
 const origin = env('RAW_PUBLIC_ORIGIN');
 const eventsMeta = JSON.stringify(JSON.parse(env('RAW_EVENTS_META')));
 const cursorKey = createHmac('sha256', secret).update('public-api/cursor/v1').digest();
-const securityHeaders = JSON.parse(env('RAW_SECURITY_HEADERS')) as Record<string, string>;
+const constantHeaders = JSON.parse(env('RAW_CONSTANT_HEADERS')) as Record<string, string>;
 
 const MEDIA_TYPE = 'application/vnd.api+json';
 const JSONAPI = '{"jsonapi":{"version":"1.1"}';
@@ -365,7 +365,7 @@ const COMPRESSIBLE_BYTES = 1024;
 const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answer) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(200, {
-    ...securityHeaders,
+    ...constantHeaders,
     'X-Request-Id': randomUUID(),
     'Cache-Control': key.cacheControl,
     'Cache-Tag': tags.join(','),

@@ -218,7 +218,10 @@ test('only readable fields appear, in the projection order, and serializeRecord 
 // Records kept by their inputs (serialize/record-texts.ts)
 // ---------------------------------------------------------------------------------------------------------
 
-const WITH_SEO = [...FIELDS.filter((f) => f.key !== 'secret'), { ...field('seo', 'component'), components: [{ uid: 'shared.seo' }] } as Field];
+const WITH_SEO = [
+  ...FIELDS.filter((f) => f.key !== 'secret'),
+  { ...field('seo', 'component'), components: [{ uid: 'shared.seo' }] } as Field,
+];
 
 /** What a read of row 1 finds: its values and system columns, references, cover and SEO component. */
 type Stored = {
@@ -236,7 +239,12 @@ const partsOf = (stored: Stored, kept?: RecordParts['kept']): RecordParts => ({
   ...parts(),
   references: new Map([
     ['venue', new Map([[1, stored.venue.map((target) => ({ ...target }))]])],
-    ['speakers', new Map([[1, Array.from({ length: stored.speakers }, (_, i) => ({ rowId: 100 + i, documentId: `t${100 + i}`, slug: stored.speakerSlug }))]])],
+    [
+      'speakers',
+      new Map([
+        [1, Array.from({ length: stored.speakers }, (_, i) => ({ rowId: 100 + i, documentId: `t${100 + i}`, slug: stored.speakerSlug }))],
+      ]),
+    ],
   ]),
   files: new Map([['cover', new Map([[1, stored.cover.map((f) => ({ ...f }))]])]]),
   components: new Map([['seo', new Map([[1, stored.seo.map((item) => ({ ...item, attributes: { ...item.attributes } }))]])]]),
@@ -257,17 +265,29 @@ const change = fc.oneof(
   fc.string({ maxLength: 6 }).map((title) => (s: Stored) => ({ ...s, values: { ...s.values, title } })),
   fc.constantFrom(null, 0, 1, '1').map((soldOut) => (s: Stored) => ({ ...s, values: { ...s.values, soldOut } })),
   fc.option(fc.integer({ min: 0, max: 2e12 })).map((startsAt) => (s: Stored) => ({ ...s, values: { ...s.values, startsAt } })),
-  fc.constantFrom<unknown>('1700000000001', '1700000000002', new Date(1_700_000_000_001)).map((updatedAt) => (s: Stored) => ({ ...s, updatedAt })),
+  fc
+    .constantFrom<unknown>('1700000000001', '1700000000002', new Date(1_700_000_000_001))
+    .map((updatedAt) => (s: Stored) => ({ ...s, updatedAt })),
   fc.constantFrom<'draft' | 'published' | undefined>('draft', 'published', undefined).map((status) => (s: Stored) => ({ ...s, status })),
-  fc.option(fc.constantFrom('hall', 'hall-2', 'Hall')).map((slug) => (s: Stored) => ({ ...s, venue: [{ rowId: 11, documentId: 't11', slug }] })),
-  fc.constantFrom('t11', 't12').map((documentId) => (s: Stored) => ({ ...s, venue: s.venue.length ? [{ ...s.venue[0]!, documentId }] : [] })),
+  fc
+    .option(fc.constantFrom('hall', 'hall-2', 'Hall'))
+    .map((slug) => (s: Stored) => ({ ...s, venue: [{ rowId: 11, documentId: 't11', slug }] })),
+  fc
+    .constantFrom('t11', 't12')
+    .map((documentId) => (s: Stored) => ({ ...s, venue: s.venue.length ? [{ ...s.venue[0]!, documentId }] : [] })),
   fc.constant((s: Stored) => ({ ...s, venue: [] })),
   fc.constantFrom(0, 1, 2, 99, 100, 101, 102).map((speakers) => (s: Stored) => ({ ...s, speakers })),
   fc.option(fc.constantFrom('ada', 'grace')).map((speakerSlug) => (s: Stored) => ({ ...s, speakerSlug })),
-  fc.option(fc.constantFrom('A cover', 'Another cover')).map((alt) => (s: Stored) => ({ ...s, cover: [{ ...file, alternativeText: alt }] })),
-  fc.constantFrom('cover_abc', 'cover_def').map((hash) => (s: Stored) => ({ ...s, cover: s.cover.map((f) => ({ ...f, hash, name: `${hash}.jpg` })) })),
+  fc
+    .option(fc.constantFrom('A cover', 'Another cover'))
+    .map((alt) => (s: Stored) => ({ ...s, cover: [{ ...file, alternativeText: alt }] })),
+  fc
+    .constantFrom('cover_abc', 'cover_def')
+    .map((hash) => (s: Stored) => ({ ...s, cover: s.cover.map((f) => ({ ...f, hash, name: `${hash}.jpg` })) })),
   fc.constant((s: Stored) => ({ ...s, cover: [] })),
-  fc.option(fc.constantFrom('Welcome', 'Hello')).map((title) => (s: Stored) => ({ ...s, seo: [{ component: 'shared.seo', attributes: { metaTitle: title } }] })),
+  fc
+    .option(fc.constantFrom('Welcome', 'Hello'))
+    .map((title) => (s: Stored) => ({ ...s, seo: [{ component: 'shared.seo', attributes: { metaTitle: title } }] })),
   fc.constant((s: Stored) => ({ ...s, seo: [] })),
 );
 
@@ -315,13 +335,16 @@ test('records that show what is not among their inputs are made every time', () 
   expect(twice[0]).not.toBe(twice[1]);
   expect(cache.stats().records).toBe(0);
   // Rows the caller names (richtext images): made every time, others kept.
-  const skipped = partsOf(INITIAL, keptIn(cache, (candidate) => candidate.values.title === 'With images'));
+  const skipped = partsOf(
+    INITIAL,
+    keptIn(cache, (candidate) => candidate.values.title === 'With images'),
+  );
   const withImages = { ...rowOf(INITIAL), values: { ...INITIAL.values, title: 'With images' } };
   expect(recordSerializer(fields, skipped)(withImages)).not.toBe(recordSerializer(fields, skipped)(withImages));
   expect(recordSerializer(fields, skipped)(rowOf(INITIAL))).toBe(recordSerializer(fields, skipped)(rowOf(INITIAL)));
 });
 
-test('records kept for one projection or base URL are not another one\'s', () => {
+test("records kept for one projection or base URL are not another one's", () => {
   const cache = createRecordTextCache(1_000_000);
   const full = projection();
   const all = recordSerializer(full, partsOf(INITIAL, keptIn(cache)))(rowOf(INITIAL));

@@ -42,7 +42,12 @@ export const keptRecordBytes = (record: unknown): Buffer | null => {
   if (typeof record !== 'object' || record === null) return null;
   const kept = keptBytes.get(record);
   if (kept !== null) return kept ?? null;
-  const bytes = Buffer.from(JSON.stringify(record));
+  // Memory of its own, not a slice of Node's shared 8 KB pool (Buffer.from): a kept slice holds its whole
+  // slab, and slabs pinned among the large buffers of responses kept the allocator from giving memory back
+  // (the demo's 100-event page took the process from 420 to 840 MB RSS, the V8 heap unchanged).
+  const text = JSON.stringify(record);
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
   keptBytes.set(record, bytes);
   return bytes;
 };
