@@ -218,9 +218,9 @@ test('only readable fields appear, in the projection order, and serializeRecord 
 // Records kept by their inputs (serialize/record-texts.ts)
 // ---------------------------------------------------------------------------------------------------------
 
-const WITH_SEO = [
+const WITH_SEO: Field[] = [
   ...FIELDS.filter((f) => f.key !== 'secret'),
-  { ...field('seo', 'component'), components: [{ uid: 'shared.seo' }] } as Field,
+  { ...field('seo', 'component'), components: [{ uid: 'shared.seo', category: 'shared', name: 'seo', label: 'SEO', fields: [] }] },
 ];
 
 /** What a read of row 1 finds: its values and system columns, references, cover and SEO component. */
