@@ -245,9 +245,10 @@ describe('records', () => {
         provider: 'local',
         width: 10,
         height: 10,
-        created_at: Date.now(),
-        updated_at: Date.now(),
-        published_at: Date.now(),
+        // A Date: PostgreSQL's timestamp columns take no milliseconds number (knex hands SQLite its number).
+        created_at: new Date(),
+        updated_at: new Date(),
+        published_at: new Date(),
       })
       .returning('id')) as ({ id: number } | number)[];
     const eventRow = (await published().first('id')) as { id: number };
