@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { expectAccessible } from '../helpers/axe';
-import { launchBrowser, logIn, screenshot, startAdminApp, type AdminApp, type Browser } from '../helpers/browser';
+import { closeDialogWithEscape, launchBrowser, logIn, screenshot, startAdminApp, type AdminApp, type Browser } from '../helpers/browser';
 
 let app: AdminApp;
 let browser: Browser;
@@ -359,8 +359,7 @@ test('the key page’s other states: the preview’s tabs and the regenerate, re
     const dialog = page.getByRole('alertdialog');
     await dialog.getByRole('button', { name: confirm }).waitFor();
     await expectAccessible(page, `edit page, ${button} confirmation`);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+    await closeDialogWithEscape(page);
   }
   // Nothing was confirmed: the key is as it was.
   await expect(keys().findOne(key.id)).resolves.toEqual(expect.objectContaining({ revoked: false, name: 'Checked in every state' }));
@@ -392,8 +391,7 @@ test('the focus never falls to the page: on the new key after creating and regen
   await page.getByTestId('revoke-key').focus();
   await page.keyboard.press('Enter');
   await dialog.getByRole('button', { name: 'Revoke the key' }).waitFor();
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'detached' });
+  await closeDialogWithEscape(page);
   await waitForFocus('revoke-key');
 
   // Revoked: the Revoke button is gone; the focus is on the revoked notice, which has a name.

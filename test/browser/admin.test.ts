@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { createAdminUser, createRole } from '../helpers/admin';
-import { launchBrowser, logIn, screenshot, startAdminApp, waitForValue, type AdminApp, type Browser } from '../helpers/browser';
+import { closeDialogWithEscape, launchBrowser, logIn, screenshot, startAdminApp, waitForValue, type AdminApp, type Browser } from '../helpers/browser';
 
 let app: AdminApp;
 let browser: Browser;
@@ -392,9 +392,7 @@ test('keyboard only: every control of the create page is reached with Tab, dialo
   const revoke = page.getByTestId('revoke-key');
   await revoke.focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('alertdialog').waitFor();
-  await page.keyboard.press('Escape');
-  await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+  await closeDialogWithEscape(page);
   // Nothing happened: the key is still active.
   await page.getByText('Active', { exact: true }).first().waitFor();
 });

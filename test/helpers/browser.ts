@@ -162,3 +162,17 @@ export const waitForValue = async <T>(read: () => Promise<T>, expected: T, timeo
     last = await read();
   }
 };
+
+/**
+ * Closes the open alert dialog with Escape, as a person at the keyboard does, and waits until it is gone.
+ * The dialog is in the DOM a render before Radix has registered it as the topmost dismissable layer; an
+ * Escape pressed in between is not heard, and the dialog stays open (a loaded CI machine showed it). Radix
+ * moves the focus into the dialog only after that render, so a focused dialog is one that hears Escape.
+ */
+export const closeDialogWithEscape = async (page: Page) => {
+  const dialog = page.getByRole('alertdialog');
+  await dialog.waitFor();
+  await page.waitForFunction(() => document.activeElement?.closest('[role="alertdialog"]') != null);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+};
