@@ -5,7 +5,16 @@
  */
 import type { Page } from 'playwright-core';
 import { createAdminUser, createRole } from '../helpers/admin';
-import { closeDialogWithEscape, launchBrowser, logIn, screenshot, startAdminApp, waitForValue, type AdminApp, type Browser } from '../helpers/browser';
+import {
+  closeDialogWithEscape,
+  launchBrowser,
+  logIn,
+  screenshot,
+  startAdminApp,
+  waitForValue,
+  type AdminApp,
+  type Browser,
+} from '../helpers/browser';
 
 let app: AdminApp;
 let browser: Browser;

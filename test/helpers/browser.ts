@@ -15,9 +15,16 @@ import { ADMIN_PASSWORD, createAdminUser } from './admin';
  * Declared here, for this module only, with just the members those functions use: the test project is
  * type-checked for Node, and `/// <reference lib="dom" />` would put every DOM global in all its files.
  */
-type PageElement = { scrollTop: number; readonly scrollHeight: number };
+type PageElement = {
+  scrollTop: number;
+  readonly scrollHeight: number;
+  readonly style: { readonly pointerEvents: string };
+  contains(other: PageElement | null): boolean;
+};
 declare const document: {
   readonly scrollingElement: PageElement | null;
+  readonly activeElement: PageElement | null;
+  querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 };
 
@@ -175,7 +182,7 @@ export const closeDialogWithEscape = async (page: Page) => {
   const dialog = page.getByRole('alertdialog');
   await dialog.waitFor();
   await page.waitForFunction(() => {
-    const open = document.querySelector<HTMLElement>('[role="alertdialog"]');
+    const open = document.querySelector('[role="alertdialog"]');
     return open?.style.pointerEvents === 'auto' && open.contains(document.activeElement);
   });
   await page.keyboard.press('Escape');
