@@ -18,7 +18,7 @@ import type { IncludeSpec, ReadStatus } from '../query/types';
 import type { RecordRow } from '../serialize/rows';
 import { nextLink } from '../http/canonical-url';
 import { collectionDocument, recordDocument } from '../serialize/document';
-import { documentBytes } from '../serialize/document-bytes';
+import { documentBytes, recordDocumentBytes } from '../serialize/document-bytes';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
 import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
@@ -177,9 +177,9 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
     status: 200,
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, [data]),
-    // A record without `include` expansions is written here at once, as each record of a page is
-    // (serialize/document-bytes.ts); with expansions, by the edge in chunks.
-    ...(parsed.include.length === 0 ? { rawBody: JSON.stringify(document) } : { body: document }),
+    // A record without `include` expansions is written here at once, from its kept bytes as each record of a
+    // page is (serialize/document-bytes.ts); with expansions, by the edge in chunks.
+    ...(parsed.include.length === 0 ? { raw: { type: JSONAPI_MEDIA_TYPE, text: recordDocumentBytes(document) } } : { body: document }),
   };
 };
 
