@@ -31,7 +31,7 @@ import { measure, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { benchAtomic } from './atomic';
 import { componentPageUrls, prepareComponentPages } from './components';
-import { benchCeiling, ceilingTable, type CeilingRow } from './ceiling';
+import { benchCeiling, ceilingTable, CEILING_ROUNDS, type CeilingRow } from './ceiling';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
 import { APP_ROOT, startServer, type RunningServer } from './server';
 
@@ -418,6 +418,8 @@ export const main = async (args: string[]): Promise<number> => {
       "Cache-Control, Vary, Cache-Tag, Surrogate-Key and the security fields), and the floor: each side's",
       "cheapest answer (a 401; Strapi's /_health). The last two columns are the CPU time each server spent per",
       'request (/proc) and the ratio it gives: the load generator shares the machine, and moves the rates more.',
+      `The reads of /api/v2 and the raw server and both floors are measured in ${CEILING_ROUNDS} rounds, one after the other;`,
+      "each row shows its median round (Strapi's rows are measured once).",
       '',
       rawTable,
       '',

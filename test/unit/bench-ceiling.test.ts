@@ -1,4 +1,4 @@
-import { ceilingTable, compareBodies, compareHeaders, type CeilingRow } from '../../bench/ceiling';
+import { ceilingTable, compareBodies, compareHeaders, medianByRate, type CeilingRow } from '../../bench/ceiling';
 import type { Measurement } from '../../bench/measure';
 
 const documentHeaders = (overrides: Record<string, string | null> = {}) => {
@@ -82,4 +82,14 @@ test('a row whose answers differ is reported without figures', () => {
   const floor: CeilingRow = { name: 'floor', raw: null, v2: null, strapi: null, aim: '', met: () => null };
   const unequal: CeilingRow = { name: 'single', raw: null, v2: null, strapi: null, unequal: 'etag', aim: 'aim', met: () => false };
   expect(ceilingTable([unequal, floor]).split('\n')[2]).toBe('| single | answers differ | | | | | | aim | no | | |');
+});
+
+test("a row shows the round of median rate, with that round's CPU time; the lower middle one of an even number", () => {
+  const rounds = [measurement(900, 100), measurement(500, 300), measurement(700, 200)];
+  expect(medianByRate(rounds)).toBe(rounds[2]);
+  expect(medianByRate(rounds.slice(0, 2))).toBe(rounds[1]);
+  expect(medianByRate([rounds[0]!])).toBe(rounds[0]);
+  expect(medianByRate([])).toBeNull();
+  // The rounds as they were measured are left in their order.
+  expect(rounds.map((round) => round.requestsPerSecond)).toEqual([900, 500, 700]);
 });
