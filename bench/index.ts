@@ -27,7 +27,7 @@ import {
   prepareAssets,
   removeAssets,
 } from './assets';
-import { measure, type Measurement, type Target } from './measure';
+import { measure, settle, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { benchAtomic } from './atomic';
 import { componentPageUrls, prepareComponentPages } from './components';
@@ -101,6 +101,8 @@ export const main = async (args: string[]): Promise<number> => {
   let ceiling: CeilingRow[] = [];
   const run = async (target: Target) => {
     say(`  measuring ${target.label} ...`);
+    // What the row before left running on the server is not this row's (bench/measure.ts).
+    if (server) await settle([server.pid]);
     const result = await measure(target, options);
     measurements.push(result);
     return result;
