@@ -1,9 +1,10 @@
 /**
- * A page written as JSON bytes in the handler, when it is small (issue 16). The response serializer
- * (http/json-chunks.ts) walks a document to find parts small enough for one `JSON.stringify`, counting
- * every value of every record to decide; for a 100-record page that walk costs about as much again as
- * writing the page. A page whose records add up to little text is written here instead, record by record,
- * with the same bytes `JSON.stringify(document)` gives, encoded as UTF-8. Pure.
+ * A single record's document, and a page when it is small, written as JSON bytes in the handler (issue 16).
+ * The response serializer (http/json-chunks.ts) walks a document to find parts small enough for one
+ * `JSON.stringify`, counting every value of every record to decide; for a 100-record page that walk costs
+ * about as much again as writing the page. A page whose records add up to little text, and a single record,
+ * are written here instead, record by record from their kept bytes (serialize/record-texts.ts), with the
+ * same bytes `JSON.stringify(document)` gives, encoded as UTF-8. Pure.
  *
  * Each record's text is encoded on its own and the bytes are joined, never the texts: a page's text as
  * one string is a string of 85-330 KB, two bytes a character as soon as one record holds a character past
