@@ -231,8 +231,9 @@ export const benchCeiling = async (input: {
     const etag = (await fetch(`${serverUrl}${singlePath}`, { headers: { ...v2, 'Accept-Encoding': 'identity' } })).headers.get('etag');
 
     // Every read of /api/v2 and the raw server, the revalidation and both floors, in rounds: on this shared
-    // two-core machine the same read's rate moved by up to 1.8x within one run, and a row measured once
-    // minutes from the floor it is compared with took that drift whole. Each row shows the median round.
+    // two-core machine the same read's CPU a request moved by a fifth from one round to the next (695 to
+    // 854 us), and a row measured once, minutes from the floor it is held against, took that drift whole.
+    // Each row shows the median round.
     const taken = new Map<string, Measurement[]>();
     const take = (name: string, measurement: Measurement) => taken.set(name, [...(taken.get(name) ?? []), measurement]);
     for (let round = 1; round <= rounds; round += 1) {
