@@ -116,6 +116,10 @@ export const compareHeaders = (v2: Headers, raw: Headers): string | null => {
 /** Rounds of the ceiling's measurements of /api/v2 and the raw server (`benchCeiling`). */
 export const CEILING_ROUNDS = 3;
 
+/** One measurement as the run prints it, so that a row's spread over its rounds can be read in the log. */
+const roundFigures = (m: Measurement) =>
+  `${m.requestsPerSecond.toFixed(1)} req/s${m.cpuMicrosPerRequest ? `, ${m.cpuMicrosPerRequest.toFixed(0)} us CPU a request` : ''}`;
+
 /** The measurement of median rate (the lower middle one of an even number); null of none. */
 export const medianByRate = (measurements: readonly Measurement[]): Measurement | null =>
   measurements.length === 0
@@ -163,12 +167,15 @@ export const benchCeiling = async (input: {
     await settle([input.serverPid, raw.pid]);
     const result = await measure(target, options);
     measurements.push(result);
+    say(`    ${roundFigures(result)}`);
     return result;
   };
   // A floor's answers are refusals by design: measured as the rows are, not counted among the run's failures.
   const floor = async (target: Target) => {
     await settle([input.serverPid, raw.pid]);
-    return measure(target, options);
+    const result = await measure(target, options);
+    say(`  ${target.label}: ${roundFigures(result)}`);
+    return result;
   };
   const rows: CeilingRow[] = [];
   try {
