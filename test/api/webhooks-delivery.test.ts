@@ -20,7 +20,12 @@ let keyId: number;
 const WINDOW_MS = 2_000;
 
 beforeAll(async () => {
-  app = await bootApp({ ...FAST_WEBHOOKS_ENV, PUBLIC_API_WEBHOOKS_RETRY_WINDOW_MS: String(WINDOW_MS) });
+  // The time limit is what one test here is about: 1 s, so that a receiver that never answers is cut off soon.
+  app = await bootApp({
+    ...FAST_WEBHOOKS_ENV,
+    PUBLIC_API_WEBHOOKS_TIMEOUT_MS: '1000',
+    PUBLIC_API_WEBHOOKS_RETRY_WINDOW_MS: String(WINDOW_MS),
+  });
   receiver = await startReceiver();
   keyId = (await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } } })).id;
 });
