@@ -9,7 +9,7 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { publish, uploadImage } from '../helpers/fixtures';
-import { parseRawResponse, portOf, sendBytes, sendRequest, type RawResponse } from '../helpers/raw-http';
+import { parseRawResponse, portOf, sendBytes, sendBytesUntilClosed, sendRequest, type RawResponse } from '../helpers/raw-http';
 
 type Setup = { app: TestApp; port: number; auth: string };
 
@@ -87,6 +87,51 @@ describe('without PUBLIC_URL', () => {
   });
   afterAll(async () => {
     await s?.app.close();
+  });
+
+  describe("what Node's HTTP parser refuses before any middleware: the same status, as a JSON:API error", () => {
+    const refusal = async (bytes: string) => {
+      const response = parseRawResponse(await sendBytesUntilClosed(s.port, bytes));
+      expect(response.headers['content-type']).toBe('application/vnd.api+json');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers.connection).toBe('close');
+      expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
+      const body = JSON.parse(response.text);
+      expectValidJsonApi(body);
+      expect(body.errors).toHaveLength(1);
+      return { status: response.status, error: body.errors[0] };
+    };
+
+    test('a URL of 20 KB (a filter or fields list too long): 431, naming the bound', async () => {
+      const target = `/api/v2/events?filter[title][in]=${'a,'.repeat(10_000)}a`;
+      const { status, error } = await refusal(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${s.auth}\r\n\r\n`);
+      expect(status).toBe(431);
+      expect(error).toMatchObject({
+        status: '431',
+        code: 'request_header_fields_too_large',
+        title: 'Request Header Fields Too Large',
+        meta: { reason: 'header_section_too_large' },
+      });
+      expect(error.detail).toContain('16384 bytes');
+    });
+
+    test('header fields of 20 KB: 431', async () => {
+      const { status } = await refusal(`GET /api/v2/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'p'.repeat(20_000)}\r\n\r\n`);
+      expect(status).toBe(431);
+    });
+
+    test('a request that is not HTTP, and a header line without a colon: 400 malformed_http', async () => {
+      for (const bytes of ['HELLO\r\n\r\n', 'GET /api/v2/ HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n']) {
+        const { status, error } = await refusal(bytes);
+        expect(status).toBe(400);
+        expect(error).toMatchObject({ code: 'bad_request', meta: { reason: 'malformed_http' } });
+      }
+    });
+
+    test('the server goes on answering after each', async () => {
+      const response = await raw(s.port, 'GET /api/v2/events?limit=1 HTTP/1.1', ['Host: 127.0.0.1', `Authorization: ${s.auth}`]);
+      expect(response.status).toBe(200);
+    });
   });
 
   test('absolute form with a port-less Host (the issue): 200, links from the target, never glued to the Host', async () => {

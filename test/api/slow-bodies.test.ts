@@ -152,8 +152,15 @@ describe('a multipart upload', () => {
   });
 });
 
-test("headers that never end are cut by Node's header limit (SERVER_HEADERS_TIMEOUT_MS): 408, connection closed", async () => {
+test("headers that never end are cut by Node's header limit (SERVER_HEADERS_TIMEOUT_MS): 408 as JSON:API, connection closed", async () => {
   const raw = await sendSlowly(port, `GET /api/v2/commands/schema HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, ['X-Slow: a\r\n'], 100);
   expect(raw).toMatch(/^HTTP\/1\.1 408 /);
+  const res = parseRawResponse(raw);
+  expect(res.headers['content-type']).toBe('application/vnd.api+json');
+  const body = JSON.parse(res.text);
+  expectValidJsonApi(body);
+  expect(body.errors).toEqual([
+    expect.objectContaining({ status: '408', code: 'request_timeout', meta: { reason: 'request_incomplete' } }),
+  ]);
   await expectTurnFree();
 });

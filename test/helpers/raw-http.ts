@@ -56,6 +56,20 @@ export const sendBytes = (port: number, bytes: string): Promise<string> =>
     socket.on('error', reject);
   });
 
+/**
+ * Bytes on a socket, and everything the server sent before the connection closed, whether it closed cleanly or
+ * was reset: a server that refuses a request before reading all of it (an over-long header section) closes
+ * with unread bytes, which the kernel answers with a reset.
+ */
+export const sendBytesUntilClosed = (port: number, bytes: string): Promise<string> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes, 'latin1'));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
 /** A raw HTTP/1.1 response -> status, headers (lower-case names) and body. Handles Content-Length bodies. */
 export const parseRawResponse = (raw: string): RawResponse => {
   const end = raw.indexOf('\r\n\r\n');

@@ -1,5 +1,7 @@
+import type { Server } from 'node:http';
 import type { Core } from '@strapi/strapi';
 import { useWriteAheadLog } from './database/journal';
+import { answerClientError } from './http/client-errors';
 import { registerRbacActions } from './rbac';
 import { renderWebhookEvents } from './serialize/webhook-events';
 import { watchFileChanges } from './services/journal/files';
@@ -50,4 +52,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('metrics').observeWebhookOutboxLag(() => getService('webhook-deliveries').oldestPendingAgeSeconds());
   // SIGTERM drains: out of the proxy's rotation first, then in-flight requests finish (docs/deployment.md).
   getService('graceful-shutdown').installSignalHandler();
+  // What Node's HTTP parser refuses (an over-long URL, a request that is not HTTP) answers in JSON:API too.
+  (strapi.server as unknown as { httpServer?: Server } | undefined)?.httpServer?.on('clientError', answerClientError);
 };

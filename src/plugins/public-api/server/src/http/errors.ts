@@ -18,6 +18,7 @@ export const ERROR_STATUSES = {
   416: { code: 'range_not_satisfiable', title: 'Range Not Satisfiable' },
   422: { code: 'unprocessable_entity', title: 'Unprocessable Entity' },
   429: { code: 'too_many_requests', title: 'Too Many Requests' },
+  431: { code: 'request_header_fields_too_large', title: 'Request Header Fields Too Large' },
   500: { code: 'internal_error', title: 'Internal Server Error' },
   502: { code: 'bad_gateway', title: 'Bad Gateway' },
   503: { code: 'service_unavailable', title: 'Service Unavailable' },
