@@ -100,13 +100,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const { retry } = config();
     const now = Date.now();
     const next = outcome.ok ? null : nextAttemptAt(retry, delivery.firstAttemptAt, delivery.attempts, now);
-    await getService('webhook-deliveries').settle(delivery, outcome, next, now);
     if (outcome.ok) {
-      // The row read before the send says whether a streak is to be ended (no read after a success).
+      // The row read before the send says whether a streak is to be ended (no read after a success). Ended
+      // before the delivery is marked delivered: whoever reads a delivered delivery (the admin's log) never
+      // sees its endpoint still failing since before it.
       if (row.failingSince !== null && row.failingSince !== undefined)
         await endpoints().update({ where: { id: row.id }, data: { failingSince: null } });
+      await getService('webhook-deliveries').settle(delivery, outcome, next, now);
       return;
     }
+    await getService('webhook-deliveries').settle(delivery, outcome, next, now);
     const fresh = (await endpoints().findOne({ where: { id: row.id }, select: ['id', 'failingSince', 'enabled'] })) as Pick<
       EndpointRow,
       'id' | 'failingSince' | 'enabled'
