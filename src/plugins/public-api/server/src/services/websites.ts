@@ -28,6 +28,12 @@ export class WebsiteValidationError extends errors.ValidationError {
 
 export type Website = AdminWebsite;
 
+/**
+ * Asked, once the input is valid and before anything is written, whether whoever changes the website
+ * may publish `after` where it published `before` (null: a new website); throws to refuse.
+ */
+export type AuthorizePublications = (before: readonly Publication[] | null, after: readonly Publication[]) => Promise<void> | void;
+
 type WebsiteRow = Omit<Website, 'publications' | 'createdAt' | 'updatedAt'> & {
   publications: unknown;
   createdAt: string | Date;
@@ -175,14 +181,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return row ? toWebsite(row) : null;
     },
 
-    async create(input: unknown): Promise<Website> {
+    async create(input: unknown, authorize?: AuthorizePublications): Promise<Website> {
       const data = await validate(input, null);
+      await authorize?.(null, data.publications);
       return toWebsite((await query().create({ data })) as WebsiteRow);
     },
 
-    async update(id: string | number, input: unknown): Promise<Website> {
+    async update(id: string | number, input: unknown, authorize?: AuthorizePublications): Promise<Website> {
       const row = await requireRow(id);
       const data = await validate(input, row);
+      await authorize?.(toWebsite(row).publications, data.publications);
       return strapi.db.transaction(async () => {
         const updated = toWebsite((await query().update({ where: { id: row.id }, data })) as WebsiteRow);
         await followKeys(toWebsite(row), updated);
