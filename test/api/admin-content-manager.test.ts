@@ -19,7 +19,10 @@ const PREVIEW_REFUSAL =
   "preview: A preview key reads the drafts of native:events, and you may not read 'title', 'slug', 'sort' of api::event.event in the Content Manager.";
 
 type Issue = { path: string[]; message: string };
-type Response = { status: number; body: { data?: unknown; error?: { name: string; message: string; details?: { reason?: string; errors?: Issue[] } } } };
+type Response = {
+  status: number;
+  body: { data?: unknown; error?: { name: string; message: string; details?: { reason?: string; errors?: Issue[] } } };
+};
 
 const as = (session: AdminSession) => ({
   get: (path: string) => app.http().get(`/public-api${path}`).set('Authorization', session.auth),
@@ -36,7 +39,11 @@ const refusal = (res: Response) => {
   return (res.body.error!.details!.errors ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 };
 
-const readAll = (subject: string, extra: Partial<ContentManagerPermission> = {}): ContentManagerPermission => ({ action: 'read', subject, ...extra });
+const readAll = (subject: string, extra: Partial<ContentManagerPermission> = {}): ContentManagerPermission => ({
+  action: 'read',
+  subject,
+  ...extra,
+});
 
 const APPLICANT_GRANTS = { resources: { 'cms:hr/applicants': { actions: ['read'], read: ['name', 'email'] } } };
 const EVENT_GRANTS = { resources: { 'native:events': { actions: ['read'], read: ['title'] } } };
@@ -58,10 +65,12 @@ afterAll(async () => {
 });
 
 describe('the bypasses of issue 33 are closed', () => {
-  test("a website publication of a content type the admin may not read in the Content Manager is refused, and nothing is written", async () => {
+  test('a website publication of a content type the admin may not read in the Content Manager is refused, and nothing is written', async () => {
     const attacker = await adminWith(app, ['read', 'create', 'update']);
     // The Content Manager itself refuses this admin.
-    expect((await app.http().get(`/content-manager/collection-types/${APPLICATIONS}`).set('Authorization', attacker.auth)).status).toBe(403);
+    expect((await app.http().get(`/content-manager/collection-types/${APPLICATIONS}`).set('Authorization', attacker.auth)).status).toBe(
+      403,
+    );
     const res = await as(attacker).post('/websites', { name: 'Leak', slug: 'leak', publications: [PAGES, APPLICANTS] });
     expect(refusal(res)).toEqual([
       `publications.0.contentType: You may not read every record of api::page.page in the Content Manager, so you may not publish it.`,

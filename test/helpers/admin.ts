@@ -76,10 +76,9 @@ export type ContentManagerPermission = {
 
 /** Every field path of a content type the role editor offers (components as their inner paths). */
 export const contentManagerFields = (strapi: Core.Strapi, uid: string): string[] =>
-  (strapi.service('admin::content-type') as unknown as { getNestedFields: (model: unknown, options: { components: unknown }) => string[] }).getNestedFields(
-    strapi.contentTypes[uid as keyof typeof strapi.contentTypes],
-    { components: strapi.components },
-  );
+  (
+    strapi.service('admin::content-type') as unknown as { getNestedFields: (model: unknown, options: { components: unknown }) => string[] }
+  ).getNestedFields(strapi.contentTypes[uid as keyof typeof strapi.contentTypes], { components: strapi.components });
 
 const contentManagerPermission = (strapi: Core.Strapi, permission: ContentManagerPermission): RolePermission => {
   const localized = Boolean(
@@ -118,7 +117,8 @@ export const adminWith = async (
   app: TestApp,
   actions: readonly PermissionAction[],
   contentManager: readonly ContentManagerPermission[] = [],
-): Promise<AdminSession> => login(app, await createAdminUser(app, await createRole(app, actions, contentManager), actions.join('-') || 'none'));
+): Promise<AdminSession> =>
+  login(app, await createAdminUser(app, await createRole(app, actions, contentManager), actions.join('-') || 'none'));
 
 /** Every plugin action but one. */
 export const allActionsBut = (missing: PermissionAction): PermissionAction[] => PERMISSION_ACTIONS.filter((action) => action !== missing);

@@ -52,7 +52,8 @@ export const needsOf = (holdings: KeyHoldings, resourceOf: (id: string) => Resou
     const known = new Set(resource.fields.map((field) => field.key));
     const on = (action: ContentManagerAction, fields: readonly string[], drafts = false) => {
       add({ resource: id, uid: resource.uid, action, field: null, drafts });
-      for (const field of fields) for (const path of pathsOf(resource, field)) add({ resource: id, uid: resource.uid, action, field: path, drafts });
+      for (const field of fields)
+        for (const path of pathsOf(resource, field)) add({ resource: id, uid: resource.uid, action, field: path, drafts });
     };
     if (grant.actions.includes('read')) {
       const shown = [resource.slugAttribute, resource.sortAttribute].filter((name): name is string => !!name && known.has(name));
@@ -93,7 +94,8 @@ export const judge = (before: readonly Need[] | null, after: readonly Need[], al
 };
 
 /** Whether the admin may do everything a key holds (to take its secret, or send what it reads elsewhere). */
-export const holdsAll = (needs: readonly Need[], allows: Allows): Need[] => needs.filter((need) => !allows(need.action, need.uid, need.field));
+export const holdsAll = (needs: readonly Need[], allows: Allows): Need[] =>
+  needs.filter((need) => !allows(need.action, need.uid, need.field));
 
 const quoted = (fields: readonly string[]) => fields.map((field) => `'${field}'`).join(', ');
 
@@ -130,9 +132,7 @@ export const issuesOf = (missing: readonly Need[], held: readonly Need[] = []): 
       if (need.field !== null) fields.push(need.field);
       byAction.set(need.action, fields);
     }
-    const what = [...byAction]
-      .map(([action, fields]) => `${action} ${fields.length ? quoted(fields) : 'every record'}`)
-      .join(' or ');
+    const what = [...byAction].map(([action, fields]) => `${action} ${fields.length ? quoted(fields) : 'every record'}`).join(' or ');
     const message = isHeld
       ? `This key already holds what you may not do in the Content Manager (${what} of ${uid}): you may narrow it, not widen it.`
       : needs[0]!.drafts
@@ -140,6 +140,26 @@ export const issuesOf = (missing: readonly Need[], held: readonly Need[] = []): 
         : `You may not ${what} of ${uid} in the Content Manager, so you may not grant it on ${resource}.`;
     return { path, message };
   });
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether a permission's conditions (as Strapi's engine hands them to CASL) hold for every record: none
+ * at all, or only i18n's locale condition (`{ $and: [{ locale: { $in } }] }`) naming every locale there
+ * is. Anything else (`is creator`, a custom condition) covers some records only, and a key reads all.
+ */
+export const coversEveryRecord = (conditions: unknown, locales: readonly string[]): boolean => {
+  if (conditions === undefined || conditions === null) return true;
+  if (!isRecord(conditions)) return false;
+  const members = Object.keys(conditions);
+  if (members.length === 0) return true;
+  if (members.length !== 1) return false;
+  if (Array.isArray(conditions.$and)) return conditions.$and.every((part) => coversEveryRecord(part, locales));
+  const locale = conditions.locale;
+  if (!isRecord(locale) || Object.keys(locale).length !== 1 || !Array.isArray(locale.$in)) return false;
+  const named = new Set(locale.$in);
+  return locales.every((code) => named.has(code));
 };
 
 /** A website publication's need: reading the published content type in the Content Manager. */

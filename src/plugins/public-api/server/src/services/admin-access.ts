@@ -13,6 +13,7 @@ import { errors } from '@strapi/utils';
 import { CONTENT_MANAGER_REFUSAL } from '../../../shared/contracts/content-manager-access';
 import type { Publication } from '../registry/build';
 import {
+  coversEveryRecord,
   holdsAll,
   issuesOf,
   judge,
@@ -36,26 +37,6 @@ type ActionProvider = { unstable_aliases: (actionId: string, subject: string) =>
 
 /** An admin as the checks see them: a super admin, or what the Content Manager allows them. */
 export type Admin = { superAdmin: true } | { superAdmin: false; allows: Allows };
-
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Whether a rule's conditions hold for every record: none at all, or only i18n's locale condition
- * (`{ $and: [{ locale: { $in } }] }`) naming every locale there is.
- */
-export const coversEveryRecord = (conditions: unknown, locales: readonly string[]): boolean => {
-  if (conditions === undefined || conditions === null) return true;
-  if (!isRecord(conditions)) return false;
-  const members = Object.keys(conditions);
-  if (members.length === 0) return true;
-  if (members.length !== 1) return false;
-  if (Array.isArray(conditions.$and)) return conditions.$and.every((part) => coversEveryRecord(part, locales));
-  const locale = conditions.locale;
-  if (!isRecord(locale) || Object.keys(locale).length !== 1 || !Array.isArray(locale.$in)) return false;
-  const named = new Set(locale.$in);
-  return locales.every((code) => named.has(code));
-};
 
 /**
  * A refusal the admin page shows: one message, and one issue per place of the form it concerns. A
