@@ -243,6 +243,20 @@ describe('an admin with the Content Manager rights', () => {
   });
 });
 
+test("a publication that changes its content type takes the keys' grants on it away: they were given for the other type's fields", async () => {
+  const created = await as(root).post('/websites', { name: 'Swap', slug: 'swap', publications: [PAGES] });
+  expect(created.status).toBe(201);
+  const key = await as(root).post('/keys', {
+    name: 'Swap pages',
+    grants: { resources: { 'cms:swap/pages': { actions: ['read'], read: ['title', 'summary'] } } },
+  });
+  expect(key.status).toBe(201);
+  const events = { ...PAGES, contentType: EVENTS };
+  expect((await as(root).put(`/websites/${created.body.data.id}`, { publications: [events] })).status).toBe(200);
+  // Events have a title and a summary too: carried over, the grant would read them.
+  expect((await as(root).get(`/keys/${key.body.data.id}`)).body.data.grants.resources).toEqual({});
+});
+
 describe("the key page's notice", () => {
   test('GET /keys/:id/access says what the key holds that the admin may not do; a super admin sees it whole', async () => {
     const reader = await adminWith(app, ['read']);
