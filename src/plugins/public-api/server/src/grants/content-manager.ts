@@ -93,8 +93,8 @@ export const judge = (before: readonly Need[] | null, after: readonly Need[], al
   return { ok: false, missing: missing.filter((need) => !had.has(needKey(need))), held: missing.filter((need) => had.has(needKey(need))) };
 };
 
-/** Whether the admin may do everything a key holds (to take its secret, or send what it reads elsewhere). */
-export const holdsAll = (needs: readonly Need[], allows: Allows): Need[] =>
+/** The needs the admin is not allowed: none when they may do all a key does (take its secret, send what it reads elsewhere). */
+export const notAllowed = (needs: readonly Need[], allows: Allows): Need[] =>
   needs.filter((need) => !allows(need.action, need.uid, need.field));
 
 const quoted = (fields: readonly string[]) => fields.map((field) => `'${field}'`).join(', ');

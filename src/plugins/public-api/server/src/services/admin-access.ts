@@ -14,7 +14,7 @@ import { CONTENT_MANAGER_REFUSAL } from '../../../shared/contracts/content-manag
 import type { Publication } from '../registry/build';
 import {
   coversEveryRecord,
-  holdsAll,
+  notAllowed,
   issuesOf,
   judge,
   needsOf,
@@ -120,14 +120,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Refuses (403) acting with a key's power (its secret, a webhook for it) to an admin who may not do all it does. */
     async assertMayActAs(admin: Admin, holdings: KeyHoldings): Promise<void> {
       if (admin.superAdmin) return;
-      const missing = holdsAll(await needsOfHoldings(holdings), admin.allows);
+      const missing = notAllowed(await needsOfHoldings(holdings), admin.allows);
       if (missing.length) throw new ContentManagerRefusal(ACT_AS_REFUSAL, issuesOf([], missing));
     },
 
     /** What a key holds that the admin may not do in the Content Manager (the key page's notice). */
     async missingFor(admin: Admin, holdings: KeyHoldings): Promise<GrantIssue[]> {
       if (admin.superAdmin) return [];
-      return issuesOf([], holdsAll(await needsOfHoldings(holdings), admin.allows));
+      return issuesOf([], notAllowed(await needsOfHoldings(holdings), admin.allows));
     },
 
     /**
