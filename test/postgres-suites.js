@@ -97,6 +97,8 @@ const notOnPostgres = {
   'cluster.test.ts':
     'it always runs on PostgreSQL (and Redis, behind HAProxy): the instances are child processes on one database, whatever TEST_DATABASE says',
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
+  'admin-content-manager.test.ts':
+    "what an admin may grant, by Strapi's permission engine (rules and conditions matched in memory); the keys and websites it writes are admin-keys and admin-websites's rows, on PostgreSQL",
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",
   'asset-presets.test.ts': 'which transforms preset mode allows: the configuration and the handler, not the database',

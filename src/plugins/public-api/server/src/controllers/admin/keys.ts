@@ -1,15 +1,26 @@
 /**
  * /public-api/keys: list, read, create, change, revoke, regenerate, delete. Thin: parse, call the
  * keys service, answer. Errors (validation, not found) are thrown and answered by Strapi's error layer.
+ * What a key may be given, and who may take its secret, is bounded by the admin's own Content Manager
+ * rights (services/admin-access.ts); revoking and deleting only take away, and need no more than the route's action.
  */
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
+import type { GetKeyAccess } from '../../../../shared/contracts/content-manager-access';
 import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../../shared/contracts/keys';
+import type { KeyHoldings } from '../../grants/content-manager';
 import { getService } from '../../utils/get-service';
 import { createKeySchema, parseBody, updateKeySchema } from './input';
 import { toAdminKey } from './serialize';
 
 const idParam = (ctx: Context): string => String(ctx.params.id);
+
+/** The Content Manager check of this request's admin, for the keys service to ask before it writes. */
+const authorizeFor = async (ctx: Context) => {
+  const access = getService('admin-access');
+  const admin = await access.adminOf(ctx.state);
+  return (before: KeyHoldings | null, after: KeyHoldings) => access.assertMayChangeKey(admin, before, after);
+};
 
 export default () => ({
   async list(ctx: Context) {
@@ -23,16 +34,27 @@ export default () => ({
     ctx.body = { data: toAdminKey(key) } satisfies GetKey.Response;
   },
 
+  /** What this key holds that the admin may not do in the Content Manager: the key page's notice. */
+  async access(ctx: Context) {
+    const key = await getService('keys').findOne(idParam(ctx));
+    if (!key) throw new errors.NotFoundError(`No key '${idParam(ctx)}'.`);
+    const access = getService('admin-access');
+    const issues = await access.missingFor(await access.adminOf(ctx.state), { resources: key.grants.resources, preview: key.preview });
+    ctx.body = {
+      data: { complete: issues.length === 0, issues: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) },
+    } satisfies GetKeyAccess.Response;
+  },
+
   async create(ctx: Context) {
     const body = parseBody(createKeySchema, ctx.request.body);
-    const { key, plaintext } = await getService('keys').create({ ...body, grants: body.grants ?? {} });
+    const { key, plaintext } = await getService('keys').create({ ...body, grants: body.grants ?? {} }, await authorizeFor(ctx));
     ctx.status = 201;
     ctx.body = { data: toAdminKey(key), meta: { plaintext } } satisfies CreateKey.Response;
   },
 
   async update(ctx: Context) {
     const body = parseBody(updateKeySchema, ctx.request.body);
-    const key = await getService('keys').update(idParam(ctx), body);
+    const key = await getService('keys').update(idParam(ctx), body, [], await authorizeFor(ctx));
     ctx.body = { data: toAdminKey(key) } satisfies UpdateKey.Response;
   },
 
@@ -42,6 +64,12 @@ export default () => ({
   },
 
   async regenerate(ctx: Context) {
+    const current = await getService('keys').findOne(idParam(ctx));
+    if (current) {
+      // The new secret is the key's whole power: only for an admin who may do all it does.
+      const access = getService('admin-access');
+      await access.assertMayActAs(await access.adminOf(ctx.state), { resources: current.grants.resources, preview: current.preview });
+    }
     const { key, plaintext } = await getService('keys').regenerate(idParam(ctx));
     ctx.body = { data: toAdminKey(key), meta: { plaintext } } satisfies RegenerateKey.Response;
   },
