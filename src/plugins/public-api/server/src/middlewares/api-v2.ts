@@ -23,14 +23,14 @@ import { requestLinks, type RequestTarget } from '../http/base-url';
 import { createBodyReader, type BodyTimeouts } from '../http/body';
 import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
-import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
+import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createAddressStanding, type AddressStanding } from '../http/address-standing';
 import { clientAddressKey } from '../http/client-address';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
-import { originAllowed } from '../http/origins';
+import { normalizeRequestOrigin, originAllowed } from '../http/origins';
 import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
 import { observeUsage } from './usage';
@@ -147,14 +147,20 @@ const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey) =>
   ctx.set(rateLimitHeaders(limit, count));
 };
 
-/** A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). */
+/**
+ * A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). A
+ * refused serialized origin is echoed on the refusal alone, so that the page can read it (http/cors.ts);
+ * a header that is no origin is refused without any CORS header.
+ */
 const applyOriginRules = (ctx: Context, key: ApiKey) => {
-  const origin = ctx.get('Origin');
-  if (!origin) return;
-  if (!originAllowed(key.grants.origins, origin)) {
+  const header = ctx.get('Origin');
+  if (!header) return;
+  const origin = normalizeRequestOrigin(header);
+  if (!origin || !originAllowed(key.grants.origins, origin)) {
     throw apiError(403, 'This key does not allow requests from this browser origin.', {
       source: { header: 'Origin' },
       reason: 'origin_not_allowed',
+      headers: origin ? refusalHeaders(origin) : undefined,
     });
   }
   ctx.set(corsHeaders(origin));
@@ -172,14 +178,23 @@ const allowedAt = async (match: RouteMatch<RouteName>): Promise<Method[]> => {
   return match.allow(resource.mode);
 };
 
+/**
+ * A preflight carries no key, so it cannot know whether the request's key allows the origin: it allows
+ * every serialized origin to send, and the request itself is refused with a readable 403 when its key
+ * does not list the origin (http/cors.ts). Refusing the preflight instead left the page with "Failed to
+ * fetch" (a browser reads nothing of a preflight that is not 2xx) and protected nothing: a cross-origin
+ * request here carries only a key the page itself holds (no cookie is read), and it is refused before any
+ * record is read or written. A header that is no origin (`null`, a path) is refused.
+ */
 const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
-  const origin = ctx.get('Origin');
-  if (!origin) {
+  const header = ctx.get('Origin');
+  if (!header) {
     await send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
     return;
   }
-  if (!(await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
-    throw apiError(403, 'No API key allows requests from this browser origin.', {
+  const origin = normalizeRequestOrigin(header);
+  if (!origin) {
+    throw apiError(403, 'The Origin header is not a browser origin (scheme://host[:port]).', {
       source: { header: 'Origin' },
       reason: 'origin_not_allowed',
     });
@@ -407,7 +422,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     } catch (error) {
       if (isApiError(error)) {
         // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.
-        const origin = ctx.get('Origin');
+        const origin = normalizeRequestOrigin(ctx.get('Origin'));
         if (
           (error.status === 401 || error.status === 429) &&
           origin &&
