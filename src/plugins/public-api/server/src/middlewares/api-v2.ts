@@ -20,7 +20,7 @@ import type { Context, Next } from 'koa';
 import { API_BASE_PATH, OVERLOADED_RETRY_AFTER_SECONDS, defaultRequestsPerKey, pluginConfig } from '../config';
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
-import { createBodyReader, type BodyTimeouts } from '../http/body';
+import { createBodyReader, discardUnreadBody, type BodyTimeouts } from '../http/body';
 import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
@@ -430,6 +430,9 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
         ) {
           ctx.set(corsHeaders(origin));
         }
+        // A refusal is sent once the body nobody read has arrived, within an accepted body's limits; else
+        // it closes the connection (http/body.ts).
+        if (!(await discardUnreadBody(ctx.req, ctx.headers, bodyTimeouts(strapi)))) ctx.set('Connection', 'close');
         await sendError(ctx, error);
         return;
       }
