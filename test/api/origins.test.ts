@@ -166,7 +166,11 @@ describe('preflight', () => {
     expect(res.headers['access-control-allow-origin']).toBe('https://evil.example');
     expect(res.headers['access-control-allow-methods']).toBeUndefined();
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-    const preflight = await app.http().options('/api/v2/').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'GET');
+    const preflight = await app
+      .http()
+      .options('/api/v2/')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'GET');
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
   });
 });

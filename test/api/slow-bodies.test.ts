@@ -175,7 +175,11 @@ test("headers that never end are cut by Node's header limit (SERVER_HEADERS_TIME
  */
 describe('a refused request with a body', () => {
   const refusedHead = (length: number) =>
-    head('/api/v2/commands/newsletter-signup', { 'Content-Type': 'application/json', 'Content-Length': String(length), Origin: 'https://not-listed.example' });
+    head('/api/v2/commands/newsletter-signup', {
+      'Content-Type': 'application/json',
+      'Content-Length': String(length),
+      Origin: 'https://not-listed.example',
+    });
 
   const expectOriginRefusal = (res: ReturnType<typeof parseRawResponse>) => {
     expect(res.status).toBe(403);
@@ -232,7 +236,9 @@ describe('a refused request with a body', () => {
     for (let round = 0; round < 400; round += 1) {
       const { raw, error } = await once(round % 4);
       const res = raw ? parseRawResponse(raw) : null;
-      const outcome = res ? `${res.status} ${JSON.parse(res.text).errors[0].meta.reason}${error ? ` then ${error}` : ''}` : `nothing: ${error}`;
+      const outcome = res
+        ? `${res.status} ${JSON.parse(res.text).errors[0].meta.reason}${error ? ` then ${error}` : ''}`
+        : `nothing: ${error}`;
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     }
     expect(Object.fromEntries(outcomes)).toEqual({ '400 body_not_allowed': 400 });

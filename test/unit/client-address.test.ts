@@ -20,7 +20,10 @@ const shortForm = (parts: number[]) => {
     if (length > best.length) best = { start, length };
   }
   if (best.length < 2) return parts.map(hex).join(':');
-  return `${parts.slice(0, best.start).map(hex).join(':')}::${parts.slice(best.start + best.length).map(hex).join(':')}`;
+  return `${parts.slice(0, best.start).map(hex).join(':')}::${parts
+    .slice(best.start + best.length)
+    .map(hex)
+    .join(':')}`;
 };
 const isMapped = (parts: number[]) => parts.slice(0, 5).every((part) => part === 0) && parts[5] === 0xffff;
 

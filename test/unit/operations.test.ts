@@ -188,7 +188,8 @@ describe('the HAProxy configuration', () => {
     for (const path of ['/metrics', '/metrics/', '/METRICS', '//metrics', '/%6detrics', '/%6D%65trics/x', '/metrics/../metrics']) {
       expect([path, blocked(path)]).toEqual([path, true]);
     }
-    for (const path of ['/health/ready', '/api/v2/metrics', '/metricsx', '/api/v2/events']) expect([path, blocked(path)]).toEqual([path, false]);
+    for (const path of ['/health/ready', '/api/v2/metrics', '/metricsx', '/api/v2/events'])
+      expect([path, blocked(path)]).toEqual([path, false]);
     // The body is a JSON:API error document, in single quotes HAProxy takes as they are.
     expect(JSON.parse(METRICS_NOT_HERE_BODY)).toEqual({
       jsonapi: { version: '1.1' },
