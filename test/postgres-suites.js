@@ -11,6 +11,7 @@
  * fails while an API suite is on neither list, so a new suite is placed on purpose.
  */
 const onPostgres = {
+  'demo-key.test.ts': "the demo key's file is named after the connection Strapi was configured with: a PostgreSQL one on this pass",
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
   'admin-registry.test.ts':
     "editors' field labels are read from Strapi's core store by key prefix (one $startsWith query; its value is text on both)",
