@@ -56,6 +56,15 @@ export const HAPROXY = 'haproxy';
 /** Whether HAProxy can be run here (scripts/install-proxy.sh installs it). */
 export const haproxyAvailable = (): boolean => spawnSync(HAPROXY, ['-v'], { stdio: 'ignore' }).status === 0;
 
+/**
+ * The NODE_ENV an instance runs with: the caller's (its own environment, or the cluster's `env`), else
+ * `production`. Strapi takes an unset NODE_ENV for `development` (issue 33, item 10): cookies not marked
+ * secure behind TLS, the admin's relaxed development CSP, `config/env/development`. An instance behind a proxy
+ * is a production server.
+ */
+export const instanceNodeEnv = (inherited: NodeJS.ProcessEnv, given: Record<string, string | undefined>): string =>
+  given.NODE_ENV || inherited.NODE_ENV || 'production';
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const forwardLines = (stream: NodeJS.ReadableStream | null, emit: (line: string) => void) => {
@@ -90,12 +99,13 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
 
   const spawnInstance = (index: number): ChildProcess => {
     const instance = instances[index]!;
+    const given = { ...options.env, ...options.instanceEnv?.(index) };
     const child = spawn(process.execPath, [strapiBin, 'start'], {
       cwd: appRoot,
       env: {
         ...process.env,
-        ...options.env,
-        ...options.instanceEnv?.(index),
+        ...given,
+        NODE_ENV: instanceNodeEnv(process.env, given),
         HOST: host,
         PORT: String(instance.port),
         // The proxy appends the client's address to X-Forwarded-For and sets X-Request-Id.
