@@ -56,7 +56,7 @@ const ensureAdminUser = async (strapi: Core.Strapi, email: string, password: str
   return 'created';
 };
 
-const banner = (url: string, key: string, email: string, password: string, adminState: string) => {
+export const banner = (url: string, key: string, email: string, password: string, adminState: string) => {
   const api = `${url}/api/v2`;
   const auth = `-H "Authorization: Bearer ${key}"`;
   return [
