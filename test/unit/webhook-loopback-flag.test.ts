@@ -3,6 +3,7 @@
  * it, and it is read in one place, which the server and the key command both reach.
  */
 import fc from 'fast-check';
+import config from '../../src/plugins/public-api/server/src/config';
 import {
   ALLOW_HTTP_LOOPBACK_VARIABLE,
   allowHttpLoopbackFrom,
@@ -73,4 +74,15 @@ test('property: a refusal names the flag exactly when the flag would lift it', (
 
 test('one place reads it: the plugin config module that the server and npm run key both load through webhookSettings', () => {
   expect(environmentReads().get(ALLOW_HTTP_LOOPBACK_VARIABLE)).toEqual(['src/plugins/public-api/server/src/config/webhooks.ts']);
+});
+
+test('the plugin config cannot set it: a start with webhooks.allowHttpLoopback stops, naming the variable', () => {
+  const valid = { ...config.default, keySecret: 'x'.repeat(32) };
+  expect(() => config.validator(valid)).not.toThrow();
+  expect(() => config.validator({ ...valid, webhooks: { pollIntervalMs: 100 } } as typeof valid)).not.toThrow();
+  for (const value of [true, false]) {
+    expect(() => config.validator({ ...valid, webhooks: { allowHttpLoopback: value } } as typeof valid)).toThrow(
+      "The public-api plugin's webhooks.allowHttpLoopback is not a setting: set PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true in the environment (.env) instead, for development only.",
+    );
+  }
 });
