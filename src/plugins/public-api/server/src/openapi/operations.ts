@@ -6,7 +6,8 @@
 import type { SchemaKit } from '../fields/codec';
 import { allows } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
-import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE } from '../http/media-types';
+import { ATOMIC_MEDIA_TYPE } from '../http/media-types';
+import { jsonApi } from './envelope';
 import { resourcePath } from '../registry/paths';
 import type { Resource } from '../registry/types';
 import { MAX_OPERATIONS, OPERATIONS_MEMBER, RESULTS_MEMBER } from '../write/atomic-document';
@@ -179,10 +180,7 @@ export const operationsPath = (context: DocumentContext, exposed: readonly Resou
   );
   const response = components.schema('AtomicOperationsResults', () =>
     object({
-      jsonapi: object({
-        version: { type: 'string', const: '1.1' },
-        ext: { type: 'array', items: { type: 'string', const: ATOMIC_EXTENSION } },
-      }),
+      jsonapi: jsonApi(components),
       [RESULTS_MEMBER]: {
         type: 'array',
         maxItems: MAX_OPERATIONS,
