@@ -272,6 +272,67 @@ describe('deltas', () => {
   });
 });
 
+describe('If-None-Match (contract section 14): the same sync state gives the same document', () => {
+  type Revalidated = { first: Awaited<ReturnType<typeof get>>; again: { status: number; headers: Record<string, string>; text: string } };
+  /** A page, then the same request with its ETag. */
+  const revalidateOnce = async (path: string): Promise<Revalidated> => {
+    const first = await get(path, reader.auth);
+    expect(first.status).toBe(200);
+    expect(first.headers.etag).toMatch(/^"[^"]+"$/);
+    const again = await app.http().get(path).set('Authorization', reader.auth).set('If-None-Match', first.headers.etag);
+    return { first, again: { status: again.status, headers: again.headers as Record<string, string>, text: again.text } };
+  };
+  /**
+   * Tokens and cursors carry their times rounded down to the hour (query/sync-token.ts), so a new hour
+   * between the two requests gives a new document once: then the pair is asked again.
+   */
+  const revalidate = async (path: string): Promise<Revalidated> => {
+    const pair = await revalidateOnce(path);
+    return pair.again.status === 200 ? revalidateOnce(path) : pair;
+  };
+  const expectNotModified = ({ first, again }: Revalidated) => {
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.etag).toBe(first.headers.etag);
+  };
+
+  test('every page of an initial run answers 304 to its own ETag, the last page (with the token) too', async () => {
+    let pages = 0;
+    for (let next: string | null = '/api/v2/sync?limit=5'; next; pages += 1) {
+      const pair = await revalidate(next);
+      expectNotModified(pair);
+      // The same request gives the same page, links (cursor, token) included.
+      expect((await get(next, reader.auth)).body).toEqual(pair.first.body);
+      next = pair.first.body.links.next ? pathOf(pair.first.body.links.next) : null;
+    }
+    expect(pages).toBeGreaterThan(2);
+  });
+
+  test('a delta answers 304 while nothing changes, and 200 with the change once something does', async () => {
+    const base = await run('/api/v2/sync?limit=100');
+    // An empty delta, asked again: the same document.
+    expectNotModified(await revalidate(base.syncPath));
+    const quiet = await get(base.syncPath, reader.auth);
+    expect(quiet.body.data).toEqual([]);
+
+    const added = await event('Revalidated');
+    const changed = await app.http().get(base.syncPath).set('Authorization', reader.auth).set('If-None-Match', quiet.headers.etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(quiet.headers.etag);
+    expect(changed.body.data.map((item: Item) => item.id)).toContain(added);
+    // A delta with changes, on each of its pages.
+    for (let next: string | null = base.syncPath.replace('limit=100', 'limit=1'); next; ) {
+      const pair = await revalidate(next);
+      expectNotModified(pair);
+      next = pair.first.body.links.next ? pathOf(pair.first.body.links.next) : null;
+    }
+    // The new token goes on from the change: its delta is empty, and revalidates too.
+    const after = (await run(base.syncPath)).syncPath;
+    expect((await get(after, reader.auth)).body.data).toEqual([]);
+    expectNotModified(await revalidate(after));
+  });
+});
+
 describe('refusals', () => {
   const expectError = (res: { status: number; body: any }, status: number, reason: string, parameter?: string) => {
     expect(res.status).toBe(status);
