@@ -24,7 +24,7 @@ import { idempotencyKey, replayedHeader, writableAttributes } from './writes';
 export const OPERATIONS_TAG = 'Atomic operations';
 
 /** What the request can answer: a refused operation's status among the single writes', and 413 beyond 100 operations or 1 MiB. */
-const OPERATION_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
+const OPERATION_ERRORS: readonly ErrorStatus[] = [400, 403, 404, 409, 413, 422];
 
 type Action = 'create' | 'update' | 'delete';
 const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'delete'];
@@ -207,7 +207,7 @@ export const operationsPath = (context: DocumentContext, exposed: readonly Resou
         headers: { 'Idempotent-Replayed': replayedHeader(components) },
         content: { [ATOMIC_MEDIA_TYPE]: { schema: response } },
       },
-      ...errorResponses(components, OPERATION_ERRORS),
+      ...errorResponses(components, OPERATION_ERRORS, { body: true }),
     },
   };
   return { '/operations': { post: operation } };
