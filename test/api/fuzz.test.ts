@@ -636,7 +636,11 @@ test('repeated parameters: any query of repeated and bad parameters on any route
     return {
       method: method!,
       target: `/api/v2${path}?${query}`,
-      headers: { Authorization: auth, Accept: 'application/vnd.api+json', ...(method === 'PATCH' ? { 'Content-Type': 'application/vnd.api+json' } : {}) },
+      headers: {
+        Authorization: auth,
+        Accept: 'application/vnd.api+json',
+        ...(method === 'PATCH' ? { 'Content-Type': 'application/vnd.api+json' } : {}),
+      },
       ...(method === 'PATCH' ? { body: '{"data":{"type":"events","id":"jazz-night","attributes":{}}}' } : {}),
     };
   });

@@ -295,13 +295,13 @@ describe('every operation lists every status the edge can answer it with', () =>
     });
   };
 
-  test('the server table holds every status the edge and Node\'s parser answer', () => {
+  test("the server table holds every status the edge and Node's parser answer", () => {
     // middlewares/api-v2.ts: host 400, Accept 406, key 401/429, rate limit 429, origin 403, storable 400,
     // load gate 503, failures 500; http/client-errors.ts: 400, 408, 413, 431.
     expect([...EDGE_STATUSES].sort()).toEqual([400, 401, 403, 406, 408, 413, 429, 431, 500, 503].sort());
   });
 
-  test('each operation lists the edge statuses, and a body\'s (400, 408, 413, 415) where it takes one', async () => {
+  test("each operation lists the edge statuses, and a body's (400, 408, 413, 415) where it takes one", async () => {
     const document = await documentOf(keys.everything!.auth);
     const missing: string[] = [];
     for (const [template, item] of Object.entries(document.paths)) {
@@ -309,7 +309,8 @@ describe('every operation lists every status the edge can answer it with', () =>
         const operation = item[method] as Operation | undefined;
         if (!operation) continue;
         const wanted = [...EDGE_STATUSES, ...(operation.requestBody ? [400, 408, 413, 415] : [])];
-        for (const status of wanted) if (!(String(status) in operation.responses)) missing.push(`${method.toUpperCase()} ${template} ${status}`);
+        for (const status of wanted)
+          if (!(String(status) in operation.responses)) missing.push(`${method.toUpperCase()} ${template} ${status}`);
       }
     }
     expect(missing).toEqual([]);
@@ -321,7 +322,9 @@ describe('every operation lists every status the edge can answer it with', () =>
     const list = await operations();
     expect(list.length).toBeGreaterThan(40);
     // The limited key's one request, spent: each next request of it is 429.
-    expect((await sendRequest(port, { method: 'GET', target: '/api/v2/', headers: { Authorization: keys.limited!.auth } })).status).toBe(200);
+    expect((await sendRequest(port, { method: 'GET', target: '/api/v2/', headers: { Authorization: keys.limited!.auth } })).status).toBe(
+      200,
+    );
     const auth = keys.everything!.auth;
     const unlisted: string[] = [];
     const seen = new Map<number, number>();
@@ -335,7 +338,10 @@ describe('every operation lists every status the edge can answer it with', () =>
       await send('unstorable', { Authorization: auth }, `${path}?x=%00`);
       await send('rate limit', { Authorization: keys.limited!.auth });
       const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${auth}\r\nConnection: close\r\n`;
-      answers.push(['header section', parseRawResponse(await sendBytesUntilClosed(port, `${head}X-Filler: ${'a'.repeat(20_000)}\r\n\r\n`)).status]);
+      answers.push([
+        'header section',
+        parseRawResponse(await sendBytesUntilClosed(port, `${head}X-Filler: ${'a'.repeat(20_000)}\r\n\r\n`)).status,
+      ]);
       const chunked = `${head}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1;${'e'.repeat(20_000)}\r\n{\r\n`;
       answers.push(['chunk extensions', parseRawResponse(await sendBytesUntilClosed(port, chunked)).status]);
       for (const [what, status] of answers) {

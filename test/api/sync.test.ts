@@ -321,7 +321,7 @@ describe('If-None-Match (contract section 14): the same sync state gives the sam
     expect(changed.headers.etag).not.toBe(quiet.headers.etag);
     expect(changed.body.data.map((item: Item) => item.id)).toContain(added);
     // A delta with changes, on each of its pages.
-    for (let next: string | null = base.syncPath.replace('limit=100', 'limit=1'); next; ) {
+    for (let next: string | null = base.syncPath.replace('limit=100', 'limit=1'); next;) {
       const pair = await revalidate(next);
       expectNotModified(pair);
       next = pair.first.body.links.next ? pathOf(pair.first.body.links.next) : null;

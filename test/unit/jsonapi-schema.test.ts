@@ -17,9 +17,9 @@ const valid = (body: unknown) => {
 };
 
 test('links.sync and atomic:results, the two members the contract adds, validate', () => {
-  expect(valid({ jsonapi, data: [record], links: { self: 'https://x.example/api/v2/sync', sync: 'https://x.example/api/v2/sync?token=t' } })).toBe(
-    true,
-  );
+  expect(
+    valid({ jsonapi, data: [record], links: { self: 'https://x.example/api/v2/sync', sync: 'https://x.example/api/v2/sync?token=t' } }),
+  ).toBe(true);
   expect(valid({ jsonapi, data: [], meta: {}, links: { sync: { href: 'https://x.example/api/v2/sync?token=t' } } })).toBe(true);
   expect(valid({ jsonapi, 'atomic:results': [{ data: record }, {}, { data: record, meta: { archived: true } }] })).toBe(true);
   expect(valid({ jsonapi, 'atomic:results': [] })).toBe(true);

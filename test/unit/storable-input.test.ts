@@ -95,7 +95,9 @@ describe('the edge refuses paths and query parameters with unstorable text', () 
     fc.assert(
       fc.property(
         fc.dictionary(fc.constantFrom('resource', 'record', 'website', 'collection'), anyText),
-        fc.array(fc.tuple(fc.oneof(anyText, fc.constantFrom('sort', '\u0000')), fc.oneof(anyText, fc.constant('\u0000'))), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.oneof(anyText, fc.constantFrom('sort', '\u0000')), fc.oneof(anyText, fc.constant('\u0000'))), {
+          maxLength: 6,
+        }),
         (params, pairs) => {
           const query = new URLSearchParams();
           for (const [name, value] of pairs) query.append(name, value);

@@ -121,7 +121,8 @@ export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
       response.headers = {
         'Retry-After': retryAfter(),
         RateLimit: c.header('RateLimit', () => ({
-          description: 'The limit that refused the request (`"key"` or `"address"`): `r` requests remain, `t` seconds until its window ends.',
+          description:
+            'The limit that refused the request (`"key"` or `"address"`): `r` requests remain, `t` seconds until its window ends.',
           schema: { type: 'string' },
         })),
         'RateLimit-Policy': c.header('RateLimit-Policy', () => ({

@@ -146,7 +146,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { txid: 0, seq: Number(rows[0]!.next) };
   };
 
-
   return {
     /** Creates the table and its indexes when missing (every start; idempotent). */
     async ensure(): Promise<void> {
