@@ -177,7 +177,7 @@ export class ResponseChecker {
       try {
         expectValidJsonApi(JSON.parse(res.text));
       } catch (error) {
-        throw new Error(`${where}: ${(error as Error).message}`);
+        throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
       }
     }
 
