@@ -596,3 +596,71 @@ test('request targets: absolute form, with any Host', async () => {
     }));
   await run(fc.asyncProperty(request, check));
 });
+
+test('repeated parameters: any query of repeated and bad parameters on any route gives unique errors', async () => {
+  // Issue 33 item 6: `?sort=%00&sort=%00` gave two identical error objects; JSON:API's schema requires
+  // unique errors (expectWellAnswered validates against it), and a name sent twice is `parameter_repeated`.
+  const name = fc.constantFrom(
+    'sort',
+    'filter[title]',
+    'filter[title][eq]',
+    'locale',
+    'include',
+    'fields[events]',
+    'limit',
+    'cursor',
+    'status',
+    'token',
+    'unknown',
+    '%00',
+    'filter%00',
+    'w',
+  );
+  const value = fc.constantFrom('%00', '', 'x', 'title', '-title', 'en', 'venue', '1', '%ED%A0%80', 'a%00b');
+  const pairs = fc.array(fc.tuple(name, value, fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 });
+  const target = fc.constantFrom(
+    ['GET', '/events'],
+    ['GET', '/events/jazz-night'],
+    ['GET', '/cms/site-a/pages'],
+    ['GET', '/cms/site-a/settings'],
+    ['GET', '/sync'],
+    ['GET', '/'],
+    ['GET', '/schema'],
+    ['OPTIONS', '/events'],
+    ['PATCH', '/events/jazz-night'],
+    ['DELETE', '/events/jazz-night'],
+    ['GET', known.assetPath],
+  );
+  const request = fc.tuple(target, pairs).map(([[method, path], chosen]): RawRequest => {
+    const query = chosen.flatMap(([n, v, times]) => Array.from({ length: times }, () => `${n}=${v}`)).join('&');
+    return {
+      method: method!,
+      target: `/api/v2${path}?${query}`,
+      headers: {
+        Authorization: auth,
+        Accept: 'application/vnd.api+json',
+        ...(method === 'PATCH' ? { 'Content-Type': 'application/vnd.api+json' } : {}),
+      },
+      ...(method === 'PATCH' ? { body: '{"data":{"type":"events","id":"jazz-night","attributes":{}}}' } : {}),
+    };
+  });
+  await run(
+    fc.asyncProperty(request, async (sent) => {
+      const response = await sendRequest(port, sent);
+      expectWellAnswered(sent, response);
+      if (response.status !== 400 || sent.method === 'HEAD') return;
+      // A name sent more than once is named once, as `parameter_repeated`, whatever its values.
+      const errors = (JSON.parse(response.text) as { errors: { source?: { parameter?: string }; meta?: { reason?: string } }[] }).errors;
+      const counts = new Map<string, number>();
+      for (const [n] of new URLSearchParams(sent.target.split('?')[1])) counts.set(n, (counts.get(n) ?? 0) + 1);
+      const named = errors.map((error) => error.source?.parameter).filter((parameter) => parameter !== undefined);
+      expect(new Set(named).size).toBe(named.length);
+      for (const error of errors) {
+        const parameter = error.source?.parameter;
+        if (parameter !== undefined && (counts.get(parameter) ?? 0) > 1 && error.meta?.reason !== 'unstorable_text') {
+          expect(error.meta?.reason).toBe('parameter_repeated');
+        }
+      }
+    }),
+  );
+});

@@ -4,15 +4,16 @@
  * itself, so the page and the test cannot drift). The client is compiled with `tsc --strict` and makes
  * real calls against the booted application: a filtered, sorted, expanded page, a date filter, and an
  * idempotent create. Wrong calls (a number for a date or a datetime filter, a sort key the key may not
- * use) must not compile.
+ * use, a dynamic zone entry or component value without the fields its component requires) must not compile.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Ajv2020 from 'ajv/dist/2020';
 import { APP_ROOT, bootApp, type TestApp } from '../helpers/app';
-import { publish } from '../helpers/fixtures';
+import { publish, website } from '../helpers/fixtures';
 import { createKey } from '../helpers/keys';
 import { checkResponses } from '../helpers/openapi';
 
@@ -65,6 +66,8 @@ beforeAll(async () => {
   await publish(s, 'api::event.event', { title: 'Talk', slug: 'talk', startsAt: '2027-07-01T10:00:00.000Z', category: 'talk' });
   await publish(s, 'api::festival.festival', { name: 'Summer Fest', slug: 'summer-fest', startsOn: '2027-06-01', endsOn: '2027-06-03' });
   await publish(s, 'api::festival.festival', { name: 'Autumn Fest', slug: 'autumn-fest', startsOn: '2027-10-01', endsOn: '2027-10-03' });
+  // Pages with a dynamic zone of sections (sections.hero requires `heading`), for the component inputs.
+  await website(s, 'site-a', [{ collection: 'pages', contentType: 'api::page.page', mode: 'collection' }]);
   key = await createKey(s, 'all');
   const server = s.server.httpServer;
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
@@ -108,7 +111,25 @@ export const run = async (baseUrl: string, key: string) => {
   const created = await client.POST('/events', { params: { header: { 'Idempotency-Key': 'typed-night-1' } }, body });
   const replayed = await client.POST('/events', { params: { header: { 'Idempotency-Key': '"typed-night-1"' } }, body });
 
+  // Components and dynamic zones, with the fields their components require (issue 33 item 8).
+  const page = await client.POST('/cms/site-a/pages', {
+    body: {
+      data: {
+        type: 'pages',
+        attributes: {
+          title: 'Typed Page',
+          seo: { metaTitle: 'Typed' },
+          sections: [
+            { type: 'sections.hero', attributes: { heading: 'Welcome', cta: { label: 'Tickets', url: 'https://example.com/tickets' } } },
+            { type: 'sections.hero', attributes: { heading: 'Again' } },
+          ],
+        },
+      },
+    },
+  });
+
   return {
+    page: { status: page.response.status, sections: page.data?.data.attributes.sections?.length ?? null, error: page.error ?? null },
     titles: concerts.data.data.map((record) => record.attributes.title),
     sparse: sparse.data?.data.map((record) => record.attributes) ?? null,
     none: none.data?.data.map((record) => record.attributes) ?? null,
@@ -130,6 +151,12 @@ const WRONG_CALLS = [
   `client.GET('/events', { params: { query: { sort: ['body'] } } });`,
   `client.GET('/events', { params: { query: { filter: { category: 'opera' } } } });`,
   `client.GET('/events', { params: { query: { 'fields[events]': ['nosuch'] } } });`,
+  // A component entry or value without the fields its component requires (a 422 at the server).
+  `client.POST('/cms/site-a/pages', { body: { data: { type: 'pages', attributes: { title: 'x', sections: [{ type: 'sections.hero' }] } } } });`,
+  `client.POST('/cms/site-a/pages', { body: { data: { type: 'pages', attributes: { title: 'x', sections: [{ type: 'sections.hero', attributes: {} }] } } } });`,
+  `client.PATCH('/cms/site-a/pages/{record}', { params: { path: { record: 'x' } }, body: { data: { type: 'pages', attributes: { sections: [{ type: 'sections.hero', attributes: { subheading: 'y' } }] } } } });`,
+  `client.PATCH('/events/{record}', { params: { path: { record: 'x' } }, body: { data: { type: 'events', attributes: { seo: { noIndex: true } } } } });`,
+  `client.POST('/cms/site-a/pages', { body: { data: { type: 'pages', attributes: { title: 'x', sections: [{ type: 'sections.hero', attributes: { heading: 'h', cta: {} } }] } } } });`,
 ];
 
 test('openapi-typescript types from a live key document, and openapi-fetch set up as documented: real calls, wrong calls do not compile', async () => {
@@ -179,6 +206,7 @@ test('openapi-typescript types from a live key document, and openapi-fetch set u
   };
   const result = await client.run(baseUrl, key.token);
   expect(result).toMatchObject({
+    page: { status: 201, sections: 2, error: null },
     titles: ['Rock Night', 'Jazz Night'],
     sparse: [{ title: 'Early Concert' }, { title: 'Jazz Night' }],
     none: [{}],
@@ -190,6 +218,23 @@ test('openapi-typescript types from a live key document, and openapi-fetch set u
     replayed: { status: 201, header: 'true' },
   });
   expect(result.replayed.id).toBe(result.created.id);
+
+  // The same rule in the schema itself: a page's create body with a hero entry, validated as a server would.
+  const document = JSON.parse(fs.readFileSync(path.join(ARTIFACTS, 'openapi.json'), 'utf8'));
+  const create = document.paths['/cms/site-a/pages'].post.requestBody.content['application/vnd.api+json'].schema;
+  const validate = new Ajv2020({ strict: false }).compile({ components: document.components, allOf: [create] });
+  const pageWith = (sections: unknown[], seo?: unknown) => ({
+    data: { type: 'pages', attributes: { title: 'x', sections, ...(seo === undefined ? {} : { seo }) } },
+  });
+  expect(validate(pageWith([{ type: 'sections.hero', attributes: { heading: 'h' } }], { metaTitle: 't' }))).toBe(true);
+  for (const body of [
+    pageWith([{ type: 'sections.hero' }]),
+    pageWith([{ type: 'sections.hero', attributes: { subheading: 's' } }]),
+    pageWith([{ type: 'sections.hero', attributes: { heading: 'h', cta: { label: 'l' } } }]),
+    pageWith([], { noIndex: true }),
+  ]) {
+    expect([body, validate(body)]).toEqual([body, false]);
+  }
   const stored = await app.strapi.db
     .query('api::event.event')
     .findMany({ where: { title: 'Typed Night', publishedAt: { $notNull: true } } });

@@ -10,16 +10,24 @@
  *   with 415 exactly when the document does not list it (job-application's multipart/form-data with the
  *   CV part included), and a multipart application built from the document is accepted.
  *
+ * - Every operation of a key's document lists every status the edge can answer it with (issue 33: none
+ *   listed 429 or 431): real requests to each operation get 401 (no key), 406 (an Accept without JSON:API),
+ *   403 (a refused browser origin), 400 (unstorable text in the query), 429 (a spent rate limit), 431 (an
+ *   over-long header section) and 413 (over-long chunk extensions), and each status is one the
+ *   operation lists. The server's table of those statuses (http/statuses.ts) holds every one of them.
+ *
  * Requests are shaped so that nothing is written (bodies the server refuses before acting).
  */
 import { bootApp, type TestApp } from '../helpers/app';
 import { minimalPdf } from '../helpers/files';
 import { ensureLocale, publish, website } from '../helpers/fixtures';
 import { createKey } from '../helpers/keys';
+import { parseRawResponse, portOf, sendBytesUntilClosed, sendRequest } from '../helpers/raw-http';
 import { checkResponses, type OpenApiDocument } from '../helpers/openapi';
 import { tableSnapshot } from '../helpers/writes';
 import { COMMANDS } from '../../src/plugins/public-api/server/src/commands';
 import { supportedActions } from '../../src/plugins/public-api/server/src/grants/resolve';
+import { EDGE_STATUSES } from '../../src/plugins/public-api/server/src/http/statuses';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 
 const METHODS = ['get', 'post', 'patch', 'delete'] as const;
@@ -135,6 +143,8 @@ beforeAll(async () => {
     everything: { resources: everything, commands: '*' },
   };
   for (const [name, grant] of Object.entries(grants)) keys[name] = await createKey(s, grant, { name });
+  // The same grants as `everything` (so the same document), with a limit its first request spends.
+  keys.limited = await createKey(s, grants.everything, { name: 'limited', limits: { requests: 1, window: 3600 } });
   for (const resource of resources.filter((r) => r.mode === 'collection')) {
     const page = await app
       .http()
@@ -271,4 +281,84 @@ test('the job application described as multipart/form-data, CV part included, is
     cv: { mime: string } | null;
   }[];
   expect(stored.map((row) => row.cv?.mime)).toEqual(['application/pdf']);
+});
+
+describe('every operation lists every status the edge can answer it with', () => {
+  type Operation = { responses: Record<string, unknown>; requestBody?: unknown };
+  /** Each operation of the `everything` key's document, with a concrete path and what it lists. */
+  const operations = async () => {
+    const document = await documentOf(keys.everything!.auth);
+    return candidates().flatMap(({ operation, method, path }) => {
+      const template = operation.slice(operation.indexOf(' ') + 1);
+      const described = document.paths[template]?.[method] as Operation | undefined;
+      return described ? [{ operation, method: method.toUpperCase(), path, listed: Object.keys(described.responses).map(Number) }] : [];
+    });
+  };
+
+  test("the server table holds every status the edge and Node's parser answer", () => {
+    // middlewares/api-v2.ts: host 400, Accept 406, key 401/429, rate limit 429, origin 403, storable 400,
+    // load gate 503, failures 500; http/client-errors.ts: 400, 408, 413, 431.
+    expect([...EDGE_STATUSES].sort()).toEqual([400, 401, 403, 406, 408, 413, 429, 431, 500, 503].sort());
+  });
+
+  test("each operation lists the edge statuses, and a body's (400, 408, 413, 415) where it takes one", async () => {
+    const document = await documentOf(keys.everything!.auth);
+    const missing: string[] = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = item[method] as Operation | undefined;
+        if (!operation) continue;
+        const wanted = [...EDGE_STATUSES, ...(operation.requestBody ? [400, 408, 413, 415] : [])];
+        for (const status of wanted)
+          if (!(String(status) in operation.responses)) missing.push(`${method.toUpperCase()} ${template} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(Object.keys(document.paths).length).toBeGreaterThan(20);
+  });
+
+  test('real refusals of each operation (401, 406, 403, 400, 429, 431, 413) have statuses it lists', async () => {
+    const port = await portOf(app);
+    const list = await operations();
+    expect(list.length).toBeGreaterThan(40);
+    // The limited key's one request, spent: each next request of it is 429.
+    expect((await sendRequest(port, { method: 'GET', target: '/api/v2/', headers: { Authorization: keys.limited!.auth } })).status).toBe(
+      200,
+    );
+    const auth = keys.everything!.auth;
+    const unlisted: string[] = [];
+    const seen = new Map<number, number>();
+    for (const { operation, method, path, listed } of list) {
+      const answers: [string, number][] = [];
+      const send = async (what: string, headers: Record<string, string>, target = path) =>
+        answers.push([what, (await sendRequest(port, { method, target, headers })).status]);
+      await send('no key', {});
+      await send('Accept', { Authorization: auth, Accept: 'text/html' });
+      await send('origin', { Authorization: auth, Origin: 'https://refused.example' });
+      await send('unstorable', { Authorization: auth }, `${path}?x=%00`);
+      await send('rate limit', { Authorization: keys.limited!.auth });
+      const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${auth}\r\nConnection: close\r\n`;
+      answers.push([
+        'header section',
+        parseRawResponse(await sendBytesUntilClosed(port, `${head}X-Filler: ${'a'.repeat(20_000)}\r\n\r\n`)).status,
+      ]);
+      const chunked = `${head}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1;${'e'.repeat(20_000)}\r\n{\r\n`;
+      answers.push(['chunk extensions', parseRawResponse(await sendBytesUntilClosed(port, chunked)).status]);
+      for (const [what, status] of answers) {
+        seen.set(status, (seen.get(status) ?? 0) + 1);
+        if (!listed.includes(status)) unlisted.push(`${operation} (${what}): ${status} is not among ${listed.join(', ')}`);
+      }
+      expect(answers).toEqual([
+        ['no key', 401],
+        ['Accept', 406],
+        ['origin', 403],
+        ['unstorable', 400],
+        ['rate limit', 429],
+        ['header section', 431],
+        ['chunk extensions', 413],
+      ]);
+    }
+    expect(unlisted).toEqual([]);
+    expect([...seen.keys()].sort()).toEqual([400, 401, 403, 406, 413, 429, 431]);
+  });
 });

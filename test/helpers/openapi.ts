@@ -5,6 +5,9 @@
  * its schema (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses). A drift between what the server sends
  * and what it says it sends fails the test that saw it.
  *
+ * Every JSON:API body is also validated against JSON:API's own schema, extended for exactly `links.sync`
+ * and `atomic:results` (./jsonapi.ts, contract preamble), whatever the document says.
+ *
  * Adopting it is one line in a suite: `app = await checkResponses(await bootApp());` (every
  * `app.http()` request is then checked). Requests outside /api/v2 (admin routes) and asset files are
  * not checked; other non-JSON bodies are checked for status only.
@@ -14,6 +17,7 @@ import addFormats from 'ajv-formats';
 import type { Response, Test } from 'supertest';
 import { buildOpenApiDocument } from '../../src/plugins/public-api/server/src/openapi/document';
 import type { TestApp } from './app';
+import { expectValidJsonApi } from './jsonapi';
 
 export const API_BASE = '/api/v2';
 const DOCUMENT_PATH = `${API_BASE}/openapi.json`;
@@ -169,6 +173,13 @@ export class ResponseChecker {
     const where = `${method.toUpperCase()} ${parsed.pathname}${parsed.search} -> ${res.status}`;
     this.counts.checked += 1;
     const isJson = /json/.test(mediaTypeOf(res.headers['content-type']) ?? '');
+    if (mediaTypeOf(res.headers['content-type']) === 'application/vnd.api+json' && res.text) {
+      try {
+        expectValidJsonApi(JSON.parse(res.text));
+      } catch (error) {
+        throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
+      }
+    }
 
     const document = await this.documentFor(authorization);
     if (!document) {

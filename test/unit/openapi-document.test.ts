@@ -273,6 +273,8 @@ test('writes: request bodies list exactly the writable fields per action, with I
     '413',
     '415',
     '422',
+    '429',
+    '431',
     '500',
     '503',
   ]);
@@ -311,6 +313,7 @@ test('writes: request bodies list exactly the writable fields per action, with I
   expect((doc.components.schemas.EventsAttributes as any).properties).toEqual({});
 
   // Removing answers 204; jobs archive and answer 200 with the final state.
+  // The edge's statuses on every operation (http/statuses.ts): 408 and 413 of Node's parser, 429, 431.
   expect(Object.keys(operation(doc, '/events/{record}', 'delete').responses)).toEqual([
     '204',
     '400',
@@ -318,9 +321,13 @@ test('writes: request bodies list exactly the writable fields per action, with I
     '403',
     '404',
     '406',
+    '408',
     '409',
     '412',
+    '413',
     '422',
+    '429',
+    '431',
     '500',
     '503',
   ]);

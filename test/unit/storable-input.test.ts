@@ -91,25 +91,36 @@ describe('text', () => {
 });
 
 describe('the edge refuses paths and query parameters with unstorable text', () => {
-  test('property: 400 exactly when a path segment or a query name or value is unstorable', () => {
+  test('property: 400 exactly when a path segment or a query name or value is unstorable; each name once, repeated ones as parameter_repeated', () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.constantFrom('resource', 'record', 'website', 'collection'), anyText),
-        fc.array(fc.tuple(anyText, anyText), { maxLength: 4 }),
+        fc.array(fc.tuple(fc.oneof(anyText, fc.constantFrom('sort', '\u0000')), fc.oneof(anyText, fc.constant('\u0000'))), {
+          maxLength: 6,
+        }),
         (params, pairs) => {
           const query = new URLSearchParams();
           for (const [name, value] of pairs) query.append(name, value);
           const error = errorOf(() => assertStorableRequest(params, query));
           const badPath = !Object.values(params).every(storableByPostgres);
           // URLSearchParams holds USVStrings (a lone surrogate becomes U+FFFD), so judge what it holds.
-          const badParameters = [...query]
-            .filter(([name, value]) => !storableByPostgres(name) || !storableByPostgres(value))
-            .map(([name]) => name);
-          if (!badPath && badParameters.length === 0) return expect(error).toBeNull();
+          const expected: { parameter: string; reason: string }[] = [];
+          for (const name of new Set([...query].map(([name]) => name))) {
+            const values = query.getAll(name);
+            if (!storableByPostgres(name)) expected.push({ parameter: name, reason: 'unstorable_text' });
+            else if (values.every(storableByPostgres)) continue;
+            else expected.push({ parameter: name, reason: values.length > 1 ? 'parameter_repeated' : 'unstorable_text' });
+          }
+          if (!badPath && expected.length === 0) return expect(error).toBeNull();
           expect(error?.status).toBe(400);
-          const sources = error!.errors.map((problem: ErrorObject) => problem.source ?? null);
-          expect(sources).toEqual([...(badPath ? [null] : []), ...badParameters.map((parameter) => ({ parameter }))]);
-          for (const problem of error!.errors) expect(problem.meta).toEqual({ reason: 'unstorable_text' });
+          const found = error!.errors.map((problem: ErrorObject) => ({ source: problem.source ?? null, reason: problem.meta?.reason }));
+          expect(found).toEqual([
+            ...(badPath ? [{ source: null, reason: 'unstorable_text' }] : []),
+            ...expected.map(({ parameter, reason }) => ({ source: { parameter }, reason })),
+          ]);
+          // JSON:API: the errors of a document are unique.
+          const texts = error!.errors.map((problem: ErrorObject) => JSON.stringify(problem));
+          expect(new Set(texts).size).toBe(texts.length);
         },
       ),
       { numRuns: 1000 },

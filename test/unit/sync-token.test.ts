@@ -4,12 +4,15 @@
  */
 import { deriveCursorKey, encodeCursor } from '../../src/plugins/public-api/server/src/query/cursor';
 import {
+  SYNC_TIME_GRAIN_MS,
   SYNC_TOKEN_MAX_AGE_MS,
   decodeSyncCursor,
   decodeSyncToken,
   encodeSyncCursor,
   encodeSyncToken,
+  syncTime,
 } from '../../src/plugins/public-api/server/src/query/sync-token';
+import fc from 'fast-check';
 import { parseSyncQuery } from '../../src/plugins/public-api/server/src/query/sync-query';
 import { changesOf } from '../../src/plugins/public-api/server/src/services/journal/changes';
 
@@ -129,5 +132,28 @@ describe('journal entries of a write', () => {
       { locale: 'de', kind: 'deleted' },
     ]);
     expect(changesOf('delete', [row(1, 'en'), row(2, 'de')], [row(1, 'en')])).toEqual([{ locale: 'de', kind: 'deleted' }]);
+  });
+});
+
+describe('sync times: rounded down to the hour, so one state gives one token (issue 33 item 7)', () => {
+  test('property: the time is never later than now, and one grain at most earlier; tokens within a grain are alike', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8_000_000_000_000 }), fc.nat(SYNC_TIME_GRAIN_MS * 3), (now, later) => {
+        const time = syncTime(now);
+        expect(time).toBeLessThanOrEqual(now);
+        expect(now - time).toBeLessThan(SYNC_TIME_GRAIN_MS);
+        const position = { txid: 7, seq: 9 };
+        const at = (moment: number) => encodeSyncToken({ ...binding, position, issuedAt: syncTime(moment) }, key);
+        expect(at(now) === at(now + later)).toBe(syncTime(now) === syncTime(now + later));
+      }),
+    );
+  });
+
+  test('a rounded token is accepted for the retention, less at most one grain, and refused after it', () => {
+    const issued = syncTime(NOW);
+    const rounded = encodeSyncToken({ ...binding, position: { txid: 1, seq: 1 }, issuedAt: issued }, key);
+    expect(reasonOf(() => decodeSyncToken(rounded, key, binding, NOW))).toBe('accepted');
+    expect(reasonOf(() => decodeSyncToken(rounded, key, binding, NOW + SYNC_TOKEN_MAX_AGE_MS - SYNC_TIME_GRAIN_MS))).toBe('accepted');
+    expect(reasonOf(() => decodeSyncToken(rounded, key, binding, issued + SYNC_TOKEN_MAX_AGE_MS + 1))).toBe('410 sync_token_expired');
   });
 });

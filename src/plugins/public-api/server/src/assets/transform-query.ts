@@ -63,14 +63,15 @@ export const parseTransformQuery = (query: URLSearchParams): TransformQuery | nu
   let any = false;
   for (const name of new Set(query.keys())) {
     const values = query.getAll(name);
+    // Repeated before unknown, as the read parsers judge it: a name sent twice is one `parameter_repeated`.
+    if (values.length > 1) {
+      problems.push(problem(name, `The query parameter ${echo(name)} is given more than once.`, 'parameter_repeated'));
+      continue;
+    }
     if (!(TRANSFORM_PARAMETERS as readonly string[]).includes(name)) {
       problems.push(
         problem(name, `Unknown query parameter ${echo(name)}; an asset takes ${TRANSFORM_PARAMETERS.join(', ')}.`, 'unknown_parameter'),
       );
-      continue;
-    }
-    if (values.length > 1) {
-      problems.push(problem(name, `The query parameter ${echo(name)} is given more than once.`, 'parameter_repeated'));
       continue;
     }
     any = true;

@@ -17,7 +17,7 @@
 import { mayWrite, takesLocale, type Projection } from '../grants/projection';
 import { ApiError, apiError, apiErrors } from '../http/errors';
 import { headerValue } from '../http/headers';
-import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
+import { ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
 import type { ApiRequest, Handler } from '../http/request';
 import { parseWriteQuery } from '../query/parse';
@@ -406,7 +406,9 @@ const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
     body,
     execute: async () => ({
       status: 200,
-      body: { jsonapi: { version: '1.1', ext: [ATOMIC_EXTENSION] }, [RESULTS_MEMBER]: await runSteps(request, steps) },
+      // The applied extension is named by the media type (`ext=` of Content-Type), not by `jsonapi.ext`:
+      // `atomic:results` is the one member the contract adds beyond JSON:API's schema here (its preamble).
+      body: { jsonapi: { version: '1.1' }, [RESULTS_MEMBER]: await runSteps(request, steps) },
     }),
   };
 };

@@ -33,6 +33,7 @@ import {
   decodeSyncToken,
   encodeSyncCursor,
   encodeSyncToken,
+  syncTime,
   type SyncBinding,
   type SyncCursor,
   type SyncPosition,
@@ -211,29 +212,31 @@ export const sync: Handler = async (request) => {
   };
   const options: RenderOptions = { baseUrl: request.baseUrl, language, fallback };
   const now = Date.now();
+  // What tokens and cursors say: the same sync state gives the same document, and so a 304 (sync-token.ts).
+  const issuedAt = syncTime(now);
   const journal = getService('journal');
 
   if (parsed.cursor !== null) {
     const cursor = decodeSyncCursor(parsed.cursor, cursorKey(), binding, now);
     const page =
       cursor.phase === 'initial'
-        ? await initialPage(readable, cursor, binding, parsed.limit, options, now)
-        : await deltaPage(request, readable, cursor, binding, parsed.limit, options, now);
+        ? await initialPage(readable, cursor, binding, parsed.limit, options, issuedAt)
+        : await deltaPage(request, readable, cursor, binding, parsed.limit, options, issuedAt);
     return answer(request, binding, page);
   }
   if (parsed.token !== null) {
     const token = decodeSyncToken(parsed.token, cursorKey(), binding, now);
-    const horizon = await journal.horizon();
+    const horizon = await journal.settledHorizon();
     // The horizon never moves back; should another instance's clock of it lag, the token's position stands.
     const to = comparePositions(horizon, token.position) < 0 ? token.position : horizon;
     return answer(
       request,
       binding,
-      await deltaPage(request, readable, { from: token.position, to, startedAt: now }, binding, parsed.limit, options, now),
+      await deltaPage(request, readable, { from: token.position, to, startedAt: issuedAt }, binding, parsed.limit, options, issuedAt),
     );
   }
   // The horizon first: whatever commits after it is in the next delta, whatever before it in these pages.
-  const start = await journal.horizon();
-  const state = { start, startedAt: now, resourceId: null, after: null };
-  return answer(request, binding, await initialPage(readable, state, binding, parsed.limit, options, now));
+  const start = await journal.settledHorizon();
+  const state = { start, startedAt: issuedAt, resourceId: null, after: null };
+  return answer(request, binding, await initialPage(readable, state, binding, parsed.limit, options, issuedAt));
 };

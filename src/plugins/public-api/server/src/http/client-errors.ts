@@ -56,3 +56,11 @@ export const answerClientError = (error: Error & { code?: string }, socket: Clie
   if (error.code !== 'ECONNRESET' && socket.writable && (socket.bytesWritten ?? 0) === 0) socket.write(clientErrorResponse(error.code));
   socket.destroy();
 };
+
+/** The parser errors answered specially, and the status of every other one (undefined: `malformed_http`). */
+const PARSER_ERROR_CODES = ['HPE_HEADER_OVERFLOW', 'HPE_CHUNK_EXTENSIONS_OVERFLOW', 'ERR_HTTP_REQUEST_TIMEOUT', undefined] as const;
+
+/** Every status a request can get from Node's parser, whatever its path and method (http/statuses.ts). */
+export const CLIENT_ERROR_STATUSES: readonly ErrorStatus[] = [
+  ...new Set(PARSER_ERROR_CODES.map((code) => clientErrorRefusal(code).status)),
+];

@@ -72,7 +72,7 @@ export const commandListPath = (components: Components, commands: readonly Comma
           },
         },
       },
-      ...errorResponses(components, [400, 401, 403, 406, 500, 503]),
+      ...errorResponses(components, [400]),
     },
   },
 });
@@ -143,7 +143,7 @@ export const commandPaths = (
       responses: {
         '201': { description: 'The command ran.', content: { [JSONAPI_MEDIA_TYPE]: { schema: resultDocument(components) } } },
         // 503: shed when the process is at its bound of requests in flight, or (with files) of uploads.
-        ...errorResponses(components, [400, 401, 403, 406, 408, 409, 413, 415, 422, 500, 503]),
+        ...errorResponses(components, [400, 403, 409, 413, 422], { body: true }),
       },
     };
     paths[`/commands/${command.name}`] = { post: operation };

@@ -66,12 +66,20 @@ export const withComponentInputs = (
   const zoneItemInput = (field: Field): Schema => {
     const items = (field.components ?? []).map((component) => {
       const value = componentInput(component);
-      const name = `${componentSchemaName(context, projection().components.get(component.uid)!, component)}.Item.${variant}`;
+      const seen = projection().components.get(component.uid)!;
+      // An entry without `attributes` is an empty value: allowed only where the component requires nothing
+      // (`{ type: 'sections.hero' }` is a 422 "heading must be defined", so its type must not compile).
+      const requires = seen.readable.some(requiredInValue);
+      const name = `${componentSchemaName(context, seen, component)}.Item.${variant}`;
       const ref = context.components.schema(name, () =>
         object(
           { type: { type: 'string', const: component.uid, description: 'The component: `<category>.<name>`.' }, attributes: value },
-          ['type'],
-          { description: `A ${component.label} entry of a dynamic zone, as writes take it; no \`attributes\` is an empty value.` },
+          requires ? ['type', 'attributes'] : ['type'],
+          {
+            description: requires
+              ? `A ${component.label} entry of a dynamic zone, as writes take it, with the fields its component requires.`
+              : `A ${component.label} entry of a dynamic zone, as writes take it; no \`attributes\` is an empty value.`,
+          },
         ),
       );
       return [component.uid, ref] as const;

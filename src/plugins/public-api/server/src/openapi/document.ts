@@ -50,10 +50,13 @@ export const OPENAPI_MEDIA_TYPES = ['application/json', 'application/vnd.oai.ope
 export const SECURITY_SCHEME = 'apiKey';
 const SERVICE_TAG = 'Service';
 
-/** Statuses every operation can answer with: no key, a refused origin, an Accept it cannot meet, a failure. */
-// 503: every keyed request may be shed when the process is at its bound of requests in flight.
-const READ_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 500, 503];
-const SERVICE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 406, 500, 503];
+/**
+ * The statuses a read's handler answers besides the edge's (http/statuses.ts, which errorResponses adds):
+ * a query it refuses (400), drafts or an action not granted (403), a resource or record that is not there (404).
+ */
+const READ_ERRORS: readonly ErrorStatus[] = [400, 403, 404];
+/** The index and the documents take no parameter (400). */
+const SERVICE_ERRORS: readonly ErrorStatus[] = [400];
 
 /** Names of shared components and fixed operations that no resource may take. */
 const RESERVED_NAMES = new Set([

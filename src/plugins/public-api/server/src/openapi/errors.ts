@@ -4,6 +4,7 @@
  */
 import { ERROR_STATUSES, type ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
+import { operationStatuses } from '../http/statuses';
 import type { Components } from './components';
 import { jsonApi } from './envelope';
 import { object } from './schema';
@@ -73,21 +74,21 @@ const RESPONSE_NAMES: Record<ErrorStatus, string> = {
 };
 
 const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'The request is malformed: a query parameter (named in `source.parameter`) or the body.',
+  400: 'The request is malformed: a query parameter (named in `source.parameter`), the body, the Host header (`host_invalid`), text no database stores (`unstorable_text`), or not HTTP at all (`malformed_http`, the connection is closed).',
   401: 'The API key is missing, malformed, unknown, expired or revoked.',
   403: 'The key lacks the grant for this resource or action, or the browser origin is not allowed.',
   404: 'The resource or record does not exist for this key.',
   405: 'The resource never supports this method.',
   406: 'The Accept header excludes every media type this endpoint answers with.',
-  408: 'The request body did not arrive in time (`body_too_slow`) or stalled (`body_stalled`); the connection is closed.',
+  408: 'The request body did not arrive in time (`body_too_slow`) or stalled (`body_stalled`), or the request was not received in full in the time the server allows (`request_incomplete`); the connection is closed.',
   409: 'The write conflicts with the current state (type or id mismatch, duplicate slug, a retry still running).',
   410: "The sync token is older than the retention (`sync_token_expired`) or the key's grants changed since it was issued (`sync_grants_changed`): start the sync again without a token.",
   412: 'If-Match names no current ETag of the record: it has changed since (`precondition_failed`). Read it again and retry with its new ETag.',
-  413: 'The request body is larger than 1 MiB.',
+  413: "The request body is larger than the operation takes (1 MiB of JSON; a command's files their own bounds), or its chunk extensions are longer than the server reads (`chunk_extensions_too_large`, any request).",
   415: 'The request body is not application/json or application/vnd.api+json.',
   416: 'The requested byte range cannot be served from this file.',
   422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
-  429: 'Too many requests.',
+  429: "Too many requests: the key has used its rate limit's requests of the window (`rate_limited`), or its client address too many failed authentications (`unauthenticated_rate_limited`); retry after `Retry-After` seconds.",
   431: 'The request line and header fields are longer than the server reads (16 KiB by default): shorten the URL or the headers; the connection is closed.',
   500: 'The server could not complete the request; it has been logged.',
   502: "An asset's bytes could not be read from the upload provider's storage (`asset_origin_failed`, `asset_too_large`).",
@@ -110,16 +111,32 @@ export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
         })),
       };
     }
-    if (status === 503) {
+    const retryAfter = () =>
+      c.header('Retry-After', () => ({
+        description: 'Seconds to wait before retrying.',
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      }));
+    if (status === 503) response.headers = { 'Retry-After': retryAfter() };
+    if (status === 429) {
       response.headers = {
-        'Retry-After': c.header('Retry-After', () => ({
-          description: 'Seconds to wait before retrying.',
-          schema: { type: 'string', pattern: '^[0-9]+$' },
+        'Retry-After': retryAfter(),
+        RateLimit: c.header('RateLimit', () => ({
+          description:
+            'The limit that refused the request (`"key"` or `"address"`): `r` requests remain, `t` seconds until its window ends.',
+          schema: { type: 'string' },
+        })),
+        'RateLimit-Policy': c.header('RateLimit-Policy', () => ({
+          description: 'The refusing limit: `q` requests in a window of `w` seconds.',
+          schema: { type: 'string' },
         })),
       };
     }
     return response;
   });
 
-export const errorResponses = (c: Components, statuses: readonly ErrorStatus[]): Record<string, Ref> =>
-  Object.fromEntries(statuses.map((status) => [String(status), errorResponse(c, status)]));
+/**
+ * The error responses of an operation: its handler's own statuses (`own`), and every status the edge can
+ * answer any keyed request with, a body's too when it takes one (http/statuses.ts).
+ */
+export const errorResponses = (c: Components, own: readonly ErrorStatus[], options: { body?: boolean } = {}): Record<string, Ref> =>
+  Object.fromEntries(operationStatuses(own, options.body === true).map((status) => [String(status), errorResponse(c, status)]));

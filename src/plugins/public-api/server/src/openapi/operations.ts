@@ -6,7 +6,8 @@
 import type { SchemaKit } from '../fields/codec';
 import { allows } from '../grants/projection';
 import type { ErrorStatus } from '../http/errors';
-import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE } from '../http/media-types';
+import { ATOMIC_MEDIA_TYPE } from '../http/media-types';
+import { jsonApi } from './envelope';
 import { resourcePath } from '../registry/paths';
 import type { Resource } from '../registry/types';
 import { MAX_OPERATIONS, OPERATIONS_MEMBER, RESULTS_MEMBER } from '../write/atomic-document';
@@ -23,7 +24,7 @@ import { idempotencyKey, replayedHeader, writableAttributes } from './writes';
 export const OPERATIONS_TAG = 'Atomic operations';
 
 /** What the request can answer: a refused operation's status among the single writes', and 413 beyond 100 operations or 1 MiB. */
-const OPERATION_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
+const OPERATION_ERRORS: readonly ErrorStatus[] = [400, 403, 404, 409, 413, 422];
 
 type Action = 'create' | 'update' | 'delete';
 const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'delete'];
@@ -179,10 +180,7 @@ export const operationsPath = (context: DocumentContext, exposed: readonly Resou
   );
   const response = components.schema('AtomicOperationsResults', () =>
     object({
-      jsonapi: object({
-        version: { type: 'string', const: '1.1' },
-        ext: { type: 'array', items: { type: 'string', const: ATOMIC_EXTENSION } },
-      }),
+      jsonapi: jsonApi(components),
       [RESULTS_MEMBER]: {
         type: 'array',
         maxItems: MAX_OPERATIONS,
@@ -209,7 +207,7 @@ export const operationsPath = (context: DocumentContext, exposed: readonly Resou
         headers: { 'Idempotent-Replayed': replayedHeader(components) },
         content: { [ATOMIC_MEDIA_TYPE]: { schema: response } },
       },
-      ...errorResponses(components, OPERATION_ERRORS),
+      ...errorResponses(components, OPERATION_ERRORS, { body: true }),
     },
   };
   return { '/operations': { post: operation } };

@@ -19,7 +19,7 @@ import { object } from './schema';
 import type { PathItemObject } from './types';
 
 /** 410: a token past the retention, or made under other grants. */
-const SYNC_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 406, 410, 500, 503];
+const SYNC_ERRORS: readonly ErrorStatus[] = [400, 403, 410];
 
 const LINK = { type: 'string', format: 'uri' } as const;
 

@@ -24,11 +24,14 @@ import { archivedRecordMeta, fieldMeta } from './meta';
 import { object } from './schema';
 import type { OperationObject, ParameterObject, Ref, RequestBodyObject, ResponseObject, Schema } from './types';
 
-/** Statuses a write can answer with besides its success (contract sections 4, 7, 8, 12). */
-export const CREATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
-export const UPDATE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 408, 409, 413, 415, 422, 500, 503];
+/**
+ * Statuses a write's handler answers with besides its success (contract sections 4, 7, 8, 12); the edge's
+ * and a body's are added by errorResponses (http/statuses.ts).
+ */
+export const CREATE_ERRORS: readonly ErrorStatus[] = [400, 403, 404, 409, 422];
+export const UPDATE_ERRORS: readonly ErrorStatus[] = [400, 403, 404, 409, 422];
 /** A DELETE takes no body (400 when it has one) and no Idempotency-Key; the content type's rules may still refuse it. */
-export const DELETE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 406, 409, 422, 500, 503];
+export const DELETE_ERRORS: readonly ErrorStatus[] = [400, 403, 404, 409, 422];
 
 /** Request bodies: JSON:API's media type or plain JSON (contract section 7). */
 export const REQUEST_MEDIA_TYPES = [JSONAPI_MEDIA_TYPE, 'application/json'] as const;
@@ -191,7 +194,7 @@ export const writeOperations = (context: DocumentContext, resource: Resource, ta
     requestBody: requestBody(context, resource, 'Update'),
     responses: {
       '200': recordResponse(context, resource, 'The record after the change.', { 'Idempotent-Replayed': replayedHeader(components) }),
-      ...errorResponses(components, UPDATE_ERRORS),
+      ...errorResponses(components, UPDATE_ERRORS, { body: true }),
     },
   });
 
@@ -212,7 +215,7 @@ export const writeOperations = (context: DocumentContext, resource: Resource, ta
           Location: locationHeader(components),
           'Idempotent-Replayed': replayedHeader(components),
         }),
-        ...errorResponses(components, CREATE_ERRORS),
+        ...errorResponses(components, CREATE_ERRORS, { body: true }),
       },
     };
   }

@@ -23,14 +23,15 @@ const NAMES = new Set(['limit', 'locale', 'token', 'cursor']);
 export const parseSyncQuery = (query: URLSearchParams, locales: readonly string[] | null): SyncQuery => {
   const parsed: SyncQuery = { limit: SYNC_DEFAULT_LIMIT, locales: null, token: null, cursor: null };
   for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    // Repeated before unknown, as the read parsers judge it.
+    if (values.length > 1) throw parameterError(name, `The query parameter ${echo(name)} is given more than once.`, 'parameter_repeated');
     if (!NAMES.has(name)) {
       throw apiError(400, `Unknown query parameter ${echo(name)}; /sync takes limit, locale, token and cursor.`, {
         source: { parameter: name },
         reason: 'unknown_parameter',
       });
     }
-    const values = query.getAll(name);
-    if (values.length > 1) throw parameterError(name, `The query parameter ${echo(name)} is given more than once.`, 'parameter_repeated');
     const text = values[0]!;
     if (name === 'limit') parsed.limit = parseLimit(text);
     else if (name === 'locale') parsed.locales = parseLocaleList(text, locales);

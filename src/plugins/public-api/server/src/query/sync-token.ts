@@ -21,6 +21,20 @@ import { apiError } from '../http/errors';
 
 /** How old a token may be: the change journal's retention (30 days). */
 export const SYNC_TOKEN_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The grain of the times tokens and cursors carry (their issue and run start times): an hour. The same
+ * sync state then gives the same token, cursor and document for up to an hour, so its ETag answers
+ * `If-None-Match` with 304 (contract section 14; at millisecond grain no two answers were alike). A time
+ * is rounded down, never up: a token passes the 30-day check only while the journal still holds every
+ * change after its position (those came after the real issue time, so after the rounded one), and it
+ * expires at most an hour early; a cursor lives 23 to 24 hours. A client revalidating an answer holds a
+ * token or cursor at most an hour older than a fresh one.
+ */
+export const SYNC_TIME_GRAIN_MS = 60 * 60 * 1000;
+
+/** `now`, rounded down to the grain of sync times. */
+export const syncTime = (now: number): number => now - (now % SYNC_TIME_GRAIN_MS);
 export const MAX_SYNC_TOKEN_LENGTH = 1024;
 
 const VERSION = 1;

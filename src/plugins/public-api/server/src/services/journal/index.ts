@@ -135,6 +135,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { entries, next: entries.length === limit ? positionAfter(entries.at(-1)!) : null };
   };
 
+  /** The safe end of the journal now (see the header). */
+  const horizon = async (): Promise<JournalPosition> => {
+    if (client() === 'postgres') {
+      const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
+      return { txid: Number(result.rows[0]!.horizon), seq: 0 };
+    }
+    // SQLite: on the transaction running, if any (its one connection is held by it).
+    const rows = (await connectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
+    return { txid: 0, seq: Number(rows[0]!.next) };
+  };
+
   return {
     /** Creates the table and its indexes when missing (every start; idempotent). */
     async ensure(): Promise<void> {
@@ -158,15 +169,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       );
     },
 
-    /** The safe end of the journal now (see the header). */
-    async horizon(): Promise<JournalPosition> {
-      if (client() === 'postgres') {
-        const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
-        return { txid: Number(result.rows[0]!.horizon), seq: 0 };
-      }
-      // SQLite: on the transaction running, if any (its one connection is held by it).
-      const rows = (await connectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
-      return { txid: 0, seq: Number(rows[0]!.next) };
+    horizon,
+
+    /**
+     * The horizon moved back to just after the newest entry before it (the journal's start when there is
+     * none): the same position for the same journal. On PostgreSQL every transaction of the server moves
+     * the horizon (a rate-limit count, a session), so two syncs of one unchanged state would name two
+     * positions; no entry lies between the two, so reading from or up to either gives the same entries,
+     * and a sync token at the settled one makes the same document, whose ETag then answers 304 (contract
+     * section 14). One backward probe of the `(txid, seq)` index. On SQLite the horizon is settled already.
+     */
+    async settledHorizon(): Promise<JournalPosition> {
+      const now = await horizon();
+      if (client() !== 'postgres') return now;
+      // Entries below the horizon are committed and no entry is ever added below it: the probe is stable.
+      const rows = await rawRows<{ txid: string | number; seq: string | number }>(
+        `SELECT txid, seq FROM ${JOURNAL_TABLE} WHERE (txid, seq) < (?, ?) ORDER BY txid DESC, seq DESC LIMIT 1`,
+        [now.txid, now.seq],
+      );
+      const newest = rows[0];
+      return newest ? { txid: Number(newest.txid), seq: Number(newest.seq) + 1 } : JOURNAL_START;
     },
 
     /**
