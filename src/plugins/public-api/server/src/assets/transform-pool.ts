@@ -59,6 +59,8 @@ export const DEFAULT_IDLE_MS = 60_000;
 
 type Worker = {
   child: ChildProcess;
+  /** Taken by a transform (from the moment it is handed out until its answer or its death). */
+  busy: boolean;
   job: { id: number; resolve: (buffer: Buffer) => void; reject: (error: PoolProblem) => void; timer: ReturnType<typeof setTimeout> } | null;
   idle: ReturnType<typeof setTimeout> | null;
 };
@@ -85,7 +87,7 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
       execArgv: [],
       env: { ...process.env, PUBLIC_API_TRANSFORM_THREADS: String(options.threads) },
     });
-    const worker: Worker = { child, job: null, idle: null };
+    const worker: Worker = { child, busy: true, job: null, idle: null };
     workers.add(worker);
     // An idle process keeps nothing of this one alive.
     child.unref();
@@ -121,6 +123,7 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
       next.resolve(worker);
       return;
     }
+    worker.busy = false;
     worker.idle = setTimeout(() => {
       remove(worker);
       worker.child.disconnect();
@@ -130,7 +133,8 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
 
   const idleWorker = (): Worker | null => {
     for (const worker of workers) {
-      if (worker.job === null && worker.child.connected) {
+      if (!worker.busy && worker.child.connected) {
+        worker.busy = true;
         if (worker.idle) clearTimeout(worker.idle);
         worker.idle = null;
         return worker;
@@ -178,7 +182,7 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
     },
     load: () => {
       let busy = 0;
-      for (const worker of workers) if (worker.job) busy += 1;
+      for (const worker of workers) if (worker.busy) busy += 1;
       return { processes: workers.size, busy };
     },
     pids: () => [...workers].map((worker) => worker.child.pid).filter((pid): pid is number => pid !== undefined),
