@@ -83,8 +83,7 @@ describe('one transform at a time, three turns per client', () => {
     env = await setUp({
       PUBLIC_API_TRANSFORMS_IN_FLIGHT: '1',
       PUBLIC_API_TRANSFORMS_PER_CLIENT: '3',
-      // The flood need not finish: its encodings of noise are killed at the limit on a slow machine.
-      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '8000',
+      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '60000',
     });
     heavy = await env.image('noise.png', await noise(240));
     small = await env.image('small.png', await solidImage(64, 64));
@@ -233,14 +232,15 @@ describe('a time limit of three seconds', () => {
   });
 });
 
-describe('a share of cost per client: two turns, one address floods with large AVIF variants', () => {
+describe('a share of cost per client, and expensive transforms on all turns but one: three turns, floods of large AVIF variants', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
   let photo: string;
 
   beforeAll(async () => {
-    // No lane: the other address's transform is not cheap, it needs a general turn.
+    // No lane: the other address's transform is not cheap, it needs a general turn. Expensive transforms
+    // (the AVIFs below) may hold two of the three turns.
     env = await setUp({
-      PUBLIC_API_TRANSFORMS_IN_FLIGHT: '2',
+      PUBLIC_API_TRANSFORMS_IN_FLIGHT: '3',
       PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT: '0',
       PUBLIC_API_TRANSFORMS_PER_CLIENT: '3',
       // The flood need not finish: its encodings of noise are killed at the limit on a slow machine.
@@ -252,7 +252,7 @@ describe('a share of cost per client: two turns, one address floods with large A
     await env?.close();
   });
 
-  test('the flood holds one turn, the other turn serves another address at once; one IPv6 /64 is one client', async () => {
+  test("one address's flood holds one turn, the others serve another address at once; one IPv6 /64 is one client", async () => {
     const finished: string[] = [];
     const track = (label: string, answer: Promise<Answer>) =>
       answer.then((res) => {
@@ -263,17 +263,38 @@ describe('a share of cost per client: two turns, one address floods with large A
     // are over the share of 8.
     const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${photo}?w=${700 - n}&format=avif`, `2001:db8:aa:1::${n}`)));
     await until(() => env.load().running === 1 && env.load().waiting === 2);
-    // One turn stays free although the flood waits: its share is spent.
+    // Two turns stay free although the flood waits: its share is spent.
     expect(env.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 1 });
     // A fourth address of the same /64 is the same client, at its bound of three turns.
     expectUnavailable(await env.get(`${photo}?w=600&format=avif`, '2001:db8:aa:1::4'), 'transforms_busy');
 
-    // Another /64 asks for a WebP of 0.25 megapixels (cost 0.9: not cheap), and takes the free turn at once.
+    // Another /64 asks for a WebP of 0.25 megapixels (cost 0.9: not cheap), and takes a free turn at once.
     const other = track('other', env.get(`${photo}?w=500&format=webp`, '2001:db8:aa:2::1'));
     const served = await other;
     expect(served.status).toBe(200);
     expect((await sharp(served.body).metadata()).width).toBe(500);
     // Served beside the flood's first encoding, not after it.
+    expect(finished).toEqual(['other']);
+    for (const res of await Promise.all(flood)) {
+      if (res.status !== 200) expectUnavailable(res, 'transform_timed_out');
+    }
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test("three addresses flood with expensive AVIFs: they hold two turns, and a fourth address's medium WebP takes the third at once", async () => {
+    const finished: string[] = [];
+    const track = (label: string, answer: Promise<Answer>) =>
+      answer.then((res) => {
+        finished.push(label);
+        return res;
+      });
+    const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${photo}?w=${690 - n}&format=avif`, `203.0.113.${n}`)));
+    await until(() => env.load().running === 2 && env.load().waiting === 1);
+    expect(env.load()).toEqual({ running: 2, cheap: 0, waiting: 1, clients: 3 });
+    const other = track('other', env.get(`${photo}?w=450&format=webp`, '198.51.100.7'));
+    const served = await other;
+    expect(served.status).toBe(200);
+    expect((await sharp(served.body).metadata()).width).toBe(450);
     expect(finished).toEqual(['other']);
     for (const res of await Promise.all(flood)) {
       if (res.status !== 200) expectUnavailable(res, 'transform_timed_out');

@@ -397,7 +397,29 @@ describe("a client's share of cost", () => {
     expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
   });
 
-  test('property: a client runs more than one transform only within its share, and a free turn never has a waiter that fits', async () => {
+  test('expensive transforms of many clients hold at most expensiveTurns; a medium one takes the turn left, at once', async () => {
+    const queue = createFairQueue({ ...limits, running: 2, expensiveCost: 4, expensiveTurns: 1 }, stopped);
+    const first = admitted(await queue.enter('a', 'heavy', 7));
+    let second: Release | null = null;
+    void queue.enter('b', 'heavy', 7).then((admission) => {
+      second = admitted(admission);
+    });
+    await tick();
+    expect(second).toBeNull();
+    expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 1, clients: 2 });
+    const medium = admitted(await queue.enter('c', 'heavy', 2));
+    // The medium one ends: the expensive one still may not take its turn.
+    medium();
+    await tick();
+    expect(second).toBeNull();
+    // The expensive one ends: the next starts.
+    first();
+    await tick();
+    second!();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('property: a client runs more than one transform only within its share, expensive ones hold at most expensiveTurns, and a free turn never has a waiter that fits', async () => {
     type Step = { kind: 'enter'; client: number; cost: number } | { kind: 'release'; index: number };
     const step: fc.Arbitrary<Step> = fc.oneof(
       fc
@@ -407,7 +429,8 @@ describe("a client's share of cost", () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(step, { maxLength: 60 }), async (running, steps) => {
-        const queue = createFairQueue({ ...limits, running }, stopped);
+        const expensiveTurns = Math.max(1, running - 1);
+        const queue = createFairQueue({ ...limits, running, expensiveCost: 4, expensiveTurns }, stopped);
         const held: { client: number; cost: number; release: Release }[] = [];
         const waiting: { client: number; cost: number }[] = [];
         for (const current of steps) {
@@ -429,10 +452,13 @@ describe("a client's share of cost", () => {
           }
           for (const { cost, count } of spent.values()) if (count > 1) expect(cost).toBeLessThanOrEqual(8);
           expect(held.length).toBeLessThanOrEqual(running);
+          const expensive = held.filter((entry) => entry.cost > 4).length;
+          expect(expensive).toBeLessThanOrEqual(expensiveTurns);
           if (held.length < running) {
             for (const waiter of waiting) {
               const of = spent.get(waiter.client);
-              expect(of !== undefined && of.cost + waiter.cost > 8).toBe(true);
+              const overShare = of !== undefined && of.cost + waiter.cost > 8;
+              expect(overShare || (waiter.cost > 4 && expensive === expensiveTurns)).toBe(true);
             }
           }
         }

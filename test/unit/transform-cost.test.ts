@@ -6,6 +6,7 @@
 import {
   CHEAP_TRANSFORM_COST,
   CLIENT_TRANSFORM_COST,
+  EXPENSIVE_TRANSFORM_COST,
   isCheapTransform,
   outputSize,
   transformCost,
@@ -78,6 +79,11 @@ test("a client's share of cost (the transform queue's) fits three medium WebPs o
   expect(4 * webp).toBeGreaterThan(CLIENT_TRANSFORM_COST);
   expect(avif).toBeLessThanOrEqual(CLIENT_TRANSFORM_COST);
   expect(avif + webp).toBeGreaterThan(CLIENT_TRANSFORM_COST);
+  // Expensive (held to all general turns but one): the AVIF, not the WebP.
+  expect(avif).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
+  expect(webp).toBeLessThanOrEqual(EXPENSIVE_TRANSFORM_COST);
+  expect(transformCost(photo, ask({ width: 1000, format: 'avif' }))).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
+  expect(transformCost(large, ask({ width: 2000, format: 'webp' }))).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
   // A first thumbnail always fits beside anything cheap of the same client.
   expect(isCheapTransform(transformCost(large, ask({ width: 200, format: 'webp' })))).toBe(true);
 });

@@ -6,11 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  PoolProblem,
-  createTransformPool,
-  type TransformPool,
-} from '../../src/plugins/public-api/server/src/assets/transform-pool';
+import { PoolProblem, createTransformPool, type TransformPool } from '../../src/plugins/public-api/server/src/assets/transform-pool';
 import type { Transform } from '../../src/plugins/public-api/server/src/assets/transform-query';
 
 const script = path.join(__dirname, '../fixtures/transform-worker.js');

@@ -21,6 +21,9 @@
  *   the other turns stay free for other addresses, while cheap transforms may run side by side. It holds
  *   even when no one else waits: the turns must already be free when another client comes, since a
  *   running transform is only stopped at its time limit.
+ * - Expensive transforms (cost over `expensiveCost`) hold at most `expensiveTurns` general turns in all,
+ *   whichever clients ask: a flood from many addresses of large AVIF variants leaves a general turn to
+ *   the medium transforms (a 1000-pixel WebP) of everyone else, which the cheap lane does not take.
  */
 export type FairQueueLimits = {
   running: number;
@@ -31,6 +34,10 @@ export type FairQueueLimits = {
   maxWaitMs: number;
   /** The estimated cost one client's running transforms may add up to (Infinity: no share). */
   clientCost?: number;
+  /** Above this cost a transform is expensive (Infinity: none is). */
+  expensiveCost?: number;
+  /** General turns expensive transforms may hold at once, all clients together. */
+  expensiveTurns?: number;
 };
 
 /** What a transform costs, as the queue tells them apart. */
@@ -96,6 +103,12 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
   /** The estimated cost of each client's running transforms; a client with none is not in here. */
   const runningCost = new Map<string, { cost: number; count: number }>();
   const clientCost = limits.clientCost ?? Infinity;
+  const expensiveCost = limits.expensiveCost ?? Infinity;
+  const expensiveTurns = limits.expensiveTurns ?? limits.running;
+  /** Expensive transforms running on general turns. */
+  let expensiveRunning = 0;
+  /** Whether a transform of `cost` may take a general turn, by the bound on expensive ones. */
+  const generalFits = (cost: number) => cost <= expensiveCost || expensiveRunning < expensiveTurns;
   /** Whether `client` may start a transform of `cost` now, by its share. */
   const withinShare = (client: string, cost: number) => {
     const spent = runningCost.get(client);
@@ -112,7 +125,9 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     let chosen: { client: string; waiters: Waiter[]; at: number } | null = null;
     let least = Infinity;
     for (const [client, waiters] of queues) {
-      const at = waiters.findIndex((waiter) => (lane === 'general' || waiter.weight === 'cheap') && withinShare(client, waiter.cost));
+      const at = waiters.findIndex(
+        (waiter) => (lane === 'general' ? generalFits(waiter.cost) : waiter.weight === 'cheap') && withinShare(client, waiter.cost),
+      );
       if (at < 0) continue;
       const used = usageOf(client, now);
       if (used < least) {
@@ -132,8 +147,10 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
 
   /** Takes a turn of `lane` for `client`'s transform of `cost`; the release gives it back. */
   const start = (client: string, lane: Lane, cost: number): Release => {
+    const expensive = lane === 'general' && cost > expensiveCost;
     if (lane === 'general') running += 1;
     else cheapRunning += 1;
+    if (expensive) expensiveRunning += 1;
     const spent = runningCost.get(client) ?? { cost: 0, count: 0 };
     runningCost.set(client, { cost: spent.cost + cost, count: spent.count + 1 });
     let released = false;
@@ -148,6 +165,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
       else runningCost.delete(client);
       if (lane === 'general') running -= 1;
       else cheapRunning -= 1;
+      if (expensive) expensiveRunning -= 1;
       dispatch();
     };
   };
@@ -181,7 +199,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
       if ((held.get(client) ?? 0) >= limits.perClient) return Promise.resolve({ kind: 'refused' });
       // A free turn means no waiter fits it (dispatch): a newcomer that fits never overtakes one there.
       if (withinShare(client, cost)) {
-        if (running < limits.running) return admitNow(client, 'general', cost);
+        if (running < limits.running && generalFits(cost)) return admitNow(client, 'general', cost);
         // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
         if (weight === 'cheap' && cheapRunning < limits.cheap) return admitNow(client, 'cheap', cost);
       }

@@ -69,3 +69,10 @@ export const isCheapTransform = (cost: number): boolean => cost <= CHEAP_TRANSFO
  * one transform, whatever its cost.
  */
 export const CLIENT_TRANSFORM_COST = 8;
+
+/**
+ * Over this cost a transform is expensive: expensive ones hold at most all general turns of the queue but
+ * one (assets/fair-queue.ts), so medium transforms (a 1000-pixel-wide WebP of a 6000 x 4000 JPEG: 2.2) are
+ * not left waiting for a flood of large encodings (its 1000-pixel-wide AVIF: 6.8) from many addresses.
+ */
+export const EXPENSIVE_TRANSFORM_COST = 4;

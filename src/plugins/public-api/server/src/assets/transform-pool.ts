@@ -189,11 +189,14 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
     async close() {
       closed = true;
       for (const waiter of waiting.splice(0)) waiter.reject(new PoolProblem('exited', 'The transform processes are closed.'));
-      const exits = [...workers].map((worker) => new Promise<void>((resolve) => {
-        if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
-        else worker.child.once('exit', () => resolve());
-        worker.child.kill('SIGKILL');
-      }));
+      const exits = [...workers].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
+            else worker.child.once('exit', () => resolve());
+            worker.child.kill('SIGKILL');
+          }),
+      );
       await Promise.all(exits);
     },
   };

@@ -138,7 +138,10 @@ const queuedTransform = async (client: string, source: TransformSource, asked: T
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();
   try {
-    return await runTransform(assets.transformPool(), plan, limitMs - (Date.now() - started));
+    const remainingMs = limitMs - (Date.now() - started);
+    // Admitted at its very limit: not worth a process.
+    if (remainingMs <= 0) throw transformTimedOut();
+    return await runTransform(assets.transformPool(), plan, remainingMs);
   } finally {
     admission.release();
   }

@@ -25,7 +25,7 @@ import { createFairQueue, type FairQueue } from '../assets/fair-queue';
 import { createLookupCache } from '../assets/lookup-cache';
 import { createOriginSources, type OriginSources } from '../assets/origin-sources';
 import { parseTransformPresets, type TransformPreset } from '../assets/presets';
-import { CLIENT_TRANSFORM_COST } from '../assets/transform-cost';
+import { CLIENT_TRANSFORM_COST, EXPENSIVE_TRANSFORM_COST } from '../assets/transform-cost';
 import { createTransformPool, type TransformPool } from '../assets/transform-pool';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
@@ -314,9 +314,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * The transform queue (contract section 13): transforms in flight, fair between client addresses,
-     * bounded in all and per client, each waiting no longer than its time limit, with a lane of turns
-     * that only cheap transforms take.
+     * The transform queue (contract section 13): transforms in flight, fair between client classes,
+     * bounded in all and per client, each client within a share of cost, expensive transforms on all
+     * general turns but one, each waiting no longer than its time limit, with a lane of turns that only
+     * cheap transforms take.
      */
     transforms(): FairQueue {
       if (queue) return queue;
@@ -328,6 +329,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         perClient: config.transformsPerClient,
         maxWaitMs: config.transformTimeoutMs,
         clientCost: CLIENT_TRANSFORM_COST,
+        expensiveCost: EXPENSIVE_TRANSFORM_COST,
+        expensiveTurns: Math.max(1, config.transformsInFlight - 1),
       });
       return queue;
     },
