@@ -103,6 +103,15 @@ test("an error is the transform's, and the process is kept; a process that dies 
   expect(after.pid).not.toBe(pid);
 });
 
+test("a process that dies leaves nothing behind: its transform's time limit does not fire later", async () => {
+  pool = createTransformPool({ size: 1, threads: 1, script });
+  expect((await problemOf(pool.run('exit', transform, 200))).kind).toBe('exited');
+  expect(pool.load()).toEqual({ processes: 0, busy: 0 });
+  // Past the dead transform's limit: no process was killed nor started in its name.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  expect(pool.load()).toEqual({ processes: 0, busy: 0 });
+});
+
 test('an idle process exits after idleMs; the next transform starts another', async () => {
   pool = createTransformPool({ size: 1, threads: 1, script, idleMs: 50 });
   const { pid } = answered(await pool.run('a', transform, LONG));

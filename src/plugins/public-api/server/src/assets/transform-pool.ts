@@ -103,8 +103,8 @@ export const createTransformPool = (options: TransformPoolOptions): TransformPoo
     });
     child.on('exit', (code, signal) => {
       const job = worker.job;
-      worker.job = null;
       remove(worker);
+      worker.job = null;
       if (job) {
         if (!closed) options.warn?.(`a transform process exited (${signal ?? `code ${code}`}) during a transform`);
         job.reject(new PoolProblem('exited', `The transform process exited (${signal ?? `code ${code}`}).`));
