@@ -41,7 +41,7 @@ const DATA = [
   `${SERVER}(database|content-types|commands)/`,
   `${SERVER}read/(?!load\\.ts$)`,
   `${SERVER}uploads/store\\.ts$`,
-  `${SERVER}assets/(bytes|lookup-cache|variant-cache|transform)\\.ts$`,
+  `${SERVER}assets/(bytes|lookup-cache|variant-cache|transform|transform-pipeline|transform-pool|transform-worker)\\.ts$`,
 ];
 const KERNEL = [`${SERVER}(config|utils)/`];
 const CODECS = [
@@ -50,7 +50,7 @@ const CODECS = [
   `${SERVER}serialize/rows\\.ts$`,
   `${SERVER}slugs/(?!middleware\\.ts$)`,
   `${SERVER}uploads/(?!store\\.ts$)`,
-  `${SERVER}assets/(?!(bytes|lookup-cache|variant-cache|transform)\\.ts$)`,
+  `${SERVER}assets/(?!(bytes|lookup-cache|variant-cache|transform|transform-pipeline|transform-pool|transform-worker)\\.ts$)`,
 ];
 
 /** A rule that `from` may not import `to`. */

@@ -4,8 +4,9 @@
  * turns, freed turns go round-robin between clients so a flooding client cannot starve the rest, and a
  * transform that outlasts PUBLIC_API_TRANSFORM_TIMEOUT_MS is stopped: 503 with Retry-After either way.
  *
- * Client addresses come from X-Forwarded-For: the app trusts a proxy here (IS_PROXIED). Heavy transforms
- * are AVIF encodings of noise, the slowest thing a client can ask of libvips.
+ * Client addresses come from X-Forwarded-For: the app trusts a proxy here (IS_PROXIED); an IPv6 client is
+ * its /64. Heavy transforms are AVIF encodings of noise, the slowest thing a client can ask of libvips.
+ * Transforms run in processes of a pool (assets/transform-pool.ts): one past its limit is killed.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -154,41 +155,149 @@ describe('the lane of cheap transforms', () => {
   });
 });
 
-describe('a time limit of one second', () => {
+/** The transform pool of the app (services/assets.ts). */
+type Pool = { load: () => { processes: number; busy: number }; pids: () => number[] };
+const poolOf = (env: Awaited<ReturnType<typeof setUp>>): Pool =>
+  (env.app.strapi.plugin('public-api').service('assets') as { transformPool: () => Pool }).transformPool();
+
+/** The CPU a process has used (ms, user and system), or null once it is gone (a zombie counts as gone). */
+const cpuOfProcess = (pid: number): number | null => {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // After "pid (name)": state is field 3, utime and stime fields 14 and 15, in clock ticks (100 per second).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z') return null;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a time limit of three seconds', () => {
   let env: Awaited<ReturnType<typeof setUp>>;
   let slow: string;
 
   beforeAll(async () => {
-    // No lane for cheap transforms: the small one below must wait for the one turn.
+    // One turn and no lane for cheap transforms.
     env = await setUp({
       PUBLIC_API_TRANSFORMS_IN_FLIGHT: '1',
       PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT: '0',
-      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '1000',
+      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '3000',
     });
-    slow = await env.image('slow.png', await noise(500));
+    // An AVIF of 1.4 megapixels of noise: far longer than the limit on any machine.
+    slow = await env.image('slow.png', await noise(1200));
   });
   afterAll(async () => {
     await env?.close();
   });
 
-  test('a transform that outlasts it is answered 503 transform_timed_out with Retry-After at the limit; its turn is held until it ends', async () => {
-    const started = Date.now();
-    const res = await env.get(`${slow}?w=499&format=avif`, '203.0.113.9');
-    expectUnavailable(res, 'transform_timed_out');
-    // Answered at its limit, not when the encoding ends (it takes several seconds).
-    expect(Date.now() - started).toBeLessThan(2_500);
+  test('a transform that outlasts it is killed at the limit: answered 503, its CPU and its turn free at once, the next transform served', async () => {
+    const pool = poolOf(env);
+    const answer = env.get(`${slow}?w=1199&format=avif`, '203.0.113.9');
+    await until(() => pool.load().busy === 1);
+    const [pid] = pool.pids();
+    // The encoder is at work in its process: its CPU time grows (or it is already over, killed).
+    const startCpu = cpuOfProcess(pid!)!;
+    await until(() => (cpuOfProcess(pid!) ?? Infinity) - startCpu >= 300);
+
+    expectUnavailable(await answer, 'transform_timed_out');
+    // The turn is free as the answer leaves (before, it stayed taken until the encoder ended).
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+    // Killed, not left running: the process is gone, so its CPU time stops growing.
+    await until(() => cpuOfProcess(pid!) === null);
+    expect(pool.pids()).not.toContain(pid);
+    // A fresh process took its place, and serves the next transform.
+    const served = await env.get(`${slow}?w=10`, '198.51.100.7');
+    expect(served.status).toBe(200);
+    expect((await sharp(served.body).metadata()).width).toBe(10);
     const variants = (
       env.app.strapi.plugin('public-api').service('assets') as { variants: () => { stats: () => { computed: number } } }
     ).variants();
-    expect(variants.stats().computed).toBe(0);
-    // The encoder is still at work: its turn is still taken, so nothing else runs beside it.
-    expect(env.load().running).toBe(1);
-    const waited = await env.get(`${slow}?w=10`, '198.51.100.7');
-    // A request that waits past the limit for a turn gets the same answer.
-    expectUnavailable(waited, 'transform_timed_out');
-    await until(() => env.load().running === 0);
+    expect(variants.stats().computed).toBe(1);
+    expect(pool.load()).toEqual({ processes: 1, busy: 0 });
+
+    // Nothing encodes in this process instead: with nothing asked, it spends next to no CPU.
+    const before = ownCpuMs();
+    await pause(1_000);
+    expect(ownCpuMs() - before).toBeLessThan(500);
+  });
+});
+
+describe('a share of cost per client, and expensive transforms on all turns but one: three turns, floods of large AVIF variants', () => {
+  let env: Awaited<ReturnType<typeof setUp>>;
+  let photo: string;
+
+  beforeAll(async () => {
+    // No lane: the other address's transform is not cheap, it needs a general turn. Expensive transforms
+    // (the AVIFs below) may hold two of the three turns.
+    env = await setUp({
+      PUBLIC_API_TRANSFORMS_IN_FLIGHT: '3',
+      PUBLIC_API_CHEAP_TRANSFORMS_IN_FLIGHT: '0',
+      PUBLIC_API_TRANSFORMS_PER_CLIENT: '3',
+      // The flood need not finish: its encodings of noise are killed at the limit on a slow machine.
+      PUBLIC_API_TRANSFORM_TIMEOUT_MS: '8000',
+    });
+    photo = await env.image('photo.png', await noise(700));
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  test("one address's flood holds one turn, the others serve another address at once; one IPv6 /64 is one client", async () => {
+    const finished: string[] = [];
+    const track = (label: string, answer: Promise<Answer>) =>
+      answer.then((res) => {
+        finished.push(label);
+        return res;
+      });
+    // Three addresses of one /64: one client. Each AVIF of about half a megapixel costs 5: two together
+    // are over the share of 8.
+    const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${photo}?w=${700 - n}&format=avif`, `2001:db8:aa:1::${n}`)));
+    await until(() => env.load().running === 1 && env.load().waiting === 2);
+    // Two turns stay free although the flood waits: its share is spent.
+    expect(env.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 1 });
+    // A fourth address of the same /64 is the same client, at its bound of three turns.
+    expectUnavailable(await env.get(`${photo}?w=600&format=avif`, '2001:db8:aa:1::4'), 'transforms_busy');
+
+    // Another /64 asks for a WebP of 0.25 megapixels (cost 0.9: not cheap), and takes a free turn at once.
+    const other = track('other', env.get(`${photo}?w=500&format=webp`, '2001:db8:aa:2::1'));
+    const served = await other;
+    expect(served.status).toBe(200);
+    expect((await sharp(served.body).metadata()).width).toBe(500);
+    // Served beside the flood's first encoding, not after it.
+    expect(finished).toEqual(['other']);
+    for (const res of await Promise.all(flood)) {
+      if (res.status !== 200) expectUnavailable(res, 'transform_timed_out');
+    }
     expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
-    // The queue serves again once the work has ended.
-    expect((await env.get(`${slow}?w=10`, '198.51.100.7')).status).toBe(200);
+  });
+
+  test("three addresses flood with expensive AVIFs: they hold two turns, and a fourth address's medium WebP takes the third at once", async () => {
+    const finished: string[] = [];
+    const track = (label: string, answer: Promise<Answer>) =>
+      answer.then((res) => {
+        finished.push(label);
+        return res;
+      });
+    const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${photo}?w=${690 - n}&format=avif`, `203.0.113.${n}`)));
+    await until(() => env.load().running === 2 && env.load().waiting === 1);
+    expect(env.load()).toEqual({ running: 2, cheap: 0, waiting: 1, clients: 3 });
+    const other = track('other', env.get(`${photo}?w=450&format=webp`, '198.51.100.7'));
+    const served = await other;
+    expect(served.status).toBe(200);
+    expect((await sharp(served.body).metadata()).width).toBe(450);
+    expect(finished).toEqual(['other']);
+    for (const res of await Promise.all(flood)) {
+      if (res.status !== 200) expectUnavailable(res, 'transform_timed_out');
+    }
+    expect(env.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
   });
 });

@@ -333,3 +333,142 @@ describe('the lane of cheap transforms', () => {
     );
   });
 });
+
+describe("a client's share of cost", () => {
+  const limits = { cheap: 0, running: 3, waiting: 100, perClient: 100, maxWaitMs: LONG, clientCost: 8 };
+
+  test('a client runs transforms side by side within its share; past it, one waits while a turn stays free for others', async () => {
+    const queue = createFairQueue(limits, stopped);
+    const first = admitted(await queue.enter('flood', 'heavy', 3));
+    const second = admitted(await queue.enter('flood', 'heavy', 3));
+    // 3 + 3 + 3 is over 8: it waits, though a turn is free.
+    let third: Release | null = null;
+    void queue.enter('flood', 'heavy', 3).then((admission) => {
+      third = admitted(admission);
+    });
+    await tick();
+    expect(third).toBeNull();
+    expect(queue.load()).toEqual({ running: 2, cheap: 0, waiting: 1, clients: 1 });
+    // Another client takes the free turn at once.
+    const other = admitted(await queue.enter('other', 'heavy', 3));
+    expect(queue.load()).toEqual({ running: 3, cheap: 0, waiting: 1, clients: 2 });
+    // A turn of another client frees: the flood is still over its share, the turn stays free.
+    other();
+    await tick();
+    expect(third).toBeNull();
+    expect(queue.load()).toEqual({ running: 2, cheap: 0, waiting: 1, clients: 1 });
+    // One of its own ends: its waiting transform fits again and starts.
+    first();
+    await tick();
+    expect(third).not.toBeNull();
+    second();
+    third!();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('a client with nothing running may start one transform of any cost, and no second beside it', async () => {
+    const queue = createFairQueue(limits, stopped);
+    const large = admitted(await queue.enter('a', 'heavy', 246));
+    let small: Release | null = null;
+    void queue.enter('a', 'heavy', 0.6).then((admission) => {
+      small = admitted(admission);
+    });
+    await tick();
+    expect(small).toBeNull();
+    large();
+    await tick();
+    small!();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('a freed turn skips a client over its share for the next client that fits, whoever used less', async () => {
+    let now = 0;
+    const queue = createFairQueue({ ...limits, running: 2 }, () => now);
+    const other = admitted(await queue.enter('other', 'heavy', 1));
+    const flood = admitted(await queue.enter('flood', 'heavy', 20));
+    // The flood has used nothing yet, the other client has: still, the flood's next cannot start.
+    now = 1_000;
+    const floodNext = queue.enter('flood', 'heavy', 20);
+    const otherNext = queue.enter('other', 'heavy', 1);
+    other();
+    admitted(await otherNext)();
+    flood();
+    admitted(await floodNext)();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('expensive transforms of many clients hold at most expensiveTurns; a medium one takes the turn left, at once', async () => {
+    const queue = createFairQueue({ ...limits, running: 2, expensiveCost: 4, expensiveTurns: 1 }, stopped);
+    const first = admitted(await queue.enter('a', 'heavy', 7));
+    let second: Release | null = null;
+    void queue.enter('b', 'heavy', 7).then((admission) => {
+      second = admitted(admission);
+    });
+    await tick();
+    expect(second).toBeNull();
+    expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 1, clients: 2 });
+    const medium = admitted(await queue.enter('c', 'heavy', 2));
+    // The medium one ends: the expensive one still may not take its turn.
+    medium();
+    await tick();
+    expect(second).toBeNull();
+    // The expensive one ends: the next starts.
+    first();
+    await tick();
+    second!();
+    expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+  });
+
+  test('property: a client runs more than one transform only within its share, expensive ones hold at most expensiveTurns, and a free turn never has a waiter that fits', async () => {
+    type Step = { kind: 'enter'; client: number; cost: number } | { kind: 'release'; index: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc
+        .tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(0.3, 1, 3, 6, 20))
+        .map(([client, cost]): Step => ({ kind: 'enter', client, cost })),
+      fc.nat(20).map((index): Step => ({ kind: 'release', index })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(step, { maxLength: 60 }), async (running, steps) => {
+        const expensiveTurns = Math.max(1, running - 1);
+        const queue = createFairQueue({ ...limits, running, expensiveCost: 4, expensiveTurns }, stopped);
+        const held: { client: number; cost: number; release: Release }[] = [];
+        const waiting: { client: number; cost: number }[] = [];
+        for (const current of steps) {
+          if (current.kind === 'enter') {
+            const entry = { client: current.client, cost: current.cost };
+            waiting.push(entry);
+            void queue.enter(`c${current.client}`, 'heavy', current.cost).then((admission) => {
+              waiting.splice(waiting.indexOf(entry), 1);
+              held.push({ ...entry, release: admitted(admission) });
+            });
+          } else if (held.length > 0) {
+            held.splice(current.index % held.length, 1)[0]!.release();
+          }
+          await tick();
+          const spent = new Map<number, { cost: number; count: number }>();
+          for (const { client, cost } of held) {
+            const before = spent.get(client) ?? { cost: 0, count: 0 };
+            spent.set(client, { cost: before.cost + cost, count: before.count + 1 });
+          }
+          for (const { cost, count } of spent.values()) if (count > 1) expect(cost).toBeLessThanOrEqual(8);
+          expect(held.length).toBeLessThanOrEqual(running);
+          const expensive = held.filter((entry) => entry.cost > 4).length;
+          expect(expensive).toBeLessThanOrEqual(expensiveTurns);
+          if (held.length < running) {
+            for (const waiter of waiting) {
+              const of = spent.get(waiter.client);
+              const overShare = of !== undefined && of.cost + waiter.cost > 8;
+              expect(overShare || (waiter.cost > 4 && expensive === expensiveTurns)).toBe(true);
+            }
+          }
+        }
+        for (const entry of held.splice(0)) entry.release();
+        while (held.length > 0 || waiting.length > 0) {
+          await tick();
+          for (const entry of held.splice(0)) entry.release();
+        }
+        expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
+      }),
+    );
+  });
+});

@@ -5,6 +5,8 @@
  */
 import {
   CHEAP_TRANSFORM_COST,
+  CLIENT_TRANSFORM_COST,
+  EXPENSIVE_TRANSFORM_COST,
   isCheapTransform,
   outputSize,
   transformCost,
@@ -63,4 +65,25 @@ test('an EXIF-rotated source is fitted upright: a width limit applies to its sto
   const rotated = { ...photo, orientation: 6 };
   // Upright it is 1600 x 2400: 400 wide is 400 x 600, more than twice the pixels of 400 x 267 unrotated.
   expect(transformCost(rotated, ask({ width: 400 }))).toBeGreaterThan(2 * transformCost(photo, ask({ width: 400 })));
+});
+
+test("a client's share of cost (the transform queue's) fits three medium WebPs of a 24-megapixel photo, one AVIF of the same size", () => {
+  const large: SourceGeometry = { format: 'jpeg', width: 6000, height: 4000, orientation: 1 };
+  const webp = transformCost(large, ask({ width: 1000, format: 'webp' }));
+  const avif = transformCost(large, ask({ width: 1000, format: 'avif' }));
+  const fullAvif = transformCost(large, ask({ format: 'avif' }));
+  expect(webp).toBeCloseTo(2.17, 2);
+  expect(avif).toBeCloseTo(6.84, 2);
+  expect(fullAvif).toBe(246);
+  expect(3 * webp).toBeLessThanOrEqual(CLIENT_TRANSFORM_COST);
+  expect(4 * webp).toBeGreaterThan(CLIENT_TRANSFORM_COST);
+  expect(avif).toBeLessThanOrEqual(CLIENT_TRANSFORM_COST);
+  expect(avif + webp).toBeGreaterThan(CLIENT_TRANSFORM_COST);
+  // Expensive (held to all general turns but one): the AVIF, not the WebP.
+  expect(avif).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
+  expect(webp).toBeLessThanOrEqual(EXPENSIVE_TRANSFORM_COST);
+  expect(transformCost(photo, ask({ width: 1000, format: 'avif' }))).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
+  expect(transformCost(large, ask({ width: 2000, format: 'webp' }))).toBeGreaterThan(EXPENSIVE_TRANSFORM_COST);
+  // A first thumbnail always fits beside anything cheap of the same client.
+  expect(isCheapTransform(transformCost(large, ask({ width: 200, format: 'webp' })))).toBe(true);
 });

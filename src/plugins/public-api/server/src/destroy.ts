@@ -14,6 +14,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('readiness').stop();
   await getService('assets').settled();
   await getService('assets').closeOrigins();
+  await getService('assets').closeTransforms();
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.
   const pool = (strapi.db?.connection as unknown as { client?: { pool?: PoolCounts } } | undefined)?.client?.pool;
   if (!(await drainPool(pool))) strapi.log.warn('[public-api] shutting down with database queries still running');

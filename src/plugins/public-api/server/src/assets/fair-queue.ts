@@ -15,6 +15,15 @@
  *   when every turn is taken by heavy work, it still runs on the lane without waiting behind the heavy
  *   ones, so a visitor's first thumbnail never waits for a large AVIF encoding to end. Heavy transforms
  *   never take the lane. Waiters for the lane are served in the same fair order, among cheap ones.
+ * - A client's share, in cost (assets/transform-cost.ts): a client with transforms running starts
+ *   another only while their estimated costs together stay within `clientCost`; one with nothing
+ *   running always may. So one address's flood of expensive variants (a large AVIF) holds one turn, and
+ *   the other turns stay free for other addresses, while cheap transforms may run side by side. It holds
+ *   even when no one else waits: the turns must already be free when another client comes, since a
+ *   running transform is only stopped at its time limit.
+ * - Expensive transforms (cost over `expensiveCost`) hold at most `expensiveTurns` general turns in all,
+ *   whichever clients ask: a flood from many addresses of large AVIF variants leaves a general turn to
+ *   the medium transforms (a 1000-pixel WebP) of everyone else, which the cheap lane does not take.
  */
 export type FairQueueLimits = {
   running: number;
@@ -23,6 +32,12 @@ export type FairQueueLimits = {
   waiting: number;
   perClient: number;
   maxWaitMs: number;
+  /** The estimated cost one client's running transforms may add up to (Infinity: no share). */
+  clientCost?: number;
+  /** Above this cost a transform is expensive (Infinity: none is). */
+  expensiveCost?: number;
+  /** General turns expensive transforms may hold at once, all clients together. */
+  expensiveTurns?: number;
 };
 
 /** What a transform costs, as the queue tells them apart. */
@@ -40,16 +55,16 @@ export type Release = () => void;
 
 export type Admission = { kind: 'admitted'; release: Release } | { kind: 'refused' } | { kind: 'timed_out' };
 
-type Waiter = { weight: TransformWeight; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = { weight: TransformWeight; cost: number; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
 
 type Lane = 'general' | 'cheap';
 
 export type FairQueue = {
   /**
-   * A turn for `client`'s transform of `weight`: admitted once it may run, refused when over a bound,
-   * timed out after waiting.
+   * A turn for `client`'s transform of `weight` and estimated `cost`: admitted once it may run, refused
+   * when over a bound, timed out after waiting.
    */
-  enter: (client: string, weight: TransformWeight) => Promise<Admission>;
+  enter: (client: string, weight: TransformWeight, cost?: number) => Promise<Admission>;
   /** What runs (on the general turns, on the cheap lane) and what waits now, in all and per client. */
   load: () => { running: number; cheap: number; waiting: number; clients: number };
 };
@@ -85,27 +100,44 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     else held.delete(client);
   };
 
+  /** The estimated cost of each client's running transforms; a client with none is not in here. */
+  const runningCost = new Map<string, { cost: number; count: number }>();
+  const clientCost = limits.clientCost ?? Infinity;
+  const expensiveCost = limits.expensiveCost ?? Infinity;
+  const expensiveTurns = limits.expensiveTurns ?? limits.running;
+  /** Expensive transforms running on general turns. */
+  let expensiveRunning = 0;
+  /** Whether a transform of `cost` may take a general turn, by the bound on expensive ones. */
+  const generalFits = (cost: number) => cost <= expensiveCost || expensiveRunning < expensiveTurns;
+  /** Whether `client` may start a transform of `cost` now, by its share. */
+  const withinShare = (client: string, cost: number) => {
+    const spent = runningCost.get(client);
+    return spent === undefined || spent.cost + cost <= clientCost;
+  };
+
   /**
-   * The next waiter a freed turn of `lane` goes to: of the client that used least lately (among clients
-   * with a cheap request waiting, for the lane), that client's first such request, the first client in
-   * line on a tie; the client goes to the back.
+   * The next waiter a free turn of `lane` goes to: of the clients with a request that fits (the lane,
+   * and the client's share), the one that used least lately, the first in line on a tie; its first such
+   * request. The client goes to the back.
    */
   const nextWaiter = (lane: Lane): { client: string; waiter: Waiter } | null => {
-    const fits = (waiter: Waiter) => lane === 'general' || waiter.weight === 'cheap';
     const now = clock();
-    let chosen: [string, Waiter[]] | null = null;
+    let chosen: { client: string; waiters: Waiter[]; at: number } | null = null;
     let least = Infinity;
-    for (const entry of queues) {
-      if (lane === 'cheap' && !entry[1].some(fits)) continue;
-      const used = usageOf(entry[0], now);
+    for (const [client, waiters] of queues) {
+      const at = waiters.findIndex(
+        (waiter) => (lane === 'general' ? generalFits(waiter.cost) : waiter.weight === 'cheap') && withinShare(client, waiter.cost),
+      );
+      if (at < 0) continue;
+      const used = usageOf(client, now);
       if (used < least) {
         least = used;
-        chosen = entry;
+        chosen = { client, waiters, at };
       }
     }
     if (!chosen) return null;
-    const [client, waiters] = chosen;
-    const waiter = waiters.splice(waiters.findIndex(fits), 1)[0]!;
+    const { client, waiters, at } = chosen;
+    const waiter = waiters.splice(at, 1)[0]!;
     queues.delete(client);
     if (waiters.length > 0) queues.set(client, waiters);
     waitingTotal -= 1;
@@ -113,7 +145,14 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     return { client, waiter };
   };
 
-  const turnOf = (client: string, lane: Lane): Release => {
+  /** Takes a turn of `lane` for `client`'s transform of `cost`; the release gives it back. */
+  const start = (client: string, lane: Lane, cost: number): Release => {
+    const expensive = lane === 'general' && cost > expensiveCost;
+    if (lane === 'general') running += 1;
+    else cheapRunning += 1;
+    if (expensive) expensiveRunning += 1;
+    const spent = runningCost.get(client) ?? { cost: 0, count: 0 };
+    runningCost.set(client, { cost: spent.cost + cost, count: spent.count + 1 });
     let released = false;
     const started = clock();
     return () => {
@@ -121,32 +160,49 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
       released = true;
       charge(client, clock() - started);
       giveBack(client);
-      const next = lane === 'cheap' && cheapWaiting === 0 ? null : nextWaiter(lane);
-      if (next) {
-        clearTimeout(next.waiter.timer);
-        next.waiter.admit(turnOf(next.client, lane));
-      } else if (lane === 'general') {
-        running -= 1;
-      } else {
-        cheapRunning -= 1;
-      }
+      const spent = runningCost.get(client)!;
+      if (spent.count > 1) runningCost.set(client, { cost: spent.cost - cost, count: spent.count - 1 });
+      else runningCost.delete(client);
+      if (lane === 'general') running -= 1;
+      else cheapRunning -= 1;
+      if (expensive) expensiveRunning -= 1;
+      dispatch();
     };
   };
 
-  const admitNow = (client: string, lane: Lane): Promise<Admission> => {
-    if (lane === 'general') running += 1;
-    else cheapRunning += 1;
+  /**
+   * Gives free turns to waiters that fit, general turns first. Afterwards, a free turn means no waiter
+   * fits it: a newcomer that fits may take it without overtaking anyone.
+   */
+  const dispatch = () => {
+    while (running < limits.running) {
+      const next = nextWaiter('general');
+      if (!next) break;
+      clearTimeout(next.waiter.timer);
+      next.waiter.admit(start(next.client, 'general', next.waiter.cost));
+    }
+    while (cheapRunning < limits.cheap && cheapWaiting > 0) {
+      const next = nextWaiter('cheap');
+      if (!next) break;
+      clearTimeout(next.waiter.timer);
+      next.waiter.admit(start(next.client, 'cheap', next.waiter.cost));
+    }
+  };
+
+  const admitNow = (client: string, lane: Lane, cost: number): Promise<Admission> => {
     take(client);
-    return Promise.resolve({ kind: 'admitted', release: turnOf(client, lane) });
+    return Promise.resolve({ kind: 'admitted', release: start(client, lane, cost) });
   };
 
   return {
-    enter(client, weight) {
+    enter(client, weight, cost = 0) {
       if ((held.get(client) ?? 0) >= limits.perClient) return Promise.resolve({ kind: 'refused' });
-      // Waiters exist only while every general turn is taken: a newcomer never overtakes them there.
-      if (running < limits.running && waitingTotal === 0) return admitNow(client, 'general');
-      // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
-      if (weight === 'cheap' && cheapRunning < limits.cheap && cheapWaiting === 0) return admitNow(client, 'cheap');
+      // A free turn means no waiter fits it (dispatch): a newcomer that fits never overtakes one there.
+      if (withinShare(client, cost)) {
+        if (running < limits.running && generalFits(cost)) return admitNow(client, 'general', cost);
+        // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
+        if (weight === 'cheap' && cheapRunning < limits.cheap) return admitNow(client, 'cheap', cost);
+      }
       if (waitingTotal >= limits.waiting) return Promise.resolve({ kind: 'refused' });
       take(client);
       waitingTotal += 1;
@@ -154,6 +210,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
       return new Promise<Admission>((resolve) => {
         const waiter: Waiter = {
           weight,
+          cost,
           admit: (release) => resolve({ kind: 'admitted', release }),
           timer: setTimeout(() => {
             const waiters = queues.get(client);

@@ -61,3 +61,18 @@ export const transformCost = (source: SourceGeometry, transform: Pick<Transform,
 };
 
 export const isCheapTransform = (cost: number): boolean => cost <= CHEAP_TRANSFORM_COST;
+
+/**
+ * The cost one client (an address, assets/client-class.ts) may have running at once (assets/fair-queue.ts):
+ * e.g. three 1000-pixel-wide WebPs of a 6000 x 4000 JPEG (2.2 each), but one 1000-pixel-wide AVIF of it
+ * (6.8) at a time, and a full-size AVIF of it (246) alone. A client with nothing running may always start
+ * one transform, whatever its cost.
+ */
+export const CLIENT_TRANSFORM_COST = 8;
+
+/**
+ * Over this cost a transform is expensive: expensive ones hold at most all general turns of the queue but
+ * one (assets/fair-queue.ts), so medium transforms (a 1000-pixel-wide WebP of a 6000 x 4000 JPEG: 2.2) are
+ * not left waiting for a flood of large encodings (its 1000-pixel-wide AVIF: 6.8) from many addresses.
+ */
+export const EXPENSIVE_TRANSFORM_COST = 4;

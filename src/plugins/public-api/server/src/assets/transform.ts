@@ -12,17 +12,18 @@
  *
  * A transform is planned first (`planTransform`: the header, the output, the estimated cost), then waits
  * for its turn in the transform queue (assets/fair-queue.ts, services/assets.ts: how many run at once, in
- * what order, for how long, and the lane of cheap transforms), then runs (`runTransform`), and stops when
- * its time is up.
+ * what order, for how long, and the lane of cheap transforms), then runs in a process of the transform
+ * pool (`runTransform`, assets/transform-pool.ts), which is killed when its time is up.
  */
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { readHead } from './bytes';
 import { SNIFF_BYTES, sniffRaster } from './sniff';
 import { transformCost, type SourceGeometry } from './transform-cost';
+import { MAX_INPUT_PIXELS, inputOptions } from './transform-pipeline';
+import { PoolProblem, type TransformPool } from './transform-pool';
 import { resolveTransform, type OutputFormat, type Transform, type TransformQuery } from './transform-query';
 
-/** 50 megapixels (contract section 11): more is refused from the header, without decoding. */
-export const MAX_INPUT_PIXELS = 50_000_000;
+export { MAX_INPUT_PIXELS };
 
 export type TransformProblemReason =
   'not_an_image' | 'image_too_large' | 'image_undecodable' | 'asset_content_missing' | 'transform_timed_out';
@@ -38,41 +39,7 @@ export class TransformProblem extends Error {
   }
 }
 
-const inputOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' } as const;
-
-const encode = (pipeline: Sharp, transform: Transform): Sharp => {
-  switch (transform.format) {
-    case 'jpeg':
-      return pipeline.jpeg({ quality: transform.quality! });
-    case 'webp':
-      return pipeline.webp({ quality: transform.quality! });
-    case 'avif':
-      return pipeline.avif({ quality: transform.quality! });
-    case 'png':
-      return pipeline.png();
-  }
-};
-
-/**
- * The sharp pipeline of a transform: decode (header first), orient, resize, encode; libvips stops it
- * after `timeoutSeconds` (0: never).
- */
-export const transformPipeline = (file: string, transform: Transform, timeoutSeconds = 0): Sharp => {
-  let pipeline = sharp(file, { ...inputOptions, autoOrient: true });
-  if (transform.width !== null || transform.height !== null) {
-    pipeline = pipeline.resize({
-      width: transform.width ?? undefined,
-      height: transform.height ?? undefined,
-      fit: transform.fit ?? 'inside',
-      withoutEnlargement: true,
-    });
-  }
-  return encode(pipeline, transform).timeout({ seconds: timeoutSeconds });
-};
-
 const TOO_LARGE = /pixel limit/i;
-// libvips' words when a pipeline ran out of time (`timeout`).
-const TIMED_OUT = /^timeout: \d+% complete/;
 // sharp's words when the path names no file (deleted since it was sniffed).
 const NO_FILE = /^Input file is missing/;
 
@@ -81,9 +48,9 @@ const missing = (file: string) => new TransformProblem('asset_content_missing', 
 const tooLarge = () => new TransformProblem('image_too_large', `The image has more than ${MAX_INPUT_PIXELS} pixels.`);
 
 const problemOf = (error: unknown, file: string): TransformProblem => {
+  if (error instanceof PoolProblem && error.kind === 'timed_out') return new TransformProblem('transform_timed_out', error.message);
   const message = (error as Error).message ?? String(error);
   if (NO_FILE.test(message)) return missing(file);
-  if (TIMED_OUT.test(message)) return new TransformProblem('transform_timed_out', 'The transform took longer than its time limit.');
   return TOO_LARGE.test(message) ? tooLarge() : new TransformProblem('image_undecodable', message);
 };
 
@@ -138,13 +105,16 @@ export const planTransform = async (source: TransformSource, asked: TransformQue
 };
 
 /**
- * Computes a planned variant, stopped after `timeoutMs` (rounded up to whole seconds, libvips' unit).
- * Throws TransformProblem for what the file cannot give, and when time is up.
+ * Computes a planned variant in one of `pool`'s processes, killed after `timeoutMs` (its CPU is free at
+ * once). Throws TransformProblem for what the file cannot give, and when time is up.
  */
-export const runTransform = async (plan: PlannedTransform, timeoutMs: number): Promise<{ format: OutputFormat; buffer: Buffer }> => {
+export const runTransform = async (
+  pool: TransformPool,
+  plan: PlannedTransform,
+  timeoutMs: number,
+): Promise<{ format: OutputFormat; buffer: Buffer }> => {
   try {
-    const timeoutSeconds = Math.max(1, Math.ceil(timeoutMs / 1000));
-    return { format: plan.transform.format, buffer: await transformPipeline(plan.source.path, plan.transform, timeoutSeconds).toBuffer() };
+    return { format: plan.transform.format, buffer: await pool.run(plan.source.path, plan.transform, timeoutMs) };
   } catch (error) {
     throw problemOf(error, plan.source.path);
   }

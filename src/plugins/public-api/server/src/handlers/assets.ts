@@ -24,6 +24,7 @@ import {
   TransformProblem,
   type TransformSource,
 } from '../assets/transform';
+import { clientClass } from '../assets/client-class';
 import { isCheapTransform } from '../assets/transform-cost';
 import {
   MIME_OF_FORMAT,
@@ -123,32 +124,26 @@ const transformTimedOut = () =>
 
 /**
  * A transform is planned (the source's header, the output, its estimated cost), then takes its turn in
- * the transform queue (fair between client addresses, bounded; cheap transforms have a lane of their
- * own), and the client is answered 503 when the configured time limit, waiting included, is up. libvips
- * stops what it can at the limit (`timeout`), but not an encoder already running (AVIF, WebP): the turn
- * is held until the work has really ended, so what runs stays bounded even when clients were answered
- * already.
+ * the transform queue (fair between client classes: an IPv4 address, an IPv6 /64; bounded; each class
+ * within its share of cost; cheap transforms have a lane of their own), then runs in a transform
+ * process. At the configured time limit, waiting included, the process is killed (its CPU and the turn
+ * are free at once) and the client is answered 503.
  */
 const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
   const limitMs = pluginConfig(strapi).transformTimeoutMs;
   const started = Date.now();
   const plan = await planTransform(source, asked);
-  const admission = await getService('assets')
-    .transforms()
-    .enter(client, isCheapTransform(plan.cost) ? 'cheap' : 'heavy');
+  const assets = getService('assets');
+  const admission = await assets.transforms().enter(clientClass(client), isCheapTransform(plan.cost) ? 'cheap' : 'heavy', plan.cost);
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();
-  const remainingMs = limitMs - (Date.now() - started);
-  const work = runTransform(plan, remainingMs);
-  work.then(admission.release, admission.release);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(transformTimedOut()), Math.max(0, remainingMs));
-  });
   try {
-    return await Promise.race([work, deadline]);
+    const remainingMs = limitMs - (Date.now() - started);
+    // Admitted at its very limit: not worth a process.
+    if (remainingMs <= 0) throw transformTimedOut();
+    return await runTransform(assets.transformPool(), plan, remainingMs);
   } finally {
-    clearTimeout(timer);
+    admission.release();
   }
 };
 

@@ -16,6 +16,7 @@
  * when it keeps files private, else the stored URL), at most `assetOriginFetchesInFlight` at once
  * (`originTurn`), copied to a temporary file when a transform needs it (`originSources`).
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -24,6 +25,8 @@ import { createFairQueue, type FairQueue } from '../assets/fair-queue';
 import { createLookupCache } from '../assets/lookup-cache';
 import { createOriginSources, type OriginSources } from '../assets/origin-sources';
 import { parseTransformPresets, type TransformPreset } from '../assets/presets';
+import { CLIENT_TRANSFORM_COST, EXPENSIVE_TRANSFORM_COST } from '../assets/transform-cost';
+import { createTransformPool, type TransformPool } from '../assets/transform-pool';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
@@ -97,6 +100,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
   let queue: FairQueue | null = null;
+  let pool: TransformPool | null = null;
   let originFetches = 0;
   let sources: OriginSources | null = null;
   let presets: { configured: Record<string, string> | null; parsed: TransformPreset[] | null } | null = null;
@@ -298,15 +302,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await sources?.close();
     },
 
+    /** Kills the transform processes (shutdown). */
+    async closeTransforms(): Promise<void> {
+      await pool?.close();
+      pool = null;
+    },
+
     /** Waits until every variant computed so far is written (shutdown). */
     async settled(): Promise<void> {
       await cache?.cache.settled();
     },
 
     /**
-     * The transform queue (contract section 13): transforms in flight, fair between client addresses,
-     * bounded in all and per client, each waiting no longer than its time limit, with a lane of turns
-     * that only cheap transforms take.
+     * The transform queue (contract section 13): transforms in flight, fair between client classes,
+     * bounded in all and per client, each client within a share of cost, expensive transforms on all
+     * general turns but one, each waiting no longer than its time limit, with a lane of turns that only
+     * cheap transforms take.
      */
     transforms(): FairQueue {
       if (queue) return queue;
@@ -317,8 +328,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         waiting: config.transformsWaiting,
         perClient: config.transformsPerClient,
         maxWaitMs: config.transformTimeoutMs,
+        clientCost: CLIENT_TRANSFORM_COST,
+        expensiveCost: EXPENSIVE_TRANSFORM_COST,
+        expensiveTurns: Math.max(1, config.transformsInFlight - 1),
       });
       return queue;
+    },
+
+    /**
+     * The processes transforms run in, one per turn of the queue (general and cheap), each killed when
+     * its transform passes its time limit (assets/transform-pool.ts). libvips threads per process: the
+     * cores shared by the transforms that run at once, at least one.
+     */
+    transformPool(): TransformPool {
+      if (pool) return pool;
+      const config = pluginConfig(strapi);
+      pool = createTransformPool({
+        size: config.transformsInFlight + config.cheapTransformsInFlight,
+        threads: Math.max(1, Math.floor(availableParallelism() / config.transformsInFlight)),
+        warn: (message) => strapi.log.warn(`[public-api] transforms: ${message}`),
+      });
+      return pool;
     },
 
     /** Preset mode's transform sets, or null when any transform is computed. Throws on a bad preset (startup). */
