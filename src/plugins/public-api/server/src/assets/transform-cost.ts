@@ -63,7 +63,7 @@ export const transformCost = (source: SourceGeometry, transform: Pick<Transform,
 export const isCheapTransform = (cost: number): boolean => cost <= CHEAP_TRANSFORM_COST;
 
 /**
- * The cost one client (an address, assets/client-class.ts) may have running at once (assets/fair-queue.ts):
+ * The cost one client (an address class, http/client-address.ts) may have running at once (assets/fair-queue.ts):
  * e.g. three 1000-pixel-wide WebPs of a 6000 x 4000 JPEG (2.2 each), but one 1000-pixel-wide AVIF of it
  * (6.8) at a time, and a full-size AVIF of it (246) alone. A client with nothing running may always start
  * one transform, whatever its cost.

@@ -24,7 +24,6 @@ import {
   TransformProblem,
   type TransformSource,
 } from '../assets/transform';
-import { clientClass } from '../assets/client-class';
 import { isCheapTransform } from '../assets/transform-cost';
 import {
   MIME_OF_FORMAT,
@@ -129,12 +128,13 @@ const transformTimedOut = () =>
  * process. At the configured time limit, waiting included, the process is killed (its CPU and the turn
  * are free at once) and the client is answered 503.
  */
+/** `client` is the request's client class (http/client-address.ts: an IPv4 address, an IPv6 /64). */
 const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
   const limitMs = pluginConfig(strapi).transformTimeoutMs;
   const started = Date.now();
   const plan = await planTransform(source, asked);
   const assets = getService('assets');
-  const admission = await assets.transforms().enter(clientClass(client), isCheapTransform(plan.cost) ? 'cheap' : 'heavy', plan.cost);
+  const admission = await assets.transforms().enter(client, isCheapTransform(plan.cost) ? 'cheap' : 'heavy', plan.cost);
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();
   try {
