@@ -325,8 +325,8 @@ test('a revoked key is shown read-only: every field disabled, no Save', async ()
   await expectAccessible(page, 'edit page, revoked key');
 
   // Its Webhooks page says its endpoints are sent nothing, and takes no new one (a revoked key cannot come back).
-  await page.getByTestId('key-webhooks').click();
-  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await page.getByRole('tab', { name: 'Webhooks', exact: true }).click();
+  await page.getByRole('heading', { name: 'Webhooks', level: 2 }).waitFor();
   await page.getByText('This key is revoked: its endpoints are sent no event, and no endpoint can be added.').waitFor();
   expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
   await expectAccessible(page, 'webhooks page, revoked key');

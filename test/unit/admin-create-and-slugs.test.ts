@@ -1,13 +1,15 @@
 /**
- * Two of the admin's pure rules (issue 33, item 14): the warning for a key that may create records but
- * not write a field every create must send, with its fix; and a publication's collection slug filled in
- * from its content type until the admin types their own.
+ * The admin's pure rules of issue 33, item 14: the warning for a key that may create records but not
+ * write a field every create must send, with its fix; a publication's collection slug filled in from
+ * its content type until the admin types their own; the OpenAPI preview's order; resources' labels.
  */
 import fc from 'fast-check';
 import type { ContentTypeSummary, FieldSummary, ResourceSummary } from '../../src/plugins/public-api/shared/contracts/registry';
 import { EMPTY_GRANTS, grantOf, setAction, setField, type Draft } from '../../src/plugins/public-api/admin/src/utils/grants';
 import { grantRequiredWrites, grantWarnings } from '../../src/plugins/public-api/admin/src/utils/grant-warnings';
 import { collectionAfterTypeChange, slugify, suggestedCollection } from '../../src/plugins/public-api/admin/src/utils/publication-slug';
+import { resourceLabel } from '../../src/plugins/public-api/admin/src/utils/resource-label';
+import { splitPaths } from '../../src/plugins/public-api/admin/src/components/preview/openapi';
 
 const field = (key: string, extra: Partial<FieldSummary> = {}): FieldSummary => ({
   key,
@@ -154,5 +156,32 @@ describe('a publication’s collection slug', () => {
         if (own !== '' && !own.startsWith(slugify(PAGE.pluralName))) expect(collectionAfterTypeChange(own, PAGE, next, taken)).toBe(own);
       }),
     );
+  });
+});
+
+describe('the OpenAPI preview’s order and the webhook form’s labels', () => {
+  const path = (name: string) => ({ path: name, operations: [] });
+
+  test('the key’s resources and commands come first, in the document’s order; the paths every key has follow', () => {
+    const paths = [
+      '/',
+      '/schema',
+      '/sync',
+      '/operations',
+      '/events',
+      '/events/{record}',
+      '/cms/city/pages',
+      '/commands/newsletter-signup',
+      '/eventsx',
+    ].map(path);
+    const { own, common } = splitPaths(paths, ['/events', '/cms/city/pages']);
+    expect(own.map((item) => item.path)).toEqual(['/events', '/events/{record}', '/cms/city/pages', '/commands/newsletter-signup']);
+    // `/eventsx` is not below `/events`.
+    expect(common.map((item) => item.path)).toEqual(['/', '/schema', '/sync', '/operations', '/eventsx']);
+  });
+
+  test('a website’s resource is named with its website; a native one by its name', () => {
+    expect(resourceLabel({ name: 'Pages', website: { slug: 'city-guide', name: 'City guide' } })).toBe('City guide: Pages');
+    expect(resourceLabel({ name: 'Events', website: null })).toBe('Events');
   });
 });

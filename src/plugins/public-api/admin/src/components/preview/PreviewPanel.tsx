@@ -85,7 +85,7 @@ export const PreviewPanel = ({ grants, keyId, previewKey, resources, onValidated
           </Tabs.Content>
           <Tabs.Content value="openapi">
             <Flex direction="column" alignItems="stretch" paddingTop={4}>
-              <OpenApiView answer={preview.openapi} />
+              <OpenApiView answer={preview.openapi} resourcePaths={granted.map((resource) => resource.path)} />
             </Flex>
           </Tabs.Content>
           <Tabs.Content value="curl">
