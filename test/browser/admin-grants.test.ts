@@ -315,7 +315,7 @@ test('a revoked key is shown read-only: every field disabled, no Save', async ()
   });
   await keys().revoke(key.id);
   await page.goto(settings(`keys/${key.id}`));
-  await page.getByText('This key is revoked', { exact: false }).waitFor();
+  await page.getByTestId('revoked-notice').getByText('This key is revoked', { exact: false }).waitFor();
   await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
   await expect(page.getByLabel('Description').isDisabled()).resolves.toBe(true);
   await expect(page.getByRole('checkbox', { name: 'Read Events', exact: true }).isDisabled()).resolves.toBe(true);

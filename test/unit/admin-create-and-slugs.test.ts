@@ -166,6 +166,7 @@ describe('the OpenAPI preview’s order and the webhook form’s labels', () => 
     const paths = [
       '/',
       '/schema',
+      '/commands/schema',
       '/sync',
       '/operations',
       '/events',
@@ -174,10 +175,11 @@ describe('the OpenAPI preview’s order and the webhook form’s labels', () => 
       '/commands/newsletter-signup',
       '/eventsx',
     ].map(path);
-    const { own, common } = splitPaths(paths, ['/events', '/cms/city/pages']);
+    const { own, common } = splitPaths(paths, ['/events', '/cms/city/pages', '/commands/newsletter-signup']);
     expect(own.map((item) => item.path)).toEqual(['/events', '/events/{record}', '/cms/city/pages', '/commands/newsletter-signup']);
     // `/eventsx` is not below `/events`.
-    expect(common.map((item) => item.path)).toEqual(['/', '/schema', '/sync', '/operations', '/eventsx']);
+    // The command list (/commands/schema) is every key's; a granted command is the key's own.
+    expect(common.map((item) => item.path)).toEqual(['/', '/schema', '/commands/schema', '/sync', '/operations', '/eventsx']);
   });
 
   test('a website’s resource is named with its website; a native one by its name', () => {

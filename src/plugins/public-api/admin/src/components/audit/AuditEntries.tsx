@@ -26,9 +26,7 @@ const actionText = (t: Translate, action: AuditAction) =>
 const ChangeText = ({ change }: { change: AuditChange }) => {
   const t = useT();
   if (isDateChange(change)) {
-    const date = (value: unknown) => (
-      <DateText value={typeof value === 'string' ? value : null} variant="pi" withTime empty={t('audit.value.none', 'none')} />
-    );
+    const date = (value: unknown) => <DateText value={typeof value === 'string' ? value : null} variant="pi" withTime />;
     return (
       <Flex gap={1} wrap="wrap">
         <Typography variant="pi" textColor="neutral800">

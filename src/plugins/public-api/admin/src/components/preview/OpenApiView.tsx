@@ -19,7 +19,7 @@ const PathCard = ({ path }: { path: PathSummary }) => {
   const t = useT();
   return (
     <Box background="neutral100" hasRadius padding={3} data-testid="openapi-path">
-      <Typography fontWeight="bold" tag="p">
+      <Typography fontWeight="bold" tag="p" data-testid="openapi-path-name">
         {path.path}
       </Typography>
       {path.operations.map((operation) => (
@@ -41,8 +41,8 @@ const PathCard = ({ path }: { path: PathSummary }) => {
   );
 };
 
-/** `resourcePaths`: the granted resources' paths, whose operations are listed before those every key has. */
-export const OpenApiView = ({ answer, resourcePaths }: { answer: PreviewAnswer | null; resourcePaths: readonly string[] }) => {
+/** `ownPaths`: the granted resources' and commands' paths, listed before those every key has. */
+export const OpenApiView = ({ answer, ownPaths }: { answer: PreviewAnswer | null; ownPaths: readonly string[] }) => {
   const t = useT();
   if (answer === null) {
     return (
@@ -65,7 +65,7 @@ export const OpenApiView = ({ answer, resourcePaths }: { answer: PreviewAnswer |
   if (!document) {
     return <Typography textColor="danger600">{t('preview.openapi.invalid', 'The /schema answer is not an OpenAPI document.')}</Typography>;
   }
-  const { own, common } = splitPaths(document.paths, resourcePaths);
+  const { own, common } = splitPaths(document.paths, ownPaths);
   return (
     <Flex direction="column" alignItems="stretch" gap={6} data-testid="openapi-view">
       <Typography textColor="neutral600">

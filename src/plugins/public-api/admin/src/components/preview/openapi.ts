@@ -103,12 +103,11 @@ export const summarizeOpenApi = (document: unknown): OpenApiSummary | null => {
 };
 
 /**
- * The paths of a key's own resources (a granted resource's path and those below it) and its commands,
- * then the paths every key has (the index, /schema, /sync, /operations): what the key was given comes
- * first. Each part keeps the document's order.
+ * The paths of what a key was given (a granted resource's path and those below it, a granted command's
+ * `/commands/<name>`), then the paths every key has (the index, /schema, /openapi, /commands/schema,
+ * /sync, /operations). Each part keeps the document's order.
  */
-export const splitPaths = (paths: PathSummary[], resourcePaths: readonly string[]): { own: PathSummary[]; common: PathSummary[] } => {
-  const isOwn = (path: string) =>
-    path.startsWith('/commands/') || resourcePaths.some((resource) => path === resource || path.startsWith(`${resource}/`));
+export const splitPaths = (paths: PathSummary[], ownPaths: readonly string[]): { own: PathSummary[]; common: PathSummary[] } => {
+  const isOwn = (path: string) => ownPaths.some((own) => path === own || path.startsWith(`${own}/`));
   return { own: paths.filter((path) => isOwn(path.path)), common: paths.filter((path) => !isOwn(path.path)) };
 };

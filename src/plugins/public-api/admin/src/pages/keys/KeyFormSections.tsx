@@ -112,7 +112,11 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
       </Section>
       <Section
         title={t('key.section.preview', 'Preview')}
-        description={t('key.section.preview.description', 'What the API answers this key with the grants above, before and after saving.')}
+        description={
+          revoked
+            ? undefined
+            : t('key.section.preview.description', 'What the API answers this key with the grants above, before and after saving.')
+        }
         testId="section-preview"
       >
         {revoked ? (
