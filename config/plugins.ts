@@ -80,8 +80,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       // Records read again with the same inputs are not made again (docs/api.md, "Performance notes"); 0: no cache.
       recordCacheChars: env.int('PUBLIC_API_RECORD_CACHE_CHARS', 4 * 1024 * 1024),
       // Webhooks (docs/api.md, "Webhooks"); unset settings keep the defaults of the plugin's config/webhooks.ts.
+      // The development flag (plain http to a local receiver) is read there alone, for the server and the key
+      // command alike.
       webhooks: {
-        allowHttpLoopback: env.bool('PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK', false),
         pollIntervalMs: env.int('PUBLIC_API_WEBHOOKS_POLL_INTERVAL_MS', 1000),
         timeoutMs: env.int('PUBLIC_API_WEBHOOKS_TIMEOUT_MS', 10000),
         sendsInFlight: env.int('PUBLIC_API_WEBHOOKS_SENDS_IN_FLIGHT', 16),

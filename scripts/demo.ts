@@ -6,22 +6,14 @@
  * `npm run start`.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import dotenv from 'dotenv';
 import { adminBuildIsCurrent, markAdminBuild } from './lib/admin-build';
+import { ensureDemoKey, type DatabaseConnection, type DemoKeysService } from './lib/demo-key';
 import { ensureEnvFile } from './lib/env-file';
 import { checkPort, explainListenErrors } from './lib/port';
 import { APP_ROOT } from './lib/strapi';
-
-const DEMO_KEY_NAME = 'Demo key (every resource, every action)';
-const DEMO_KEY_FILE = path.join(APP_ROOT, '.tmp', 'demo-key');
-
-type KeysService = {
-  authenticate: (token: string) => Promise<{ keyId: string } | null>;
-  create: (input: { name: string; description: string; grants: 'all' }) => Promise<{ plaintext: string }>;
-};
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 // Synchronous on files and pipes, so it is out before an exit that follows at once.
@@ -64,25 +56,7 @@ const ensureAdminUser = async (strapi: Core.Strapi, email: string, password: str
   return 'created';
 };
 
-/** The demo key from an earlier run while it still works; otherwise a new one. */
-const ensureDemoKey = async (strapi: Core.Strapi): Promise<string> => {
-  const keys = strapi.plugin('public-api').service('keys') as KeysService;
-  if (fs.existsSync(DEMO_KEY_FILE)) {
-    const stored = fs.readFileSync(DEMO_KEY_FILE, 'utf8').trim();
-    if (await keys.authenticate(stored)) return stored;
-  }
-  const { plaintext } = await keys.create({
-    name: DEMO_KEY_NAME,
-    description: 'Created by npm run demo: every resource that existed then, every action, every field.',
-    grants: 'all',
-  });
-  fs.mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
-  // Kept only so that the next demo run can print it again; the database stores its HMAC alone.
-  fs.writeFileSync(DEMO_KEY_FILE, `${plaintext}\n`, { mode: 0o600 });
-  return plaintext;
-};
-
-const banner = (url: string, key: string, email: string, password: string, adminState: string) => {
+export const banner = (url: string, key: string, email: string, password: string, adminState: string) => {
   const api = `${url}/api/v2`;
   const auth = `-H "Authorization: Bearer ${key}"`;
   return [
@@ -137,7 +111,15 @@ export const main = async (): Promise<number> => {
   const seeded = await seedDemo(strapi, { log: say });
   say(describeDemoSeed(seeded, await takeCensus(strapi))[0]);
   const adminState = await ensureAdminUser(strapi, email, password);
-  const key = await ensureDemoKey(strapi);
+  // One key per database (.tmp/demo-keys/): a demo on another database keeps its own.
+  const { key, file, state } = await ensureDemoKey(
+    APP_ROOT,
+    strapi.config.get('database.connection') as DatabaseConnection,
+    strapi.plugin('public-api').service('keys') as DemoKeysService,
+  );
+  say(
+    `Demo key: ${state === 'reused' ? 'reused' : state === 'adopted' ? 'kept from .tmp/demo-key' : 'created'}, saved for this database in ${file}.`,
+  );
 
   const port = strapi.config.get('server.port') as number;
   // Taken meanwhile: say so before Strapi exits (its own message is lost in the exit).

@@ -11,6 +11,7 @@
  * fails while an API suite is on neither list, so a new suite is placed on purpose.
  */
 const onPostgres = {
+  'demo-key.test.ts': "the demo key's file is named after the connection Strapi was configured with: a PostgreSQL one on this pass",
   'admin-keys.test.ts': 'keys are stored rows (grants as JSON, whose key order PostgreSQL does not keep)',
   'admin-registry.test.ts':
     "editors' field labels are read from Strapi's core store by key prefix (one $startsWith query; its value is text on both)",
@@ -94,9 +95,13 @@ const onPostgres = {
 const notOnPostgres = {
   'webhooks-cli.test.ts':
     "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
+  'webhooks-local-receiver.test.ts':
+    "docs/api.md's local receiver walk-through: the development flag, the command line and a delivery; stored and sent on PostgreSQL by webhooks-admin and webhooks-instances",
   'cluster.test.ts':
     'it always runs on PostgreSQL (and Redis, behind HAProxy): the instances are child processes on one database, whatever TEST_DATABASE says',
   'admin-permissions.test.ts': "RBAC of the admin routes: Strapi's permission engine, no SQL of the plugin",
+  'admin-content-manager.test.ts':
+    "what an admin may grant, by Strapi's permission engine (rules and conditions matched in memory); the keys and websites it writes are admin-keys and admin-websites's rows, on PostgreSQL",
   'asset-cache.test.ts': "the variant cache on disk; the asset lookup is assets.test.ts's, on PostgreSQL",
   'asset-demo.test.ts': "following the demo's asset URLs is file serving; the demo's reads are relations-demo.test.ts's, on PostgreSQL",
   'asset-presets.test.ts': 'which transforms preset mode allows: the configuration and the handler, not the database',

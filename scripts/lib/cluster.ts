@@ -56,6 +56,34 @@ export const HAPROXY = 'haproxy';
 /** Whether HAProxy can be run here (scripts/install-proxy.sh installs it). */
 export const haproxyAvailable = (): boolean => spawnSync(HAPROXY, ['-v'], { stdio: 'ignore' }).status === 0;
 
+/**
+ * The environment instance `index` starts with: this process's, the cluster's `env` and the instance's own
+ * over it, then what the cluster decides: its address, the proxy's headers trusted, the drain delay that fits
+ * the proxy's checks, and NODE_ENV. NODE_ENV is the caller's when set (this process's environment or `env`),
+ * else `production` (issue 33, item 10): Strapi takes an unset NODE_ENV for `development` (the admin's
+ * relaxed development CSP, cookies never marked Secure behind TLS, `config/env/development`), and an
+ * instance behind a proxy is a production server.
+ */
+export const instanceEnvironment = (
+  inherited: NodeJS.ProcessEnv,
+  options: Pick<ClusterOptions, 'env' | 'instanceEnv' | 'host'> & { checks: { checkIntervalMs: number; fall: number; rise: number } },
+  index: number,
+  port: number,
+): NodeJS.ProcessEnv => {
+  const given = { ...options.env, ...options.instanceEnv?.(index) };
+  return {
+    ...inherited,
+    ...given,
+    NODE_ENV: given.NODE_ENV || inherited.NODE_ENV || 'production',
+    HOST: options.host,
+    PORT: String(port),
+    // The proxy appends the client's address to X-Forwarded-For and sets X-Request-Id.
+    IS_PROXIED: 'true',
+    PROXY_HOPS: '1',
+    SHUTDOWN_DRAIN_DELAY_MS: options.env.SHUTDOWN_DRAIN_DELAY_MS ?? String(drainDelayFor(options.checks)),
+  };
+};
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const forwardLines = (stream: NodeJS.ReadableStream | null, emit: (line: string) => void) => {
@@ -92,17 +120,7 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
     const instance = instances[index]!;
     const child = spawn(process.execPath, [strapiBin, 'start'], {
       cwd: appRoot,
-      env: {
-        ...process.env,
-        ...options.env,
-        ...options.instanceEnv?.(index),
-        HOST: host,
-        PORT: String(instance.port),
-        // The proxy appends the client's address to X-Forwarded-For and sets X-Request-Id.
-        IS_PROXIED: 'true',
-        PROXY_HOPS: '1',
-        SHUTDOWN_DRAIN_DELAY_MS: options.env.SHUTDOWN_DRAIN_DELAY_MS ?? String(drainDelayFor(checks)),
-      },
+      env: instanceEnvironment(process.env, { ...options, checks }, index, instance.port),
       stdio: ['ignore', 'pipe', 'pipe'],
       // A group of its own: Ctrl-C at the terminal reaches this process, which drains the instances with
       // SIGTERM, instead of stopping every instance at once with SIGINT.

@@ -10,8 +10,20 @@
  *   gets the first answer again); other writes are never sent twice.
  * - Every request gets an `X-Request-Id` (HAProxy's unique id) unless it came with one; the instances
  *   trust it (IS_PROXIED=true) and log it (middlewares/operations.ts).
+ * - `/metrics` is private (docs/deployment.md): it names key ids and routes, and a token compared on every
+ *   instance is one guess per request. The proxy answers it 404 itself, however the path is written
+ *   (percent-encoded, in capitals, with extra slashes), and Prometheus scrapes each instance directly.
  */
 import net from 'node:net';
+
+/** What the proxy answers for `/metrics`: an instance's own 404 when metrics are off, so nothing tells them apart. */
+export const METRICS_NOT_HERE_BODY = JSON.stringify({
+  jsonapi: { version: '1.1' },
+  errors: [{ status: '404', code: 'not_found', title: 'Not Found', detail: 'Nothing is here.' }],
+});
+
+/** Any path that is `/metrics` or under it once decoded and lower-cased, with any number of leading slashes. */
+export const METRICS_PATH_PATTERN = '^/+metrics(/|$)';
 
 export type ProxyServer = { name: string; host: string; port: number };
 
@@ -61,6 +73,8 @@ export const renderHaproxyConfig = (options: HaproxyOptions): string => {
     `  bind ${bind.host}:${bind.port}`,
     '  unique-id-format %{+X}o%ci-%cp-%Ts%ms-%rt-%pid',
     '  http-request set-header X-Request-Id %[unique-id] unless { req.hdr(x-request-id) -m found }',
+    `  acl metrics_path path,url_dec,lower -m reg ${METRICS_PATH_PATTERN}`,
+    `  http-request return status 404 content-type application/vnd.api+json string '${METRICS_NOT_HERE_BODY}' if metrics_path`,
     '  default_backend instances',
     '',
     'backend instances',

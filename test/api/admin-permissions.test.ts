@@ -40,6 +40,7 @@ const ROUTES: Route[] = [
   { method: 'post', path: '/public-api/preview', action: 'read', body: { grants: {} }, allowed: 200 },
   { method: 'get', path: '/public-api/keys', action: 'read', allowed: 200 },
   { method: 'get', path: '/public-api/keys/:key', action: 'read', allowed: 200 },
+  { method: 'get', path: '/public-api/keys/:key/access', action: 'read', allowed: 200 },
   { method: 'post', path: '/public-api/keys', action: 'create', body: { name: '' }, allowed: 400 },
   { method: 'put', path: '/public-api/keys/:key', action: 'update', body: { name: '' }, allowed: 400 },
   { method: 'post', path: '/public-api/keys/999999/revoke', action: 'update', allowed: 404 },

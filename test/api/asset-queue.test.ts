@@ -98,12 +98,13 @@ describe('one transform at a time, three turns per client', () => {
         finished.push(label);
         return res;
       });
-    // Distinct variants, so that no two share one computation.
-    const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${heavy}?w=${240 - n}&format=avif`, '203.0.113.1')));
+    // Distinct variants, so that no two share one computation. The flooding client sends from several
+    // addresses of its IPv6 /64, which is one client (issue 33: each address was a client of its own).
+    const flood = [1, 2, 3].map((n) => track(`flood-${n}`, env.get(`${heavy}?w=${240 - n}&format=avif`, `2001:db8:7:1::${n}`)));
     await until(() => env.load().running === 1 && env.load().waiting === 2);
 
     // The flooding client has its three turns: a fourth is refused at once, whoever else is waiting.
-    expectUnavailable(await env.get(`${heavy}?w=200&format=avif`, '203.0.113.1'), 'transforms_busy');
+    expectUnavailable(await env.get(`${heavy}?w=200&format=avif`, '2001:db8:7:1:ffff::4'), 'transforms_busy');
 
     const thumbnail = track('thumbnail', env.get(`${small}?w=16`, '198.51.100.7'));
     const answers = await Promise.all([...flood, thumbnail]);

@@ -1,9 +1,9 @@
 /**
- * The demo's components (issue 17) under writes through /api/v2. Reads serve component fields
- * (test/api/components-read.test.ts) but writes do not take them yet (they are read-only), so a write here
- * never names `sections` or `seo`; what it must not do is lose them: a write republishes the document, and
- * Strapi stores components as rows of their own that are copied on publish. Each case compares the
- * components before and after, in every version.
+ * The demo's components (issue 17) under writes through /api/v2 that do not name them. Reads serve component
+ * fields (test/api/components-read.test.ts) and writes take them (test/api/write-components.test.ts); a write
+ * here never names `sections` or `seo`, and what it must not do is lose them: a write republishes the
+ * document, and Strapi stores components as rows of their own that are copied on publish. Each case compares
+ * the components before and after, in every version.
  */
 import type { Core } from '@strapi/strapi';
 import { COMPONENT } from '../../src/seed/plan/sections';

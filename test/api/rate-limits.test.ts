@@ -114,7 +114,7 @@ test('a key refuses limits it cannot have, each problem named', async () => {
   });
 });
 
-test('failed authentications are limited per client address, valid keys from it included', async () => {
+test('failed authentications are limited per client address; valid keys from it are still served', async () => {
   const guesser = nextAddress();
   for (let i = 0; i < 3; i += 1) expect((await get('Bearer pdk_000000000000_guess', guesser)).status).toBe(401);
   const refused = await get('Bearer pdk_000000000000_guess', guesser);
@@ -123,12 +123,52 @@ test('failed authentications are limited per client address, valid keys from it 
   expect(refused.body.errors[0]).toMatchObject({ code: 'too_many_requests', meta: { reason: 'unauthenticated_rate_limited' } });
   expect(refused.headers['ratelimit-policy']).toBe('"address";q=3;w=60');
   expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-  // Even a right guess is not checked until the window ends.
+  // A shared NAT: another client behind the same address, with a valid key, is served (issue 33).
   const key = await createKey(app.strapi, EVENTS_READ);
-  expect((await get(key.auth, guesser)).status).toBe(429);
+  const served = await get(key.auth, guesser);
+  expect(served.status).toBe(200);
+  expect(served.headers['ratelimit-policy']).toBe('"key";q=5;w=60');
+  // Every kind of failure from the address stays refused: a well-formed wrong key, a malformed one, none.
+  const [secret] = key.token.split('_').slice(2);
+  const wrongSecret = key.token.replace(secret!, secret!.split('').reverse().join(''));
+  for (const auth of [`Bearer ${wrongSecret}`, 'Bearer not-a-key', undefined]) {
+    const res = await get(auth, guesser);
+    expect(res.status).toBe(429);
+    expect(res.body.errors[0].meta.reason).toBe('unauthenticated_rate_limited');
+  }
   // Another address is not affected.
   expect((await get('Bearer pdk_000000000000_guess')).status).toBe(401);
   expect((await get(key.auth)).status).toBe(200);
+});
+
+test("a spent address's failures cost the shared counter store nothing", async () => {
+  const guesser = nextAddress();
+  const knex = app.strapi.db.connection;
+  const stored = async () => {
+    const row = await knex('public_api_rate_limits').where('key', 'like', `%address:${guesser}`).first('points');
+    return Number(row?.points ?? 0);
+  };
+  // The third failure spends the quota of 3; the fourth is the first refused.
+  for (let i = 0; i < 3; i += 1) expect((await get('Bearer pdk_000000000000_guess', guesser)).status).toBe(401);
+  expect(await stored()).toBe(3);
+  for (let i = 0; i < 5; i += 1) expect((await get('Bearer pdk_000000000000_guess', guesser)).status).toBe(429);
+  expect(await stored()).toBe(3);
+});
+
+test('IPv6 clients are counted by /64, IPv4-mapped IPv6 as IPv4', async () => {
+  // Four failures from four addresses of one /64: the fourth is over the quota of 3.
+  const statuses: number[] = [];
+  for (const address of ['2001:db8:33:1::1', '2001:DB8:33:1:ffff:ffff:ffff:ffff', '2001:0db8:0033:0001:abcd::1', '2001:db8:33:1::2']) {
+    statuses.push((await get('Bearer pdk_000000000000_guess', address)).status);
+  }
+  expect(statuses).toEqual([401, 401, 401, 429]);
+  // The next /64 has its own counter.
+  expect((await get('Bearer pdk_000000000000_guess', '2001:db8:33:2::1')).status).toBe(401);
+  // A dual-stack listener's view of an IPv4 client shares that client's counter.
+  const v4 = nextAddress();
+  for (let i = 0; i < 3; i += 1) await get('Bearer pdk_000000000000_guess', i % 2 ? v4 : `::ffff:${v4}`);
+  expect((await get('Bearer pdk_000000000000_guess', `::ffff:${v4}`)).status).toBe(429);
+  expect((await get('Bearer pdk_000000000000_guess', v4)).status).toBe(429);
 });
 
 test('a busy key is counted in the store a lease at a time, and r stays exact', async () => {

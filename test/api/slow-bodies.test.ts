@@ -6,6 +6,7 @@
  * finish. Limits are small here; the tests assert what happens, never how long it took.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { bootApp, type TestApp } from '../helpers/app';
@@ -21,6 +22,7 @@ let app: TestApp;
 let s: Core.Strapi;
 let auth: string;
 let port: number;
+let deleter: string;
 
 const uploads = () => s.plugin('public-api').service('uploads') as UploadsService;
 const uploadsDir = () => path.join(s.dirs.static.public, 'uploads');
@@ -42,13 +44,14 @@ beforeAll(async () => {
   port = await portOf(app);
   await publish(s, 'api::job.job', { title: 'Open', slug: 'open', department: 'engineering', employmentType: 'full-time' });
   auth = (await createKey(s, { commands: ['job-application', 'newsletter-signup'] })).auth;
+  deleter = (await createKey(s, { resources: { 'native:events': { actions: ['read', 'delete'], read: ['title'] } } })).auth;
 });
 afterAll(async () => {
   await app?.close();
 });
 
-const head = (target: string, headers: Record<string, string>) =>
-  `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${auth}\r\n${Object.entries(headers)
+const head = (target: string, headers: Record<string, string>, key = auth) =>
+  `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${key}\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')}\r\n`;
 
@@ -163,4 +166,81 @@ test("headers that never end are cut by Node's header limit (SERVER_HEADERS_TIME
     expect.objectContaining({ status: '408', code: 'request_timeout', meta: { reason: 'request_incomplete' } }),
   ]);
   await expectTurnFree();
+});
+
+/**
+ * Refused requests whose body nobody reads (issue 33): the refusal is sent once the body has arrived,
+ * within the limits of an accepted body, else it closes the connection; never a socket held for as long
+ * as a client trickles, never a reset in place of the answer.
+ */
+describe('a refused request with a body', () => {
+  const refusedHead = (length: number) =>
+    head('/api/v2/commands/newsletter-signup', {
+      'Content-Type': 'application/json',
+      'Content-Length': String(length),
+      Origin: 'https://not-listed.example',
+    });
+
+  const expectOriginRefusal = (res: ReturnType<typeof parseRawResponse>) => {
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text).errors).toEqual([expect.objectContaining({ status: '403', meta: { reason: 'origin_not_allowed' } })]);
+  };
+
+  test('that trickles in gets its 403 within the limits of an accepted body, and the connection is closed', async () => {
+    // A byte every 100 ms of 1,000: an accepted body would be 408 at the JSON limit; this one may hold no longer.
+    const raw = await sendSlowly(port, refusedHead(1000), pieces(Buffer.alloc(1000, 0x20), 1), 100);
+    const res = parseRawResponse(raw);
+    expectOriginRefusal(res);
+    expect(res.headers.connection).toBe('close');
+    await expectTurnFree();
+  });
+
+  test('that stalls gets its 403 at the gap limit, and the connection is closed', async () => {
+    const res = parseRawResponse(await sendSlowly(port, refusedHead(100), [Buffer.from('{"data":')], 10));
+    expectOriginRefusal(res);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  test('that arrives whole gets its 403 on a connection that serves the next request', async () => {
+    const body = '{"data":{"type":"newsletter-signup","attributes":{"email":"a@example.com"}}}';
+    const next = `GET /api/v2/commands/schema HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${auth}\r\nConnection: close\r\n\r\n`;
+    const raw = await sendSlowly(port, refusedHead(Buffer.byteLength(body)), [body, next], 10);
+    const second = raw.indexOf('HTTP/1.1 ', 1);
+    const first = parseRawResponse(raw.slice(0, second));
+    expectOriginRefusal(first);
+    expect(first.headers.connection).toBe('keep-alive');
+    expect(parseRawResponse(raw.slice(second)).status).toBe(200);
+  });
+
+  test('a DELETE with a chunked body always gets its 400, never a reset, whenever its chunks arrive', async () => {
+    const deleteHead =
+      `DELETE /api/v2/events/any HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${deleter}\r\n` +
+      'Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n';
+    /** The request in three writes, `pause` apart (0: the next turn of the event loop), and all the server sent. */
+    const once = (pause: number) =>
+      new Promise<{ raw: string; error: string | null }>((resolve) => {
+        const received: Buffer[] = [];
+        let error: string | null = null;
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.write(deleteHead);
+          setTimeout(() => {
+            if (socket.writable) socket.write('5\r\nhello\r\n');
+            setTimeout(() => socket.writable && socket.write('0\r\n\r\n'), pause);
+          }, pause);
+        });
+        socket.on('data', (chunk: Buffer) => received.push(chunk));
+        socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
+        socket.on('close', () => resolve({ raw: Buffer.concat(received).toString('utf8'), error }));
+      });
+    const outcomes = new Map<string, number>();
+    for (let round = 0; round < 400; round += 1) {
+      const { raw, error } = await once(round % 4);
+      const res = raw ? parseRawResponse(raw) : null;
+      const outcome = res
+        ? `${res.status} ${JSON.parse(res.text).errors[0].meta.reason}${error ? ` then ${error}` : ''}`
+        : `nothing: ${error}`;
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(outcomes)).toEqual({ '400 body_not_allowed': 400 });
+  });
 });

@@ -137,7 +137,10 @@ describe('endpoints', () => {
       [['resources.0', "The key may not read 'native:jobs'."]],
     );
     expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'http://hooks.example.com/h' }))).toEqual([
-      ['url', 'The URL must use https (plain http only to this machine, in development).'],
+      [
+        'url',
+        'The URL must use https (plain http only to this machine, with PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true in development).',
+      ],
     ]);
     expect(issues(await api().post(`/keys/${keyId}/webhooks`, { url: 'https://169.254.169.254/latest' }))).toEqual([
       ['url', "The URL's address is not public (link-local)."],

@@ -83,7 +83,11 @@ test('a refused URL shows the server’s message under the field', async () => {
 
   await submitUrl('http://hooks.shop.example/events');
   const url = form.getByLabel('Endpoint URL');
-  await form.getByText('The URL must use https (plain http only to this machine, in development).').waitFor();
+  await form
+    .getByText(
+      'The URL must use https (plain http only to this machine, with PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true in development).',
+    )
+    .waitFor();
   await expect(url.getAttribute('aria-invalid')).resolves.toBe('true');
   // The message is the field's description, so a screen reader reads it with the field.
   const described = (await url.getAttribute('aria-describedby')) ?? '';

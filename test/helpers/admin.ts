@@ -8,10 +8,17 @@ import type { TestApp } from './app';
 
 export const ADMIN_PASSWORD = 'Test-password-1234';
 
+type RolePermission = {
+  action: string;
+  subject: string | null;
+  properties?: { fields?: string[]; locales?: string[] | null };
+  conditions: string[];
+};
+
 type RoleService = {
   getSuperAdmin: () => Promise<{ id: number } | undefined>;
   create: (attributes: { name: string; description: string }) => Promise<{ id: number }>;
-  assignPermissions: (roleId: number, permissions: { action: string; subject: null; conditions: string[] }[]) => Promise<unknown>;
+  assignPermissions: (roleId: number, permissions: RolePermission[]) => Promise<unknown>;
 };
 
 type UserService = {
@@ -54,20 +61,64 @@ export const superAdmin = async (app: TestApp): Promise<AdminSession> => {
   return login(app, await createAdminUser(app, role.id, 'super'));
 };
 
-/** A role holding exactly these plugin actions (and nothing else). */
-export const createRole = async (app: TestApp, actions: readonly PermissionAction[]): Promise<number> => {
+/**
+ * A Content Manager permission as Settings > Roles sets one: an action on a content type, for some of
+ * its fields (default: every field path, as the role editor lists them), with conditions
+ * (`admin::is-creator`) and, for a localized type, some locales (default null: every locale).
+ */
+export type ContentManagerPermission = {
+  action: 'read' | 'create' | 'update' | 'delete' | 'publish';
+  subject: string;
+  fields?: string[];
+  conditions?: string[];
+  locales?: string[] | null;
+};
+
+/** Every field path of a content type the role editor offers (components as their inner paths). */
+export const contentManagerFields = (strapi: Core.Strapi, uid: string): string[] =>
+  (
+    strapi.service('admin::content-type') as unknown as { getNestedFields: (model: unknown, options: { components: unknown }) => string[] }
+  ).getNestedFields(strapi.contentTypes[uid as keyof typeof strapi.contentTypes], { components: strapi.components });
+
+const contentManagerPermission = (strapi: Core.Strapi, permission: ContentManagerPermission): RolePermission => {
+  const localized = Boolean(
+    (strapi.contentTypes[permission.subject as keyof typeof strapi.contentTypes] as { pluginOptions?: { i18n?: { localized?: boolean } } })
+      ?.pluginOptions?.i18n?.localized,
+  );
+  const fieldsApply = permission.action !== 'delete' && permission.action !== 'publish';
+  return {
+    action: `plugin::content-manager.explorer.${permission.action}`,
+    subject: permission.subject,
+    properties: {
+      ...(fieldsApply ? { fields: permission.fields ?? contentManagerFields(strapi, permission.subject) } : {}),
+      ...(localized ? { locales: permission.locales === undefined ? null : permission.locales } : {}),
+    },
+    conditions: permission.conditions ?? [],
+  };
+};
+
+/** A role holding exactly these plugin actions and these Content Manager permissions (and nothing else). */
+export const createRole = async (
+  app: TestApp,
+  actions: readonly PermissionAction[],
+  contentManager: readonly ContentManagerPermission[] = [],
+): Promise<number> => {
   counter += 1;
   const role = await roles(app.strapi).create({ name: `Public API ${actions.join('+') || 'none'} ${counter}`, description: 'test role' });
-  await roles(app.strapi).assignPermissions(
-    role.id,
-    actions.map((action) => ({ action: permissionActionId(action), subject: null, conditions: [] })),
-  );
+  await roles(app.strapi).assignPermissions(role.id, [
+    ...actions.map((action) => ({ action: permissionActionId(action), subject: null, conditions: [] })),
+    ...contentManager.map((permission) => contentManagerPermission(app.strapi, permission)),
+  ]);
   return role.id;
 };
 
-/** A logged-in admin whose role holds exactly these plugin actions. */
-export const adminWith = async (app: TestApp, actions: readonly PermissionAction[]): Promise<AdminSession> =>
-  login(app, await createAdminUser(app, await createRole(app, actions), actions.join('-') || 'none'));
+/** A logged-in admin whose role holds exactly these plugin actions (and these Content Manager permissions). */
+export const adminWith = async (
+  app: TestApp,
+  actions: readonly PermissionAction[],
+  contentManager: readonly ContentManagerPermission[] = [],
+): Promise<AdminSession> =>
+  login(app, await createAdminUser(app, await createRole(app, actions, contentManager), actions.join('-') || 'none'));
 
 /** Every plugin action but one. */
 export const allActionsBut = (missing: PermissionAction): PermissionAction[] => PERMISSION_ACTIONS.filter((action) => action !== missing);

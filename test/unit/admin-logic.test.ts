@@ -21,7 +21,13 @@ import { endOfDay, expiresAtFor, isExpired } from '../../src/plugins/public-api/
 import { relativeTime } from '../../src/plugins/public-api/admin/src/utils/dates';
 import { summarizeOpenApi, typeLabel } from '../../src/plugins/public-api/admin/src/components/preview/openapi';
 import { curlExample } from '../../src/plugins/public-api/admin/src/components/preview/curl';
-import { errorsUnder, issuesOf, toFieldErrors } from '../../src/plugins/public-api/admin/src/utils/errors';
+import {
+  errorsUnder,
+  isContentManagerRefusal,
+  issuesOf,
+  messageOf,
+  toFieldErrors,
+} from '../../src/plugins/public-api/admin/src/utils/errors';
 
 const EVENTS: ResourceSummary = {
   id: 'native:events',
@@ -192,4 +198,29 @@ test('refusals map onto fields', () => {
   expect(fields).toEqual({ 'origins.1': 'bad', 'publications.0.collection': 'taken', name: 'a b' });
   expect(errorsUnder(fields, 'publications')).toEqual({ '0.collection': 'taken' });
   expect(issuesOf(new Error('network'))).toBeNull();
+});
+
+test("a Content Manager refusal is told apart from other refusals, and its message is the notification's", () => {
+  const refusal = (reason: unknown) => ({
+    response: {
+      data: {
+        data: null,
+        error: {
+          status: 403,
+          name: 'PolicyError',
+          message: 'You may grant, publish or preview only what you may do yourself in the Content Manager.',
+          details: { reason, errors: [{ path: ['preview'], message: 'A preview key reads the drafts of native:events.' }] },
+        },
+      },
+    },
+  });
+  expect(isContentManagerRefusal(refusal('content_manager_permissions'))).toBe(true);
+  expect(messageOf(refusal('content_manager_permissions'), 'fallback')).toBe(
+    'You may grant, publish or preview only what you may do yourself in the Content Manager.',
+  );
+  expect(toFieldErrors(issuesOf(refusal('content_manager_permissions'))!)).toEqual({
+    preview: 'A preview key reads the drafts of native:events.',
+  });
+  expect(isContentManagerRefusal(refusal(undefined))).toBe(false);
+  expect(isContentManagerRefusal(new Error('network'))).toBe(false);
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ApiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { assertAcceptable, assertJsonContentType } from '../../src/plugins/public-api/server/src/http/media-types';
 import { createRouter } from '../../src/plugins/public-api/server/src/http/router';
-import { isValidOriginRule, originAllowed } from '../../src/plugins/public-api/server/src/http/origins';
+import { isValidOriginRule, normalizeRequestOrigin, originAllowed } from '../../src/plugins/public-api/server/src/http/origins';
 
 const statusOf = (fn: () => unknown): number | 'ok' => {
   try {
@@ -136,6 +136,55 @@ describe('origin rules', () => {
 
   test('an empty list allows nothing, and no string ever matches it', () => {
     fc.assert(fc.property(fc.string(), (origin) => expect(originAllowed([], origin)).toBe(false)));
+  });
+
+  test.each([
+    'https://shop.example/path',
+    'https://shop.example/',
+    'https://shop.example?x=1',
+    'https://shop.example#top',
+    'https://user@shop.example',
+    'https://user:pass@shop.example',
+    'https://shop.example:443',
+    'http://shop.example:80',
+    'https://shop.example:0443',
+    'https://shop.ex\tample',
+    'https://shop.example\\',
+    'https://%73hop.example',
+    'https://shöp.example',
+    'ftp://shop.example',
+    'null',
+    'shop.example',
+    '',
+  ])('%j is no serialized origin: never matched, never echoed (issue 33)', (origin) => {
+    expect(normalizeRequestOrigin(origin)).toBeNull();
+    expect(originAllowed(['https://shop.example', 'https://*.example', 'http://shop.example'], origin)).toBe(false);
+  });
+
+  test('a serialized origin is itself, lower-cased', () => {
+    expect(normalizeRequestOrigin('https://shop.example')).toBe('https://shop.example');
+    expect(normalizeRequestOrigin('HTTPS://Shop.Example:8443')).toBe('https://shop.example:8443');
+    expect(normalizeRequestOrigin('http://[::1]:3000')).toBe('http://[::1]:3000');
+    expect(normalizeRequestOrigin('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+  });
+
+  test('whatever a URL adds to an origin, the result is no origin; the origin alone is', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        const { origin } = new URL(url);
+        fc.pre(origin.startsWith('http'));
+        expect(normalizeRequestOrigin(origin)).toBe(origin);
+        expect(normalizeRequestOrigin(url)).toBe(url === origin ? origin : null);
+        expect(normalizeRequestOrigin(`${origin}/`)).toBeNull();
+      }),
+    );
+    // Nothing is ever returned but what URL itself serializes as an origin.
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const result = normalizeRequestOrigin(text);
+        if (result !== null) expect(new URL(result).origin).toBe(result);
+      }),
+    );
   });
 
   test('an exact rule matches only its own origin', () => {

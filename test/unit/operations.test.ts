@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { winston } from '@strapi/logger';
-import { drainDelayFor, renderHaproxyConfig } from '../../scripts/lib/haproxy';
+import { METRICS_NOT_HERE_BODY, METRICS_PATH_PATTERN, drainDelayFor, renderHaproxyConfig } from '../../scripts/lib/haproxy';
 import { instanceCount } from '../../scripts/cluster';
 import { validateOperationsConfig } from '../../src/plugins/public-api/server/src/config/operations';
 import { addRequestIdsTo, currentRequestId, runInRequest } from '../../src/plugins/public-api/server/src/http/request-context';
@@ -172,6 +172,30 @@ describe('the HAProxy configuration', () => {
     expect(config).toContain('default-server inter 500ms fastinter 500ms downinter 500ms fall 2 rise 2');
     expect(config).toMatch(/disable-l7-retry unless METH_GET .*idempotency-key/);
     expect(config).toContain('http-request set-header X-Request-Id %[unique-id] unless { req.hdr(x-request-id) -m found }');
+  });
+
+  test('/metrics is answered 404 by the proxy, however its path is written (issue 33)', () => {
+    expect(config).toContain(`acl metrics_path path,url_dec,lower -m reg ${METRICS_PATH_PATTERN}`);
+    expect(config).toContain(
+      `http-request return status 404 content-type application/vnd.api+json string '${METRICS_NOT_HERE_BODY}' if metrics_path`,
+    );
+    // The rule comes before the backend is chosen, in the frontend every request passes.
+    const frontend = config.slice(config.indexOf('frontend public'), config.indexOf('\nbackend instances'));
+    expect(frontend.indexOf('if metrics_path')).toBeGreaterThan(0);
+    expect(frontend.indexOf('if metrics_path')).toBeLessThan(frontend.indexOf('default_backend'));
+    // The pattern as HAProxy applies it: to the path, percent-decoded and lower-cased (the query is not in it).
+    const blocked = (path: string) => new RegExp(METRICS_PATH_PATTERN).test(decodeURIComponent(path).toLowerCase());
+    for (const path of ['/metrics', '/metrics/', '/METRICS', '//metrics', '/%6detrics', '/%6D%65trics/x', '/metrics/../metrics']) {
+      expect([path, blocked(path)]).toEqual([path, true]);
+    }
+    for (const path of ['/health/ready', '/api/v2/metrics', '/metricsx', '/api/v2/events'])
+      expect([path, blocked(path)]).toEqual([path, false]);
+    // The body is a JSON:API error document, in single quotes HAProxy takes as they are.
+    expect(JSON.parse(METRICS_NOT_HERE_BODY)).toEqual({
+      jsonapi: { version: '1.1' },
+      errors: [{ status: '404', code: 'not_found', title: 'Not Found', detail: 'Nothing is here.' }],
+    });
+    expect(METRICS_NOT_HERE_BODY).not.toContain("'");
   });
 
   test('a draining instance answers until the proxy has surely taken it out', () => {

@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react';
 import { useFetchClient } from '@strapi/strapi/admin';
+import type { GetKeyAccess } from '../../../shared/contracts/content-manager-access';
 import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../shared/contracts/keys';
 import type { PreviewKey } from '../../../shared/contracts/preview';
 import type { GetContentTypes, GetRegistry } from '../../../shared/contracts/registry';
@@ -23,6 +24,7 @@ export const usePublicApi = () => {
 
       listKeys: () => get<ListKeys.Response>(`${base}/keys`).then((res) => res.data),
       getKey: (id: string) => get<GetKey.Response>(`${base}/keys/${encodeURIComponent(id)}`).then((res) => res.data),
+      keyAccess: (id: number) => get<GetKeyAccess.Response>(`${base}/keys/${id}/access`).then((res) => res.data),
       createKey: (body: CreateKey.Request['body']) => post<CreateKey.Response>(`${base}/keys`, body).then((res) => res.data),
       updateKey: (id: number, body: UpdateKey.Request['body']) =>
         put<UpdateKey.Response>(`${base}/keys/${id}`, body).then((res) => res.data),

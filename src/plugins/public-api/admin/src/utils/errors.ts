@@ -1,6 +1,7 @@
 /**
  * Refusals from the admin routes -> messages under the form fields they concern. Pure.
  */
+import { CONTENT_MANAGER_REFUSAL } from '../../../shared/contracts/content-manager-access';
 import type { FieldIssue } from '../../../shared/contracts/errors';
 
 /** Messages by field path (`name`, `origins.1`, `resources.native:events.read`); '' is the whole form. */
@@ -26,6 +27,15 @@ export const toFieldErrors = (issues: FieldIssue[]): FieldErrors => {
   }
   return errors;
 };
+
+/** Whether a refusal says the admin may not do this in the Content Manager (its message says what to do). */
+export const isContentManagerRefusal = (error: unknown): boolean =>
+  isRecord(error) &&
+  isRecord(error.response) &&
+  isRecord(error.response.data) &&
+  isRecord(error.response.data.error) &&
+  isRecord(error.response.data.error.details) &&
+  error.response.data.error.details.reason === CONTENT_MANAGER_REFUSAL;
 
 /** The message of any refusal, for a notification. */
 export const messageOf = (error: unknown, fallback: string): string => {

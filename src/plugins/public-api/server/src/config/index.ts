@@ -9,6 +9,7 @@ import {
   type RateLimitStore,
 } from './rate-limits';
 import { OPERATIONS_DEFAULTS, validateOperationsConfig, type OperationsConfig } from './operations';
+import { ALLOW_HTTP_LOOPBACK_VARIABLE } from './webhooks';
 
 export type PluginConfig = OperationsConfig & {
   /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
@@ -214,6 +215,13 @@ export default {
     ...OPERATIONS_DEFAULTS,
   } satisfies PluginConfig,
   validator(config: Partial<PluginConfig>) {
+    // Not a setting of the plugin config: the one flag is read from the environment (config/webhooks.ts), so
+    // that the server and `npm run key` cannot disagree about it. Set here, it would be silently ignored.
+    if ((config as { webhooks?: { allowHttpLoopback?: unknown } }).webhooks?.allowHttpLoopback !== undefined) {
+      throw new Error(
+        `The public-api plugin's webhooks.allowHttpLoopback is not a setting: set ${ALLOW_HTTP_LOOPBACK_VARIABLE}=true in the environment (.env) instead, for development only.`,
+      );
+    }
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
       throw new Error('PUBLIC_API_KEY_SECRET must be set to a random string of at least 32 characters (see .env.example).');
     }

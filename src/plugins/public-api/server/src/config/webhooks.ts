@@ -67,17 +67,35 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   retry: DEFAULT_RETRY_POLICY,
 };
 
-type WebhookConfig = Partial<Omit<WebhookSettings, 'retry'>> & { retry?: Partial<RetryPolicy> };
+/**
+ * The development flag (issue 33, item 11): plain http to this machine, and loopback addresses, for a local
+ * receiver. Read here and nowhere else, from the environment of the process that checks a URL: the server
+ * (the admin's form, every delivery) and `npm run key` (webhook-add, the grants file) both reach it through
+ * `webhookSettings`, so both must see it; `.env`, which both load, is the place for it.
+ */
+export const ALLOW_HTTP_LOOPBACK_VARIABLE = 'PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK';
+
+/** Whether the environment sets the development flag (`true` or `1`; anything else, or unset: off). */
+export const allowHttpLoopbackFrom = (env: Readonly<Record<string, string | undefined>>): boolean =>
+  /^(true|1)$/i.test(env.PUBLIC_API_WEBHOOKS_ALLOW_HTTP_LOOPBACK?.trim() ?? '');
+
+/** What a refusal that the flag would lift says to do, in every message that refuses loopback. */
+export const LOOPBACK_FLAG_HINT = `for a local receiver in development, set ${ALLOW_HTTP_LOOPBACK_VARIABLE}=true for the server and for npm run key (in .env, which both read)`;
+
+type WebhookConfig = Partial<Omit<WebhookSettings, 'retry' | 'allowHttpLoopback'>> & { retry?: Partial<RetryPolicy> };
 
 const positive = (value: unknown, fallback: number): number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 
-/** The plugin config's `webhooks` over the defaults; a setting that is not a positive number keeps its default. */
+/**
+ * The plugin config's `webhooks` over the defaults; a setting that is not a positive number keeps its default.
+ * The development flag comes from the environment alone (above), never from the plugin config.
+ */
 export const webhookSettings = (strapi: Core.Strapi): WebhookSettings => {
   const given = ((strapi.config.get('plugin::public-api') as { webhooks?: WebhookConfig } | undefined)?.webhooks ?? {}) as WebhookConfig;
   const d = DEFAULT_WEBHOOK_SETTINGS;
   return {
-    allowHttpLoopback: given.allowHttpLoopback === true,
+    allowHttpLoopback: allowHttpLoopbackFrom(process.env),
     pollIntervalMs: positive(given.pollIntervalMs, d.pollIntervalMs),
     timeoutMs: positive(given.timeoutMs, d.timeoutMs),
     responseBytes: positive(given.responseBytes, d.responseBytes),

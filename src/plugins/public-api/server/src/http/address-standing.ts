@@ -1,69 +1,51 @@
 /**
  * What this process last learned of a client address's failed-authentication counter (contract section
- * 13), so that a request with a valid key does not read the shared counter on every request (issue 16:
- * that read was 3% of a page's CPU).
+ * 13): which addresses have spent their quota, so that their further failures are refused from memory
+ * instead of with one more write to the shared store each (a flood of bad keys from one address costs
+ * the store nothing once the quota is spent).
  *
- * Every /api/v2 request is refused with 429 while its address has spent its quota of failed
- * authentications, before its key is checked. Without a memo, that takes one read of the shared store
- * per request. With it:
- *
- * - an address found spent (by a read, or by this process's own count of a failure) is refused from
- *   memory until its window ends, exactly as the store would;
- * - an address found not spent is trusted as such for `trustMs` (one second by default); then the store is
- *   read again. Failures counted on another instance meanwhile are learned that late;
- * - a failed authentication is always counted in the store and decided by its answer, so guesses are
- *   throttled as exactly as before. What `trustMs` allows is a right key, sent from an address another
- *   instance saw spend its quota less than a second before, to be answered.
+ * Only failures consult it: a request with a valid key is served from any address, in penalty or not
+ * (issue 33: a shared NAT, or a proxy whose forwarded address is not trusted, put every client behind
+ * one address, and one bad client locked out all the valid keys behind it). An address is the client's
+ * counting key (http/client-address.ts: IPv6 by /64).
  *
  * At most `capacity` addresses are remembered (least recently used go first): whatever clients send,
- * memory stays bounded, and a forgotten address is read from the store again. Pure apart from the clock.
+ * memory stays bounded, and a forgotten address's next failure is counted in the store again, which
+ * answers the same. Pure apart from the clock.
  */
 import { createLru } from '../utils/lru';
 
 /** A spent counter as the store told it: nothing left until its window ends. */
 export type SpentStanding = { remaining: 0; resetMs: number };
 
-/** A counter as a read or a count returns it (null: nothing counted in the window, or no store). */
+/** A counter as a count returns it (null: nothing counted in the window, or no store). */
 type Counter = { remaining: number; resetMs: number } | null;
 
-type Entry = { clearUntil: number } | { spentUntil: number };
-
 export type AddressStanding = {
-  /**
-   * What is known without asking the store: `clear` (found not spent less than `trustMs` ago), the spent
-   * counter to refuse with, or null (read the store, then tell `learned`).
-   */
-  known: (address: string) => 'clear' | SpentStanding | null;
-  /** What a read or a count of the address's counter returned. */
+  /** The spent counter to refuse a failure with, or null (count it in the store, then tell `learned`). */
+  spent: (address: string) => SpentStanding | null;
+  /** What a count of the address's counter returned. */
   learned: (address: string, counter: Counter) => void;
 };
 
-export const ADDRESS_STANDING_DEFAULTS = { capacity: 10_000, trustMs: 1_000 } as const;
+export const ADDRESS_STANDING_DEFAULTS = { capacity: 10_000 } as const;
 
-export const createAddressStanding = (options: { capacity?: number; trustMs?: number; now?: () => number } = {}): AddressStanding => {
-  const { capacity, trustMs } = { ...ADDRESS_STANDING_DEFAULTS, ...options };
+export const createAddressStanding = (options: { capacity?: number; now?: () => number } = {}): AddressStanding => {
+  const { capacity } = { ...ADDRESS_STANDING_DEFAULTS, ...options };
   const now = options.now ?? Date.now;
-  const entries = createLru<string, Entry>(capacity);
+  const spentUntil = createLru<string, number>(capacity);
   return {
-    known(address) {
-      const entry = entries.get(address);
-      if (!entry) return null;
+    spent(address) {
+      const until = spentUntil.get(address);
+      if (until === undefined) return null;
       const at = now();
-      if ('clearUntil' in entry) {
-        if (at < entry.clearUntil) return 'clear';
-      } else if (at < entry.spentUntil) {
-        return { remaining: 0, resetMs: entry.spentUntil - at };
-      }
-      entries.delete(address);
+      if (at < until) return { remaining: 0, resetMs: until - at };
+      spentUntil.delete(address);
       return null;
     },
     learned(address, counter) {
-      const at = now();
-      if (counter && counter.remaining === 0 && counter.resetMs > 0) {
-        entries.set(address, { spentUntil: at + counter.resetMs });
-      } else {
-        entries.set(address, { clearUntil: at + trustMs });
-      }
+      if (counter && counter.remaining === 0 && counter.resetMs > 0) spentUntil.set(address, now() + counter.resetMs);
+      else spentUntil.delete(address);
     },
   };
 };

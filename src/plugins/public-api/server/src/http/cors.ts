@@ -1,5 +1,6 @@
 /**
- * CORS for /api/v2: only an allowed origin is ever echoed (contract section 4).
+ * CORS for /api/v2 (contract section 4). Only a serialized origin (http/origins.ts) is ever echoed: with
+ * the full CORS answer when the key allows it, and on the refusal of one it does not (issue 33, item 12).
  */
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, If-None-Match, If-Match';
 export const EXPOSED_RESPONSE_HEADERS =
@@ -9,6 +10,18 @@ export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 export const corsHeaders = (origin: string): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
   'Access-Control-Expose-Headers': EXPOSED_RESPONSE_HEADERS,
+  Vary: 'Origin',
+});
+
+/**
+ * The 403 `origin_not_allowed` of a key that does not list the origin, readable by the page so that its
+ * developer sees why instead of "Failed to fetch". It grants nothing: the request was refused before any
+ * record was read, the body says only that the origin is not on the key's list (which the page, holding
+ * the key, could learn by asking from a server), no response header is exposed, and credentials are never
+ * allowed (no `Access-Control-Allow-Credentials`, anywhere in the API).
+ */
+export const refusalHeaders = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
   Vary: 'Origin',
 });
 

@@ -20,13 +20,19 @@ export const isValidOriginRule = (rule: string): boolean => {
   return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 };
 
-/** The canonical form of a request's Origin header, or null when it is not a usable origin. */
+/**
+ * The serialized origin (RFC 6454 section 6.2) a request's Origin header is, lower-cased, or null when the
+ * header is anything else: a path, a query, a fragment, userinfo, a trailing slash, a default port written
+ * out, `null`, another scheme. Browsers send exactly this form; only it is ever matched or echoed (issue 33:
+ * `https://shop.example/path` matched the rule `https://shop.example` and was echoed as it came).
+ */
 export const normalizeRequestOrigin = (origin: string): string | null => {
+  const lower = origin.toLowerCase();
+  if (!/^https?:\/\/[^/?#@\\]+$/.test(lower)) return null;
   try {
-    const url = new URL(origin);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (url.origin === 'null') return null;
-    return url.origin.toLowerCase();
+    // The URL parser's own serialization must give back exactly what was sent: it drops tabs and line
+    // breaks, a default port and leading zeros of a port, and turns non-ASCII hosts into punycode.
+    return new URL(lower).origin === lower ? lower : null;
   } catch {
     return null;
   }

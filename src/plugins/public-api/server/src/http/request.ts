@@ -23,8 +23,9 @@ export type PublicRequest = {
   /** The absolute request URL. */
   selfUrl: string;
   /**
-   * The client's address: the peer, or behind a trusted proxy (`IS_PROXIED`) the one it forwards. What
-   * fairness between clients counts by (the transform queue).
+   * The client's address: the peer, or behind a trusted proxy (`IS_PROXIED`) the one it forwards, as it
+   * is counted (IPv6 by /64, http/client-address.ts). What fairness between clients counts by (the
+   * transform queue).
    */
   client: string;
   /**

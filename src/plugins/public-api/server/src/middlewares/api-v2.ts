@@ -2,8 +2,8 @@
  * Serves everything under /api/v2 and answers it completely; other paths pass through.
  *
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
- * not depend on a resource) -> preflight -> Accept (406) -> key (401; 429 per client address once its
- * failed authentications spend their quota) -> the key's rate limit (429) -> origin (403) -> path and query
+ * not depend on a resource) -> preflight -> Accept (406) -> key (401; a failure gets 429 once its client
+ * address's failed authentications have spent their quota) -> the key's rate limit (429) -> origin (403) -> path and query
  * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts; held until the
  * response has been sent) -> handler,
  * which finds the resource (404) and asks `request.supports`
@@ -20,16 +20,17 @@ import type { Context, Next } from 'koa';
 import { API_BASE_PATH, OVERLOADED_RETRY_AFTER_SECONDS, defaultRequestsPerKey, pluginConfig } from '../config';
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
-import { createBodyReader, type BodyTimeouts } from '../http/body';
+import { createBodyReader, discardUnreadBody, type BodyTimeouts } from '../http/body';
 import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
-import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders } from '../http/cors';
+import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
 import { createAddressStanding, type AddressStanding } from '../http/address-standing';
+import { clientAddressKey } from '../http/client-address';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
-import { originAllowed } from '../http/origins';
+import { normalizeRequestOrigin, originAllowed } from '../http/origins';
 import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
 import { observeUsage } from './usage';
@@ -39,7 +40,7 @@ import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse } from '../http/respond';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
 import { assertStorableRequest } from '../http/storable';
-import { bearerToken } from '../keys/token';
+import { bearerToken, parseKey } from '../keys/token';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
 import {
@@ -106,31 +107,31 @@ const sendError = (ctx: Context, error: ApiError) =>
 
 /**
  * The key of the request, or 401. Failed authentications are counted per client address (Koa's ctx.ip:
- * the socket's address, or X-Forwarded-For when Strapi's `server.proxy` trusts the proxy in front); once
- * an address has spent its quota, its requests get 429 until the window ends, before any key is checked,
- * so keys cannot be guessed faster than the quota.
+ * the socket's address, or X-Forwarded-For when Strapi's `server.proxy` trusts the proxy in front; IPv6
+ * by /64, http/client-address.ts). Once an address has spent its quota, its failures get 429 until the
+ * window ends; a valid key is served from it all the same (issue 33: one guesser behind a shared NAT, or
+ * behind a proxy whose forwarded address is not trusted, locked out every key behind it).
+ *
+ * Why a guesser gains nothing from that: a key is `pdk_<12 base62>_<40 base62>`, 309 random bits of
+ * which 238 are the secret. A million guesses a second at one known key id for a century are 2^52
+ * guesses: the chance of a right one stays below 2^-186, in penalty or not. What the
+ * quota still does: a spent address's failures are refused from this process's memory (no write to the
+ * shared store), a token that cannot be a key (none, or not of the key format) without even a key lookup,
+ * and the 429 tells a misconfigured client to stop.
  */
 const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: AddressStanding): Promise<ApiKey> => {
-  const limit = pluginConfig(strapi).unauthenticatedRateLimit;
-  const address = { kind: 'address', id: ctx.ip } as const;
-  const limits = getService('rate-limits');
-  // The counter is read at most once a second per address while it is not spent (http/address-standing.ts).
-  const known = standing.known(address.id);
-  if (known !== null && known !== 'clear') throw tooManyRequests(limit, known, 'address');
-  if (known === null) {
-    const spent = await limits.peek(address, limit);
-    standing.learned(address.id, spent);
-    if (spent && spent.remaining === 0) throw tooManyRequests(limit, spent, 'address');
-  }
   const token = bearerToken(ctx.get('Authorization') || undefined);
+  const address = { kind: 'address', id: clientAddressKey(ctx.ip) } as const;
+  const limit = pluginConfig(strapi).unauthenticatedRateLimit;
+  const spent = standing.spent(address.id);
+  if (spent && !(token && parseKey(token))) throw tooManyRequests(limit, spent, 'address');
   const key = token ? await getService('keys').authenticate(token) : null;
-  if (!key) {
-    const count = await limits.count(address, limit);
-    standing.learned(address.id, count);
-    if (count?.exceeded) throw tooManyRequests(limit, count, 'address');
-    throw apiError(401, UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
-  }
-  return key;
+  if (key) return key;
+  if (spent) throw tooManyRequests(limit, spent, 'address');
+  const count = await getService('rate-limits').count(address, limit);
+  standing.learned(address.id, count);
+  if (count?.exceeded) throw tooManyRequests(limit, count, 'address');
+  throw apiError(401, UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
 };
 
 /**
@@ -146,14 +147,20 @@ const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey) =>
   ctx.set(rateLimitHeaders(limit, count));
 };
 
-/** A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). */
+/**
+ * A browser origin is either allowed by the key (echoed) or refused with 403 (contract section 4). A
+ * refused serialized origin is echoed on the refusal alone, so that the page can read it (http/cors.ts);
+ * a header that is no origin is refused without any CORS header.
+ */
 const applyOriginRules = (ctx: Context, key: ApiKey) => {
-  const origin = ctx.get('Origin');
-  if (!origin) return;
-  if (!originAllowed(key.grants.origins, origin)) {
+  const header = ctx.get('Origin');
+  if (!header) return;
+  const origin = normalizeRequestOrigin(header);
+  if (!origin || !originAllowed(key.grants.origins, origin)) {
     throw apiError(403, 'This key does not allow requests from this browser origin.', {
       source: { header: 'Origin' },
       reason: 'origin_not_allowed',
+      headers: origin ? refusalHeaders(origin) : undefined,
     });
   }
   ctx.set(corsHeaders(origin));
@@ -171,14 +178,23 @@ const allowedAt = async (match: RouteMatch<RouteName>): Promise<Method[]> => {
   return match.allow(resource.mode);
 };
 
+/**
+ * A preflight carries no key, so it cannot know whether the request's key allows the origin: it allows
+ * every serialized origin to send, and the request itself is refused with a readable 403 when its key
+ * does not list the origin (http/cors.ts). Refusing the preflight instead left the page with "Failed to
+ * fetch" (a browser reads nothing of a preflight that is not 2xx) and protected nothing: a cross-origin
+ * request here carries only a key the page itself holds (no cookie is read), and it is refused before any
+ * record is read or written. A header that is no origin (`null`, a path) is refused.
+ */
 const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
-  const origin = ctx.get('Origin');
-  if (!origin) {
+  const header = ctx.get('Origin');
+  if (!header) {
     await send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
     return;
   }
-  if (!(await getService('keys').anyKeyAllowsOrigin(origin, originAllowed))) {
-    throw apiError(403, 'No API key allows requests from this browser origin.', {
+  const origin = normalizeRequestOrigin(header);
+  if (!origin) {
+    throw apiError(403, 'The Origin header is not a browser origin (scheme://host[:port]).', {
       source: { header: 'Origin' },
       reason: 'origin_not_allowed',
     });
@@ -229,7 +245,7 @@ const requestOf = (
   headers: headersAsSent(ctx),
   baseUrl: `${links.origin}${API_BASE_PATH}`,
   selfUrl: canonicalUrl(links.origin, links.target.pathAndQuery),
-  client: ctx.ip,
+  client: clientAddressKey(ctx.ip),
   readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
 
@@ -406,7 +422,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     } catch (error) {
       if (isApiError(error)) {
         // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.
-        const origin = ctx.get('Origin');
+        const origin = normalizeRequestOrigin(ctx.get('Origin'));
         if (
           (error.status === 401 || error.status === 429) &&
           origin &&
@@ -414,6 +430,9 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
         ) {
           ctx.set(corsHeaders(origin));
         }
+        // A refusal is sent once the body nobody read has arrived, within an accepted body's limits; else
+        // it closes the connection (http/body.ts).
+        if (!(await discardUnreadBody(ctx.req, ctx.headers, bodyTimeouts(strapi)))) ctx.set('Connection', 'close');
         await sendError(ctx, error);
         return;
       }

@@ -16,6 +16,7 @@ const routes: AdminRoute[] = [
   { method: 'GET', path: '/keys', handler: 'admin-keys.list', action: 'read' },
   { method: 'POST', path: '/keys', handler: 'admin-keys.create', action: 'create' },
   { method: 'GET', path: '/keys/:id', handler: 'admin-keys.findOne', action: 'read' },
+  { method: 'GET', path: '/keys/:id/access', handler: 'admin-keys.access', action: 'read' },
   { method: 'PUT', path: '/keys/:id', handler: 'admin-keys.update', action: 'update' },
   { method: 'POST', path: '/keys/:id/revoke', handler: 'admin-keys.revoke', action: 'update' },
   { method: 'POST', path: '/keys/:id/regenerate', handler: 'admin-keys.regenerate', action: 'regenerate' },

@@ -1,4 +1,5 @@
 import access from './access';
+import adminAccess from './admin-access';
 import assets from './assets';
 import components from './components';
 import editorLabels from './editor-labels';
@@ -33,6 +34,7 @@ import writes from './writes';
 
 export default {
   access,
+  'admin-access': adminAccess,
   assets,
   components,
   'editor-labels': editorLabels,

@@ -6,6 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
+import type { KeyHoldings } from '../grants/content-manager';
 import { formatIssues, type GrantIssue } from '../grants/resolve';
 import type { KeyGrants } from '../grants/types';
 import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../keys/token';
@@ -149,6 +150,13 @@ export type KeyInput = {
   preview?: boolean;
 };
 
+/**
+ * Asked, once the input is valid and before anything is written, whether whoever changes the key may
+ * take it from `before` (null: a new key) to `after`; throws to refuse (the admin's Content Manager
+ * rights, services/admin-access.ts). Grants files and the key command pass none: they run as the operator.
+ */
+export type AuthorizeKey = (before: KeyHoldings | null, after: KeyHoldings) => Promise<void>;
+
 /** Thrown with every issue of a rejected input; nothing has been written. */
 export class KeyValidationError extends errors.ValidationError {
   constructor(public readonly issues: GrantIssue[]) {
@@ -281,11 +289,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    async create(input: KeyInput): Promise<{ key: ApiKey; plaintext: string }> {
+    async create(input: KeyInput, authorize?: AuthorizeKey): Promise<{ key: ApiKey; plaintext: string }> {
       const issues = validateMeta(input, new Date());
       const grants = await resolveInput(input.grants);
       if (Array.isArray(grants)) issues.push(...grants);
       if (issues.length || Array.isArray(grants)) throw new KeyValidationError(issues);
+      await authorize?.(null, { resources: grants.resources, preview: input.preview === true });
       const generated = generateKey();
       const row = (await query().create({
         data: {
@@ -335,7 +344,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * transaction, removals for its webhook endpoints (services/webhooks/grant-removals.ts); `former` are
      * resources the caller knew before the change that the registry may no longer hold (a website's).
      */
-    async update(idOrKeyId: string | number, input: Partial<KeyInput>, former: readonly Resource[] = []): Promise<ApiKey> {
+    async update(
+      idOrKeyId: string | number,
+      input: Partial<KeyInput>,
+      former: readonly Resource[] = [],
+      authorize?: AuthorizeKey,
+    ): Promise<ApiKey> {
       const row = await requireRow(idOrKeyId);
       const merged = {
         name: input.name === undefined ? row.name : input.name,
@@ -350,6 +364,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const grants = input.grants === undefined ? undefined : await resolveInput(input.grants);
       if (Array.isArray(grants)) issues.push(...grants);
       if (issues.length) throw new KeyValidationError(issues);
+      if (authorize) {
+        const current = toApiKey(row);
+        await authorize(
+          { resources: current.grants.resources, preview: current.preview },
+          {
+            resources: grants && !Array.isArray(grants) ? grants.resources : current.grants.resources,
+            preview: input.preview ?? current.preview,
+          },
+        );
+      }
       const data: Record<string, unknown> = {};
       if (typeof input.name === 'string') data.name = input.name.trim();
       if (input.description !== undefined) data.description = input.description;

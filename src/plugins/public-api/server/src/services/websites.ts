@@ -28,6 +28,12 @@ export class WebsiteValidationError extends errors.ValidationError {
 
 export type Website = AdminWebsite;
 
+/**
+ * Asked, once the input is valid and before anything is written, whether whoever changes the website
+ * may publish `after` where it published `before` (null: a new website); throws to refuse.
+ */
+export type AuthorizePublications = (before: readonly Publication[] | null, after: readonly Publication[]) => Promise<void> | void;
+
 type WebsiteRow = Omit<Website, 'publications' | 'createdAt' | 'updatedAt'> & {
   publications: unknown;
   createdAt: string | Date;
@@ -62,9 +68,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 const ALLOWED_MEMBERS = new Set(['name', 'slug', 'publications']);
 
-/** How stored key grants follow a website change: ids renamed, resources gone, fields per resource now. */
+/**
+ * How stored key grants follow a website change: ids renamed, resources gone, fields per resource now.
+ * `retyped`: resources (new ids) that now publish another content type; a grant was given for the old
+ * one's records and fields, so it goes like a resource gone (issue 33: it would otherwise read the new
+ * type's fields of the same names, which whoever changed the website may not have been allowed to grant).
+ */
 type GrantChange = {
   renamed: Map<string, string>;
+  retyped: ReadonlySet<string>;
   exists: (resourceId: string) => Resource | undefined;
   touches: (resourceId: string) => boolean;
 };
@@ -80,7 +92,7 @@ const followChange = (grants: KeyGrants, change: GrantChange): KeyGrants | null 
     }
     const target = change.renamed.get(id) ?? id;
     const resource = change.exists(target);
-    if (!resource) continue;
+    if (!resource || change.retyped.has(target)) continue;
     const fields = new Set(resource.fields.map((field) => field.key));
     const grant = grants.resources[id]!;
     const supported = supportedActions(resource);
@@ -152,9 +164,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         renamed.set(cmsResourceId(before.slug, publication.collection), cmsResourceId(after.slug, publication.collection));
       }
     }
+    const typeBefore = new Map(before.publications.map((publication) => [publication.collection, publication.contentType]));
+    const retyped = new Set(
+      (after?.publications ?? [])
+        .filter(
+          (publication) => typeBefore.has(publication.collection) && typeBefore.get(publication.collection) !== publication.contentType,
+        )
+        .map((publication) => cmsResourceId(after!.slug, publication.collection)),
+    );
     const resources = after ? await getService('resources').all() : [];
     const byId = new Map(resources.map((resource) => [resource.id, resource]));
-    const change: GrantChange = { renamed, exists: (id) => byId.get(id), touches: (id) => id.startsWith(prefix) };
+    const change: GrantChange = { renamed, retyped, exists: (id) => byId.get(id), touches: (id) => id.startsWith(prefix) };
     const keys = getService('keys');
     // What the website published before: a key that loses it has its endpoints sent removals.
     const former = getService('resources').resourcesOf(before);
@@ -175,14 +195,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return row ? toWebsite(row) : null;
     },
 
-    async create(input: unknown): Promise<Website> {
+    async create(input: unknown, authorize?: AuthorizePublications): Promise<Website> {
       const data = await validate(input, null);
+      await authorize?.(null, data.publications);
       return toWebsite((await query().create({ data })) as WebsiteRow);
     },
 
-    async update(id: string | number, input: unknown): Promise<Website> {
+    async update(id: string | number, input: unknown, authorize?: AuthorizePublications): Promise<Website> {
       const row = await requireRow(id);
       const data = await validate(input, row);
+      await authorize?.(toWebsite(row).publications, data.publications);
       return strapi.db.transaction(async () => {
         const updated = toWebsite((await query().update({ where: { id: row.id }, data })) as WebsiteRow);
         await followKeys(toWebsite(row), updated);

@@ -13,6 +13,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { ALLOW_HTTP_LOOPBACK_VARIABLE, LOOPBACK_FLAG_HINT } from '../config/webhooks';
 import { isLoopbackHost, refusedAddress, type AddressRules } from './addresses';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './events';
 
@@ -78,11 +79,13 @@ export const urlProblem = (text: string, rules: UrlRules): string | null => {
   }
   const loopback = isLoopbackHost(url.hostname);
   if (url.protocol === 'http:') {
-    if (!rules.allowHttpLoopback || !loopback) return 'The URL must use https (plain http only to this machine, in development).';
+    if (!loopback)
+      return `The URL must use https (plain http only to this machine, with ${ALLOW_HTTP_LOOPBACK_VARIABLE}=true in development).`;
+    if (!rules.allowHttpLoopback) return `The URL must use https; plain http to this machine is refused: ${LOOPBACK_FLAG_HINT}.`;
   } else if (url.protocol !== 'https:') return 'The URL must use https.';
   if (url.username || url.password) return 'The URL may not carry a user name or password.';
   if (url.hash) return 'The URL may not have a fragment (#...).';
-  if (loopback) return rules.allowHttpLoopback ? null : 'The URL may not point at this machine (loopback).';
+  if (loopback) return rules.allowHttpLoopback ? null : `The URL may not point at this machine (loopback): ${LOOPBACK_FLAG_HINT}.`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     const refused = refusedAddress(host, { allowLoopback: rules.allowHttpLoopback });

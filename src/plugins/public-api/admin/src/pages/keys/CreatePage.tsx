@@ -13,7 +13,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
 import { usePublicApi } from '../../utils/api';
-import { issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
+import { isContentManagerRefusal, issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
 import { KeyFormSections } from './KeyFormSections';
 import { useKeyForm } from './useKeyForm';
 
@@ -70,7 +70,11 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
       const issues = issuesOf(error);
       if (issues) {
         form.setSaveErrors(toFieldErrors(issues));
-        toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+        // A Content Manager refusal's message says why, and what to ask for.
+        const message = isContentManagerRefusal(error)
+          ? messageOf(error, t('form.invalid', 'Some values are not valid: see the messages under the fields.'))
+          : t('form.invalid', 'Some values are not valid: see the messages under the fields.');
+        toggleNotification({ type: 'danger', message });
       } else {
         toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
       }

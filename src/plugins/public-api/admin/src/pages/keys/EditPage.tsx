@@ -16,6 +16,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { ContentManagerAccessNotice } from '../../components/ContentManagerAccessNotice';
 import { KeyStatus } from '../../components/KeyStatus';
 import { ShowOnceKey } from '../../components/ShowOnceKey';
 import { useLoad } from '../../hooks/useLoad';
@@ -23,7 +24,7 @@ import { usePermissions } from '../../hooks/usePermissions';
 import { Mono } from '../../components/Mono';
 import { useT } from '../../hooks/useT';
 import { usePublicApi } from '../../utils/api';
-import { issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
+import { isContentManagerRefusal, issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
 import { isExpired } from '../../utils/expiry';
 import type { CreatedState } from './CreatePage';
 import { KeyFormSections, Section } from './KeyFormSections';
@@ -123,7 +124,11 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
       const issues = issuesOf(error);
       if (issues) {
         form.setSaveErrors(toFieldErrors(issues));
-        toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+        // A Content Manager refusal's message says why, and what to ask for.
+        const message = isContentManagerRefusal(error)
+          ? messageOf(error, t('form.invalid', 'Some values are not valid: see the messages under the fields.'))
+          : t('form.invalid', 'Some values are not valid: see the messages under the fields.');
+        toggleNotification({ type: 'danger', message });
       } else fail(error);
     } finally {
       setSaving(false);
@@ -260,6 +265,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
               </Alert>
             </Box>
           )}
+          {!apiKey.revoked && <ContentManagerAccessNotice apiKey={apiKey} />}
           {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
             <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('key.expired.title', 'Expired')}>
               {t('key.expired.body', 'This key has expired: requests with it are refused. Set a new expiry to use it again.')}

@@ -16,7 +16,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
 import { usePublicApi } from '../../utils/api';
-import { errorsUnder, issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { errorsUnder, isContentManagerRefusal, issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
 import { Section } from '../keys/KeyFormSections';
 
 export const EditPage = () => {
@@ -134,7 +134,9 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
       const issues = issuesOf(error);
       if (issues) {
         setErrors(toFieldErrors(issues));
-        toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+        // A Content Manager refusal's message says why.
+        const invalid = t('form.invalid', 'Some values are not valid: see the messages under the fields.');
+        toggleNotification({ type: 'danger', message: isContentManagerRefusal(error) ? messageOf(error, invalid) : invalid });
       } else {
         toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
       }

@@ -1,11 +1,15 @@
 /**
  * /public-api/keys: list, read, create, change, revoke, regenerate, delete. Thin: parse, call the
  * keys service, answer. Errors (validation, not found) are thrown and answered by Strapi's error layer.
+ * What a key may be given, and who may take its secret, is bounded by the admin's own Content Manager
+ * rights (services/admin-access.ts); revoking and deleting only take away, and need no more than the route's action.
  */
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import type { AdminErrorBody } from '../../../../shared/contracts/errors';
+import type { GetKeyAccess } from '../../../../shared/contracts/content-manager-access';
 import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../../shared/contracts/keys';
+import type { KeyHoldings } from '../../grants/content-manager';
 import { getService } from '../../utils/get-service';
 import { createKeySchema, parseBody, updateKeySchema } from './input';
 import { toAdminKey } from './serialize';
@@ -30,6 +34,13 @@ const refuseTakenName = async (ctx: Context, name: unknown, exceptId?: number): 
   return true;
 };
 
+/** The Content Manager check of this request's admin, for the keys service to ask before it writes. */
+const authorizeFor = async (ctx: Context) => {
+  const access = getService('admin-access');
+  const admin = await access.adminOf(ctx.state);
+  return (before: KeyHoldings | null, after: KeyHoldings) => access.assertMayChangeKey(admin, before, after);
+};
+
 export default () => ({
   async list(ctx: Context) {
     const keys = await getService('keys').list();
@@ -42,10 +53,21 @@ export default () => ({
     ctx.body = { data: toAdminKey(key) } satisfies GetKey.Response;
   },
 
+  /** What this key holds that the admin may not do in the Content Manager: the key page's notice. */
+  async access(ctx: Context) {
+    const key = await getService('keys').findOne(idParam(ctx));
+    if (!key) throw new errors.NotFoundError(`No key '${idParam(ctx)}'.`);
+    const access = getService('admin-access');
+    const issues = await access.missingFor(await access.adminOf(ctx.state), { resources: key.grants.resources, preview: key.preview });
+    ctx.body = {
+      data: { complete: issues.length === 0, issues: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) },
+    } satisfies GetKeyAccess.Response;
+  },
+
   async create(ctx: Context) {
     const body = parseBody(createKeySchema, ctx.request.body);
     if (await refuseTakenName(ctx, body.name)) return;
-    const { key, plaintext } = await getService('keys').create({ ...body, grants: body.grants ?? {} });
+    const { key, plaintext } = await getService('keys').create({ ...body, grants: body.grants ?? {} }, await authorizeFor(ctx));
     ctx.status = 201;
     ctx.body = { data: toAdminKey(key), meta: { plaintext } } satisfies CreateKey.Response;
   },
@@ -57,7 +79,7 @@ export default () => ({
       if (!current) throw new errors.NotFoundError(`No key '${idParam(ctx)}'.`);
       if (await refuseTakenName(ctx, body.name, current.id)) return;
     }
-    const key = await getService('keys').update(idParam(ctx), body);
+    const key = await getService('keys').update(idParam(ctx), body, [], await authorizeFor(ctx));
     ctx.body = { data: toAdminKey(key) } satisfies UpdateKey.Response;
   },
 
@@ -67,6 +89,12 @@ export default () => ({
   },
 
   async regenerate(ctx: Context) {
+    const current = await getService('keys').findOne(idParam(ctx));
+    if (current) {
+      // The new secret is the key's whole power: only for an admin who may do all it does.
+      const access = getService('admin-access');
+      await access.assertMayActAs(await access.adminOf(ctx.state), { resources: current.grants.resources, preview: current.preview });
+    }
     const { key, plaintext } = await getService('keys').regenerate(idParam(ctx));
     ctx.body = { data: toAdminKey(key), meta: { plaintext } } satisfies RegenerateKey.Response;
   },

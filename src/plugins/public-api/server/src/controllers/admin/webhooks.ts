@@ -27,18 +27,41 @@ const positiveQuery = (ctx: Context, name: string): number | null => {
   return Number(value);
 };
 
+/**
+ * A webhook sends what its key reads to a URL the admin chooses: only an admin who may do all the key
+ * does (in the Content Manager) may add one, point one elsewhere, send more events or resources through
+ * it, or turn it back on (services/admin-access.ts). A description, or turning it off, needs no more.
+ */
+const assertMayActAs = async (ctx: Context, keyId: string | number) => {
+  const key = await getService('keys').findOne(keyId);
+  if (!key) return;
+  const access = getService('admin-access');
+  await access.assertMayActAs(await access.adminOf(ctx.state), { resources: key.grants.resources, preview: key.preview });
+};
+
+const widens = (body: unknown): boolean => {
+  if (typeof body !== 'object' || body === null) return false;
+  const change = body as Record<string, unknown>;
+  return change.url !== undefined || change.events !== undefined || change.resources !== undefined || change.enabled === true;
+};
+
 export default () => ({
   async list(ctx: Context) {
     ctx.body = { data: await getService('webhook-endpoints').list(param(ctx, 'id')) } satisfies ListWebhookEndpoints.Response;
   },
 
   async create(ctx: Context) {
+    await assertMayActAs(ctx, param(ctx, 'id'));
     const { endpoint, secret } = await getService('webhook-endpoints').create(param(ctx, 'id'), ctx.request.body);
     ctx.status = 201;
     ctx.body = { data: endpoint, meta: { secret } } satisfies CreateWebhookEndpoint.Response;
   },
 
   async update(ctx: Context) {
+    if (widens(ctx.request.body)) {
+      const row = await getService('webhook-endpoints').requireRow(param(ctx, 'id'));
+      await assertMayActAs(ctx, row.apiKey);
+    }
     const endpoint = await getService('webhook-endpoints').update(param(ctx, 'id'), ctx.request.body);
     ctx.body = { data: endpoint } satisfies UpdateWebhookEndpoint.Response;
   },
