@@ -40,6 +40,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A key name another key has: refused as the admin refuses it (409 there, exit code 1 here). */
+class NameTakenError extends Error {
+  override name = 'ConflictError';
+}
+
 type ApiKeyView = {
   keyId: string;
   name: string;
@@ -69,6 +74,7 @@ type KeysService = {
   revoke(id: string): Promise<ApiKeyView>;
   regenerate(id: string): Promise<{ key: ApiKeyView; plaintext: string }>;
   remove(id: string): Promise<ApiKeyView>;
+  withName(name: string): Promise<{ id: number; name: string } | null>;
 };
 
 const keys = (strapi: Core.Strapi) => strapi.plugin('public-api').service('keys') as KeysService;
@@ -257,6 +263,8 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
         // `--preview` or the file's `"preview": true`; the service refuses a file's flag that is not a boolean.
         const previewFlag = values.preview ? true : preview;
         const { key, plaintext, secrets } = await withStrapi(async (strapi) => {
+          const taken = await keys(strapi).withName(values.name!);
+          if (taken) throw new NameTakenError(`A key named '${taken.name}' exists already: give this key another name.`);
           const created = await keys(strapi).create({
             name: values.name!,
             description: values.description ?? null,
@@ -373,7 +381,7 @@ export const run = async (args: string[], output: Output = defaultOutput): Promi
       output.err(err.message);
       return 2;
     }
-    if (err.name === 'ValidationError' || err.name === 'NotFoundError') {
+    if (err.name === 'ValidationError' || err.name === 'NotFoundError' || err instanceof NameTakenError) {
       output.err(err.message);
       return 1;
     }

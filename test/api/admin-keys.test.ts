@@ -377,3 +377,54 @@ describe('revoke, regenerate, delete', () => {
     expect((await api().del(`/keys/${created.body.data.id}`)).status).toBe(404);
   });
 });
+
+describe('names', () => {
+  const taken = (name: string) => ({
+    data: null,
+    error: {
+      status: 409,
+      name: 'ConflictError',
+      message: `A key named '${name}' exists already: give this key another name.`,
+      details: { errors: [{ path: ['name'], message: `A key named '${name}' exists already: give this key another name.` }] },
+    },
+  });
+
+  test('a second key with a name taken (trimmed, in any case) is refused with 409 under `name`, and nothing is created', async () => {
+    const first = await api().post('/keys', { name: 'Kiosk Ärger', grants: EVENTS_TITLE });
+    expect(first.status).toBe(201);
+    const before = (await api().get('/keys')).body.data.length;
+    for (const name of ['Kiosk Ärger', '  kiosk ärger ', 'KIOSK ÄRGER', 'Kiosk A\u0308rger']) {
+      const refused = await api().post('/keys', { name, grants: EVENTS_TITLE });
+      expect({ name, status: refused.status, body: refused.body }).toEqual({ name, status: 409, body: taken('Kiosk Ärger') });
+    }
+    expect((await api().get('/keys')).body.data).toHaveLength(before);
+    // A name that only contains the other is another name.
+    expect((await api().post('/keys', { name: 'Kiosk Ärger 2', grants: EVENTS_TITLE })).status).toBe(201);
+  });
+
+  test('renaming to another key’s name is refused with 409 and changes nothing; a key keeps or recases its own name', async () => {
+    await api().post('/keys', { name: 'Mobile app', grants: EVENTS_TITLE });
+    const other = await api().post('/keys', { name: 'Tablet app', grants: EVENTS_TITLE });
+    const id = other.body.data.id;
+    const refused = await api().put(`/keys/${id}`, { name: ' MOBILE APP', description: 'not applied' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(taken('Mobile app'));
+    expect((await api().get(`/keys/${id}`)).body.data).toMatchObject({ name: 'Tablet app', description: null });
+    // Saving a key with its own name (as the form does with other changes) or recased is no conflict.
+    expect((await api().put(`/keys/${id}`, { name: 'Tablet app', description: 'kept' })).status).toBe(200);
+    const recased = await api().put(`/keys/${id}`, { name: 'TABLET app' });
+    expect(recased.status).toBe(200);
+    expect(recased.body.data).toMatchObject({ name: 'TABLET app', description: 'kept' });
+    // A rename of an unknown key is still 404, not a conflict.
+    expect((await api().put('/keys/999999', { name: 'Mobile app' })).status).toBe(404);
+  });
+
+  test('a revoked key’s name stays taken: the audit log and webhooks still name it', async () => {
+    const created = await api().post('/keys', { name: 'Retired kiosk', grants: EVENTS_TITLE });
+    await api().post(`/keys/${created.body.data.id}/revoke`);
+    expect((await api().post('/keys', { name: 'retired kiosk', grants: EVENTS_TITLE })).body).toEqual(taken('Retired kiosk'));
+    // Deleted, the name is free again.
+    await api().del(`/keys/${created.body.data.id}`);
+    expect((await api().post('/keys', { name: 'retired kiosk', grants: EVENTS_TITLE })).status).toBe(201);
+  });
+});

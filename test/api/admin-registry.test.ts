@@ -72,6 +72,23 @@ test('the registry lists the native resources with their fields and types, and t
   });
 });
 
+test('a field the server fills in on create (a default, a slug made from another field) says so; a required one without says nothing', async () => {
+  type Summary = { id: string; fields: { key: string; required: boolean; filledIn?: true }[] };
+  const resources = (await get('/registry')).body.data.resources as Summary[];
+  const fields = (id: string) => resources.find((resource) => resource.id === id)!.fields;
+  // Buildings' slug is a uid made from the name: a create may leave it out.
+  expect(fields('native:buildings').find((field) => field.key === 'slug')).toMatchObject({ filledIn: true });
+  expect(fields('native:buildings').find((field) => field.key === 'name')).toEqual(
+    expect.not.objectContaining({ filledIn: expect.anything() }),
+  );
+  // Events: the required fields a create must send, none filled in.
+  expect(
+    fields('native:events')
+      .filter((field) => field.required && !field.filledIn)
+      .map((field) => field.key),
+  ).toEqual(['title', 'startsAt', 'category']);
+});
+
 test('content types a website may publish: the application’s own, with kind and website scoping', async () => {
   const res = await get('/content-types');
   expect(res.status).toBe(200);
@@ -80,6 +97,8 @@ test('content types a website may publish: the application’s own, with kind an
   expect(byUid['api::page.page']).toEqual({
     uid: 'api::page.page',
     displayName: 'Page',
+    singularName: 'page',
+    pluralName: 'pages',
     kind: 'collectionType',
     websiteScoped: true,
     personalData: false,
@@ -87,6 +106,8 @@ test('content types a website may publish: the application’s own, with kind an
   expect(byUid['api::homepage.homepage']).toEqual({
     uid: 'api::homepage.homepage',
     displayName: 'Homepage',
+    singularName: 'homepage',
+    pluralName: 'homepages',
     kind: 'singleType',
     websiteScoped: false,
     personalData: false,

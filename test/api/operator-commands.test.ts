@@ -77,6 +77,15 @@ describe('npm run key', () => {
     expect((await key('list')).stdout).toMatch(/revoked/);
   });
 
+  test('create refuses a name another key has (trimmed, in any case), as the admin does, and writes nothing', async () => {
+    expect((await key('create', '--name', 'Kiosk twin', '--all')).code).toBe(0);
+    const before = await countKeys();
+    const refused = await key('create', '--name', ' KIOSK twin ', '--all');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe("A key named 'Kiosk twin' exists already: give this key another name.");
+    expect(await countKeys()).toBe(before);
+  });
+
   test('a grants file may carry the rate limit and the shared-cache policy of the key', async () => {
     const grants = writeJson('cacheable.json', {
       resources: { 'native:events': { actions: ['read'], read: ['title'], write: [] } },

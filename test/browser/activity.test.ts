@@ -108,7 +108,7 @@ afterEach(() => {
 });
 
 test('the key page draws its usage after traffic: totals, four charts, the window selector', async () => {
-  await page.goto(settings(`keys/${busyKey}`));
+  await page.goto(settings(`keys/${busyKey}/usage`));
   const section = page.getByTestId('section-usage');
   await section.getByRole('heading', { name: 'Usage', level: 2 }).waitFor();
   await expect(section.getByTestId('usage-requests').textContent()).resolves.toBe('24');
@@ -136,10 +136,11 @@ test('the key page draws its usage after traffic: totals, four charts, the windo
   await section.getByRole('button', { name: 'Last 30 days' }).click();
   await expect(section.getByTestId('usage-requests').textContent()).resolves.toBe('24');
 
-  await expectAccessible(page, 'key page with usage charts and changes');
+  await expectAccessible(page, 'key page, usage tab with charts');
 });
 
 test("the key page lists the key's changes with their diff", async () => {
+  await page.goto(settings(`keys/${busyKey}/changes`));
   const audit = page.getByTestId('section-audit');
   const entries = audit.getByTestId('audit-entry');
   await entries.first().waitFor();
@@ -155,7 +156,7 @@ test("the key page lists the key's changes with their diff", async () => {
 });
 
 test('a key without traffic shows the empty state; a failed load shows the error with a retry', async () => {
-  await page.goto(settings(`keys/${quietKey}`));
+  await page.goto(settings(`keys/${quietKey}/usage`));
   await page.getByTestId('usage-empty').waitFor();
   await expect(page.getByTestId('usage-empty').textContent()).resolves.toMatch(/^No requests with this key in this window/);
   await expectAccessible(page, 'key page, no usage');

@@ -315,7 +315,7 @@ test('a revoked key is shown read-only: every field disabled, no Save', async ()
   });
   await keys().revoke(key.id);
   await page.goto(settings(`keys/${key.id}`));
-  await page.getByText('This key is revoked', { exact: false }).waitFor();
+  await page.getByTestId('revoked-notice').getByText('This key is revoked', { exact: false }).waitFor();
   await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
   await expect(page.getByLabel('Description').isDisabled()).resolves.toBe(true);
   await expect(page.getByRole('checkbox', { name: 'Read Events', exact: true }).isDisabled()).resolves.toBe(true);
@@ -325,8 +325,8 @@ test('a revoked key is shown read-only: every field disabled, no Save', async ()
   await expectAccessible(page, 'edit page, revoked key');
 
   // Its Webhooks page says its endpoints are sent nothing, and takes no new one (a revoked key cannot come back).
-  await page.getByTestId('key-webhooks').click();
-  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await page.getByRole('tab', { name: 'Webhooks', exact: true }).click();
+  await page.getByRole('heading', { name: 'Webhooks', level: 2 }).waitFor();
   await page.getByText('This key is revoked: its endpoints are sent no event, and no endpoint can be added.').waitFor();
   expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
   await expectAccessible(page, 'webhooks page, revoked key');

@@ -66,11 +66,11 @@ const submitUrl = async (url: string) => {
   await form.getByRole('button', { name: 'Add endpoint' }).click();
 };
 
-test("the key's page opens its Webhooks page, empty at first", async () => {
+test("the key's page opens its Webhooks tab, empty at first", async () => {
   await page.goto(settings(`keys/${keyId}`));
-  await page.getByTestId('key-webhooks').click();
+  await page.getByRole('tab', { name: 'Webhooks', exact: true }).click();
   await page.waitForURL(new RegExp(`/settings/public-api/keys/${keyId}/webhooks$`));
-  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Webhooks', level: 2 }).waitFor();
   await page.getByText('No endpoints yet.', { exact: false }).waitFor();
   await expectAccessible(page, 'webhooks page, no endpoint');
 });

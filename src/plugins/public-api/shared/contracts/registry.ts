@@ -34,6 +34,11 @@ export type FieldSummary = {
   required: boolean;
   localized: boolean;
   /**
+   * Present when the server fills the field in on a create that leaves it out (a default, a slug made
+   * from another field): a create needs no value for it, required or not.
+   */
+  filledIn?: true;
+  /**
    * A relation's target as this resource reaches it (`native:buildings`), or null when the API serves no
    * resource of that content type; absent for other fields. A relation is shown to a key only when its
    * target resource is granted too.
@@ -68,6 +73,9 @@ export type CommandSummary = {
 export type ContentTypeSummary = {
   uid: string;
   displayName: string;
+  /** The schema's API names (`job-application`, `job-applications`): a new publication's slug comes from them. */
+  singularName: string;
+  pluralName: string;
   kind: 'collectionType' | 'singleType';
   /** Whether records link to a website, so that each website sees only its own. */
   websiteScoped: boolean;

@@ -27,14 +27,17 @@ export const ContentManagerAccessNotice = ({ apiKey }: { apiKey: Pick<AdminKey, 
           'key.contentManagerAccess.body',
           'You may grant only what you may do yourself in the Content Manager. You may narrow this key or revoke it, but not widen it, regenerate its secret or add webhooks to it. Ask an admin with these rights, or a super admin:',
         )}
-        <Box tag="ul" paddingTop={2} paddingLeft={4}>
-          {access.data.data.issues.map((issue) => (
-            <li key={`${issue.path.join('.')}:${issue.message}`}>
-              <Typography variant="pi">{issue.message}</Typography>
-            </li>
-          ))}
-        </Box>
       </Alert>
+      {/* Below the alert, not in it: the design system sets an alert's text in a <p>, which cannot hold a list. */}
+      <Box tag="ul" paddingTop={2} paddingLeft={6} style={{ listStyle: 'disc' }}>
+        {access.data.data.issues.map((issue) => (
+          <li key={`${issue.path.join('.')}:${issue.message}`}>
+            <Typography variant="pi" textColor="neutral800">
+              {issue.message}
+            </Typography>
+          </li>
+        ))}
+      </Box>
     </Box>
   );
 };

@@ -2,11 +2,24 @@
  * Name, description, expiry, rate limit, shared-cache policy and preview flag of a key. Expiry: never, 7/30/90 days from now, or
  * a custom date.
  */
-import { DatePicker, Field, Grid, SingleSelect, SingleSelectOption, TextInput, Textarea, Toggle } from '@strapi/design-system';
+import {
+  Box,
+  Checkbox,
+  DatePicker,
+  Field,
+  Flex,
+  Grid,
+  SingleSelect,
+  SingleSelectOption,
+  TextInput,
+  Textarea,
+  Typography,
+} from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import { useT } from '../hooks/useT';
 import type { FieldErrors } from '../utils/errors';
 import type { ExpiryChoice } from '../utils/expiry';
+import { StatusBadge } from './StatusBadge';
 
 export type KeyDetails = {
   name: string;
@@ -154,26 +167,37 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
         </Field.Root>
       </Grid.Item>
       <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-        <Field.Root
-          name="preview"
-          error={errors.preview}
-          hint={t(
-            'key.preview.hint',
-            'With status=draft in a request, the key also reads the latest unpublished drafts (never cached). Only for a preview site used by editors, never for a public website or app.',
-          )}
-          width="100%"
-        >
-          <Field.Label>{t('key.preview', 'Preview drafts')}</Field.Label>
-          <Toggle
+        {/*
+          A checkbox and a badge rather than the design system's Toggle, which draws its "off" side in red:
+          off ("Published only") is the safe default here, and drafts readable the choice to weigh.
+        */}
+        <Flex direction="column" alignItems="start" gap={2}>
+          <Checkbox
+            name="preview"
             checked={value.preview}
             disabled={disabled}
-            onLabel={t('key.preview.on', 'Drafts readable')}
-            offLabel={t('key.preview.off', 'Published only')}
-            onChange={(e: React.ChangeEvent<HTMLInputElement>) => set('preview', e.target.checked)}
-          />
-          <Field.Hint />
-          <Field.Error />
-        </Field.Root>
+            aria-describedby={errors.preview ? 'key-preview-hint key-preview-error' : 'key-preview-hint'}
+            onCheckedChange={(checked: boolean | 'indeterminate') => set('preview', checked === true)}
+          >
+            {t('key.preview', 'Preview drafts')}
+          </Checkbox>
+          <Box data-testid="preview-state">
+            <StatusBadge tone={value.preview ? 'warning' : 'success'}>
+              {value.preview ? t('key.preview.on', 'Drafts readable') : t('key.preview.off', 'Published only')}
+            </StatusBadge>
+          </Box>
+          <Typography id="key-preview-hint" variant="pi" textColor="neutral600">
+            {t(
+              'key.preview.hint',
+              'With status=draft in a request, the key also reads the latest unpublished drafts (never cached). Only for a preview site used by editors, never for a public website or app.',
+            )}
+          </Typography>
+          {errors.preview && (
+            <Typography id="key-preview-error" variant="pi" textColor="danger600">
+              {errors.preview}
+            </Typography>
+          )}
+        </Flex>
       </Grid.Item>
       <Grid.Item col={12} direction="column" alignItems="stretch">
         <Field.Root name="description" error={errors.description} width="100%">

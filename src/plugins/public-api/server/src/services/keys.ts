@@ -217,6 +217,9 @@ const validateMeta = (
   return issues;
 };
 
+/** A key name as people tell names apart: trimmed, Unicode-normalized, case-folded. */
+export const foldName = (name: string): string => name.trim().normalize('NFC').toLowerCase();
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const secret = () => pluginConfig(strapi).keySecret;
   const query = () => strapi.db.query(API_KEY_UID);
@@ -311,6 +314,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         },
       })) as ApiKeyRow;
       return { key: toApiKey(row), plaintext: generated.key };
+    },
+
+    /**
+     * The key other than `exceptId` whose name equals `name` once both are trimmed and case-folded, if
+     * any: the admin tells keys apart by name, so it refuses a second "Shop frontend" (issue 33). The
+     * keys table holds one row per key an operator made; names are compared here, not with SQL's LOWER,
+     * which SQLite applies to ASCII letters only.
+     */
+    async withName(name: string, exceptId?: number): Promise<{ id: number; name: string } | null> {
+      const wanted = foldName(name);
+      if (wanted === '') return null;
+      const rows = (await query().findMany({ select: ['id', 'name'] })) as Pick<ApiKeyRow, 'id' | 'name'>[];
+      return rows.find((row) => row.id !== exceptId && foldName(row.name) === wanted) ?? null;
     },
 
     async list(): Promise<ApiKey[]> {

@@ -3,15 +3,15 @@
  * Loads a page at a time (keyset: "Show older entries" asks for entries before the last one shown).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
-import { Link } from 'react-router-dom';
-import type { AuditAction, AuditEntry, ListAuditLog } from '../../../../shared/contracts/audit';
+import { Alert, Badge, Box, Button, Flex, Link, Typography } from '@strapi/design-system';
+import { NavLink } from 'react-router-dom';
+import type { AuditAction, AuditChange, AuditEntry, ListAuditLog } from '../../../../shared/contracts/audit';
 import { useActivityApi } from '../../hooks/useActivityApi';
 import { PLUGIN_ID } from '../../pluginId';
 import { useT, type Translate } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
 import { DateText } from '../DateText';
-import { describeChange } from './describe';
+import { describeChange, isDateChange, label } from './describe';
 
 const actionText = (t: Translate, action: AuditAction) =>
   ({
@@ -22,12 +22,39 @@ const actionText = (t: Translate, action: AuditAction) =>
     deleted: t('audit.action.deleted', 'deleted'),
   })[action];
 
+/** A change as a sentence; a date's change (an expiry) with its dates as the rest of the admin shows them. */
+const ChangeText = ({ change }: { change: AuditChange }) => {
+  const t = useT();
+  if (isDateChange(change)) {
+    const date = (value: unknown) => <DateText value={typeof value === 'string' ? value : null} variant="pi" withTime />;
+    return (
+      <Flex gap={1} wrap="wrap">
+        <Typography variant="pi" textColor="neutral800">
+          {t('audit.value.dateField', '{field}:', { field: label(t, change.field) })}
+        </Typography>
+        {date(change.from)}
+        <Typography variant="pi" textColor="neutral800">
+          →
+        </Typography>
+        {date(change.to)}
+      </Flex>
+    );
+  }
+  return (
+    <Typography variant="pi" textColor="neutral800">
+      {describeChange(t, change)}
+    </Typography>
+  );
+};
+
 const Entry = ({ entry, showSubject }: { entry: AuditEntry; showSubject: boolean }) => {
   const t = useT();
   const subjectType = entry.subject.type === 'key' ? t('audit.subject.key', 'Key') : t('audit.subject.website', 'Website');
   const subject =
     entry.subject.type === 'key' && entry.action !== 'deleted' ? (
-      <Link to={`/settings/${PLUGIN_ID}/keys/${entry.subject.id}`}>{entry.subject.name}</Link>
+      <Link tag={NavLink} to={`/settings/${PLUGIN_ID}/keys/${entry.subject.id}`}>
+        {entry.subject.name}
+      </Link>
     ) : (
       entry.subject.name
     );
@@ -62,9 +89,7 @@ const Entry = ({ entry, showSubject }: { entry: AuditEntry; showSubject: boolean
           <Box tag="ul" paddingLeft={4} style={{ listStyle: 'disc' }}>
             {entry.changes.map((change, index) => (
               <li key={index}>
-                <Typography variant="pi" textColor="neutral800">
-                  {describeChange(t, change)}
-                </Typography>
+                <ChangeText change={change} />
               </li>
             ))}
           </Box>

@@ -42,7 +42,13 @@ const FIELD_LABELS: Record<string, [string, string]> = {
   origins: ['audit.field.origins', 'Origins'],
 };
 
-const label = (t: Translate, field: string) => {
+/** Fields whose values are instants: shown as dates (DateText), not as the ISO text they are stored as. */
+const DATE_FIELDS = new Set(['expiresAt']);
+
+export const isDateChange = (change: AuditChange): change is Extract<AuditChange, { kind: 'value' }> =>
+  change.kind === 'value' && DATE_FIELDS.has(change.field);
+
+export const label = (t: Translate, field: string) => {
   const known = FIELD_LABELS[field];
   return known ? t(known[0], known[1]) : field;
 };

@@ -1,12 +1,13 @@
 /**
  * What the grants as they stand mean, live: a relation the API will leave out because its target is not
  * granted (with a one-click fix: read the target), Read with no readable field, a write action with no
- * writable field. Announced politely to screen readers as they appear.
+ * writable field, Create without a required field (fix: write the required fields). Announced politely
+ * to screen readers as they appear.
  */
 import { Box, Button, Flex, Typography } from '@strapi/design-system';
 import type { ResourceSummary } from '../../../../shared/contracts/registry';
 import { useT } from '../../hooks/useT';
-import { grantTargetRead, grantWarnings, type GrantWarning } from '../../utils/grant-warnings';
+import { grantRequiredWrites, grantTargetRead, grantWarnings, type GrantWarning } from '../../utils/grant-warnings';
 import { readAllFields, type Draft } from '../../utils/grants';
 
 type Props = {
@@ -66,6 +67,20 @@ export const GrantWarnings = ({ resources, draft, onChange, disabled }: Props) =
               resource: warning.resource.name,
             },
           ),
+        };
+      case 'create-required-not-writable':
+        return {
+          text: t(
+            'grants.warning.createRequired',
+            '{resource}: Create needs {fields}, which this key may not write, so every create is refused.',
+            { resource: warning.resource.name, fields: warning.fields.map((field) => `“${field.label}”`).join(', ') },
+          ),
+          fix: {
+            label: t('grants.warning.createRequired.fix', 'Let the key write the required fields of {resource}', {
+              resource: warning.resource.name,
+            }),
+            apply: () => grantRequiredWrites(draft, warning.resource),
+          },
         };
     }
   };

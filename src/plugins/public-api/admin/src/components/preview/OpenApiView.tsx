@@ -5,7 +5,7 @@
 import { Badge, Box, Flex, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import type { PreviewAnswer } from '../../../../shared/contracts/preview';
 import { useT } from '../../hooks/useT';
-import { summarizeOpenApi } from './openapi';
+import { splitPaths, summarizeOpenApi, type PathSummary } from './openapi';
 
 const METHOD_VARIANTS: Record<string, 'success' | 'primary' | 'warning' | 'danger' | 'neutral'> = {
   GET: 'primary',
@@ -15,7 +15,34 @@ const METHOD_VARIANTS: Record<string, 'success' | 'primary' | 'warning' | 'dange
   DELETE: 'danger',
 };
 
-export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
+const PathCard = ({ path }: { path: PathSummary }) => {
+  const t = useT();
+  return (
+    <Box background="neutral100" hasRadius padding={3} data-testid="openapi-path">
+      <Typography fontWeight="bold" tag="p" data-testid="openapi-path-name">
+        {path.path}
+      </Typography>
+      {path.operations.map((operation) => (
+        <Flex key={operation.method} gap={3} paddingTop={2} alignItems="start">
+          <Badge size="S" variant={METHOD_VARIANTS[operation.method] ?? 'neutral'} minWidth="6rem">
+            {operation.method}
+          </Badge>
+          <Flex direction="column" alignItems="start">
+            <Typography>{operation.summary}</Typography>
+            {operation.parameters.length > 0 && (
+              <Typography variant="pi" textColor="neutral600">
+                {t('preview.openapi.parameters', 'Parameters: {list}', { list: operation.parameters.join(', ') })}
+              </Typography>
+            )}
+          </Flex>
+        </Flex>
+      ))}
+    </Box>
+  );
+};
+
+/** `ownPaths`: the granted resources' and commands' paths, listed before those every key has. */
+export const OpenApiView = ({ answer, ownPaths }: { answer: PreviewAnswer | null; ownPaths: readonly string[] }) => {
   const t = useT();
   if (answer === null) {
     return (
@@ -38,6 +65,7 @@ export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
   if (!document) {
     return <Typography textColor="danger600">{t('preview.openapi.invalid', 'The /schema answer is not an OpenAPI document.')}</Typography>;
   }
+  const { own, common } = splitPaths(document.paths, ownPaths);
   return (
     <Flex direction="column" alignItems="stretch" gap={6} data-testid="openapi-view">
       <Typography textColor="neutral600">
@@ -52,27 +80,23 @@ export const OpenApiView = ({ answer }: { answer: PreviewAnswer | null }) => {
           {t('preview.openapi.paths', 'Paths')}
         </Typography>
         {document.paths.length === 0 && <Typography textColor="neutral600">{t('preview.openapi.noPaths', 'No paths.')}</Typography>}
-        {document.paths.map((path) => (
-          <Box key={path.path} background="neutral100" hasRadius padding={3}>
-            <Typography fontWeight="bold" tag="p">
-              {path.path}
+        {own.length > 0 && (
+          <Typography variant="sigma" textColor="neutral600" tag="h4">
+            {t('preview.openapi.paths.own', 'This key’s resources')}
+          </Typography>
+        )}
+        {own.map((path) => (
+          <PathCard key={path.path} path={path} />
+        ))}
+        {common.length > 0 && (
+          <Box paddingTop={own.length > 0 ? 2 : 0}>
+            <Typography variant="sigma" textColor="neutral600" tag="h4">
+              {t('preview.openapi.paths.common', 'Every key’s paths')}
             </Typography>
-            {path.operations.map((operation) => (
-              <Flex key={operation.method} gap={3} paddingTop={2} alignItems="start">
-                <Badge size="S" variant={METHOD_VARIANTS[operation.method] ?? 'neutral'} minWidth="6rem">
-                  {operation.method}
-                </Badge>
-                <Flex direction="column" alignItems="start">
-                  <Typography>{operation.summary}</Typography>
-                  {operation.parameters.length > 0 && (
-                    <Typography variant="pi" textColor="neutral600">
-                      {t('preview.openapi.parameters', 'Parameters: {list}', { list: operation.parameters.join(', ') })}
-                    </Typography>
-                  )}
-                </Flex>
-              </Flex>
-            ))}
           </Box>
+        )}
+        {common.map((path) => (
+          <PathCard key={path.path} path={path} />
         ))}
       </Flex>
       <Flex direction="column" alignItems="stretch" gap={3}>

@@ -85,7 +85,10 @@ export const PreviewPanel = ({ grants, keyId, previewKey, resources, onValidated
           </Tabs.Content>
           <Tabs.Content value="openapi">
             <Flex direction="column" alignItems="stretch" paddingTop={4}>
-              <OpenApiView answer={preview.openapi} />
+              <OpenApiView
+                answer={preview.openapi}
+                ownPaths={[...granted.map((resource) => resource.path), ...grants.commands.map((command) => `/commands/${command}`)]}
+              />
             </Flex>
           </Tabs.Content>
           <Tabs.Content value="curl">

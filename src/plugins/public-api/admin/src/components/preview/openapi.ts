@@ -101,3 +101,13 @@ export const summarizeOpenApi = (document: unknown): OpenApiSummary | null => {
     schemas: schemaSummaries,
   };
 };
+
+/**
+ * The paths of what a key was given (a granted resource's path and those below it, a granted command's
+ * `/commands/<name>`), then the paths every key has (the index, /schema, /openapi, /commands/schema,
+ * /sync, /operations). Each part keeps the document's order.
+ */
+export const splitPaths = (paths: PathSummary[], ownPaths: readonly string[]): { own: PathSummary[]; common: PathSummary[] } => {
+  const isOwn = (path: string) => ownPaths.some((own) => path === own || path.startsWith(`${own}/`));
+  return { own: paths.filter((path) => isOwn(path.path)), common: paths.filter((path) => !isOwn(path.path)) };
+};

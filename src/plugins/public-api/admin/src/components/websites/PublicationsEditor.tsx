@@ -1,6 +1,7 @@
 /**
  * A website's publications: which content type it publishes under which collection slug, as a
- * collection or a singleton. Single types can only be singletons. "Add a publication" puts the focus on
+ * collection or a singleton. Single types can only be singletons. Choosing the content type fills in the
+ * collection slug until the admin types their own (utils/publication-slug.ts). "Add a publication" puts the focus on
  * the new one's content type; removing one hands the focus to the publication now in its place, the one
  * before it, or "Add a publication".
  */
@@ -23,6 +24,7 @@ import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
 import type { Publication } from '../../../../shared/contracts/websites';
 import { useT } from '../../hooks/useT';
 import type { FieldErrors } from '../../utils/errors';
+import { collectionAfterTypeChange } from '../../utils/publication-slug';
 
 type Props = {
   value: Publication[];
@@ -62,7 +64,14 @@ export const PublicationsEditor = ({ value, onChange, contentTypes, errors, disa
 
   const onContentType = (index: number, uid: string) => {
     const type = contentTypes.find((candidate) => candidate.uid === uid);
-    update(index, { contentType: uid, ...(type?.kind === 'singleType' ? { mode: 'singleton' as const } : {}) });
+    const current = value[index]!;
+    const previous = contentTypes.find((candidate) => candidate.uid === current.contentType);
+    const taken = value.filter((_, i) => i !== index).map((publication) => publication.collection);
+    update(index, {
+      contentType: uid,
+      collection: collectionAfterTypeChange(current.collection, previous, type, taken),
+      ...(type?.kind === 'singleType' ? { mode: 'singleton' as const } : {}),
+    });
   };
 
   return (

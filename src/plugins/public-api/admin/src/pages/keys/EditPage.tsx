@@ -1,15 +1,18 @@
 /**
- * One key: its plaintext right after creation or regeneration (once), its details and grants, the
- * live preview, and regenerate / revoke / delete behind confirmations.
+ * One key: its plaintext right after creation or regeneration (once), then four tabs, each its own URL
+ * (keys/:id, keys/:id/webhooks, keys/:id/usage, keys/:id/changes): details and grants with the live
+ * preview, webhooks, usage, and the audit log of its changes. Regenerate / revoke / delete sit behind
+ * confirmations in the header, above every tab. The form's state lives above the tabs, so an unsaved
+ * change survives a look at another tab.
  *
  * The focus never falls to the page: right after creation and after a regeneration it is on the new
  * key's copy button; after a revoke (whose button goes with the key's activity) on the revoked notice.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Box, Button, Flex, LinkButton } from '@strapi/design-system';
+import { Alert, Box, Button, Flex, Tabs } from '@strapi/design-system';
 import { ArrowClockwise, Check, Cross, Trash } from '@strapi/icons';
 import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -24,24 +27,38 @@ import { usePublicApi } from '../../utils/api';
 import { isContentManagerRefusal, issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
 import { isExpired } from '../../utils/expiry';
 import type { CreatedState } from './CreatePage';
-import { KeyFormSections } from './KeyFormSections';
-import { KeyActivity } from '../../components/usage/KeyActivity';
+import { KeyFormSections, Section } from './KeyFormSections';
+import { UsageSection } from '../../components/usage/UsageSection';
+import { AuditEntries } from '../../components/audit/AuditEntries';
+import { PLUGIN_ID } from '../../pluginId';
 import { useKeyForm } from './useKeyForm';
+import { KeyWebhooks } from './WebhooksPage';
+
+/** The key page's tabs, in order; each is the last segment of its URL (details: none). */
+export const KEY_TABS = ['details', 'webhooks', 'usage', 'changes'] as const;
+export type KeyTab = (typeof KEY_TABS)[number];
+const isKeyTab = (value: string): value is KeyTab => (KEY_TABS as readonly string[]).includes(value);
+const FORM_ID = 'key-details-form';
 
 export const EditPage = () => {
   const t = useT();
   const api = usePublicApi();
-  const { id = '' } = useParams();
+  const { id = '', tab = 'details' } = useParams();
   const key = useLoad(() => api.getKey(id).then((res) => res.data), [api, id]);
   const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
+  if (!isKeyTab(tab)) return <Page.Error content={t('key.tab.unknown', 'This key page has no tab “{tab}”.', { tab })} />;
   if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
   // The server's own word (No key '9999'.) rather than a generic "something went wrong".
   if (!key.data) return <Page.Error content={messageOf(key.error, t('common.error', 'Something went wrong.'))} />;
   if (!registry.data) return <Page.Error content={messageOf(registry.error, t('common.error', 'Something went wrong.'))} />;
   return (
     <Page.Main>
-      <Page.Title>{t('key.edit.pageTitle', 'API key {name}', { name: key.data.name })}</Page.Title>
-      <EditForm key={key.data.id} apiKey={key.data} registry={registry.data} onSaved={key.set} />
+      <Page.Title>
+        {tab === 'webhooks'
+          ? t('webhooks.pageTitle', 'Webhooks of {name}', { name: key.data.name })
+          : t('key.edit.pageTitle', 'API key {name}', { name: key.data.name })}
+      </Page.Title>
+      <EditForm key={key.data.id} apiKey={key.data} registry={registry.data} onSaved={key.set} tab={tab} />
     </Page.Main>
   );
 };
@@ -50,9 +67,10 @@ type EditFormProps = {
   apiKey: AdminKey;
   registry: GetRegistry.Response['data'];
   onSaved: (key: AdminKey) => void;
+  tab: KeyTab;
 };
 
-const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
+const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
   const t = useT();
   const api = usePublicApi();
   const navigate = useNavigate();
@@ -151,10 +169,20 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
     }
   };
 
+  const tabLabels: Record<KeyTab, string> = {
+    details: t('key.tab.details', 'Details and grants'),
+    webhooks: t('key.tab.webhooks', 'Webhooks'),
+    usage: t('key.tab.usage', 'Usage'),
+    changes: t('key.tab.changes', 'Changes'),
+  };
+  const base = `/settings/${PLUGIN_ID}/keys/${apiKey.id}`;
+  // Replaced, not pushed: Back leaves the key (to the list) rather than stepping through its tabs.
+  const openTab = (next: string) => navigate(next === 'details' ? base : `${base}/${next}`, { replace: true });
+
   return (
-    <form onSubmit={submit} noValidate>
+    <>
       <Layouts.Header
-        navigationAction={<BackButton fallback=".." />}
+        navigationAction={<BackButton fallback={`/settings/${PLUGIN_ID}/keys`} />}
         title={apiKey.name}
         subtitle={
           <Flex gap={3} paddingTop={1}>
@@ -164,9 +192,6 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
         }
         primaryAction={
           <Flex gap={2} wrap="wrap">
-            <LinkButton tag={Link} to="webhooks" variant="tertiary" size="S" data-testid="key-webhooks">
-              {t('key.webhooks', 'Webhooks')}
-            </LinkButton>
             {canRegenerate && !apiKey.revoked && (
               <ConfirmButton
                 label={t('key.regenerate', 'Regenerate')}
@@ -213,8 +238,9 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
                 testId="delete-key"
               />
             )}
-            {canUpdate && !apiKey.revoked && (
-              <Button type="submit" startIcon={<Check />} loading={saving} disabled={!form.isDirty} size="S">
+            {canUpdate && !apiKey.revoked && tab === 'details' && (
+              // Outside the form (the tabs hold other forms, which cannot nest): tied to it by its id.
+              <Button type="submit" form={FORM_ID} startIcon={<Check />} loading={saving} disabled={!form.isDirty} size="S">
                 {t('key.save', 'Save')}
               </Button>
             )}
@@ -245,17 +271,57 @@ const EditForm = ({ apiKey, registry, onSaved }: EditFormProps) => {
               {t('key.expired.body', 'This key has expired: requests with it are refused. Set a new expiry to use it again.')}
             </Alert>
           )}
-          {/* A revoked key is refused whatever its form says, and cannot come back: nothing to edit. */}
-          <KeyFormSections
-            form={form}
-            registry={registry}
-            disabled={!canUpdate || apiKey.revoked}
-            keyId={apiKey.id}
-            currentExpiry={apiKey.expiresAt}
-          />
-          <KeyActivity keyId={apiKey.id} />
+          <Tabs.Root value={tab} onValueChange={openTab} variant="simple">
+            <Tabs.List aria-label={t('key.tabs', 'Key sections')}>
+              {KEY_TABS.map((name) => (
+                <Tabs.Trigger key={name} value={name} data-testid={`key-tab-${name}`}>
+                  {tabLabels[name]}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+            <Box paddingTop={6}>
+              <Tabs.Content value="details">
+                <form id={FORM_ID} onSubmit={submit} noValidate>
+                  {/* A revoked key is refused whatever its form says, and cannot come back: nothing to edit. */}
+                  <KeyFormSections
+                    form={form}
+                    registry={registry}
+                    disabled={!canUpdate || apiKey.revoked}
+                    keyId={apiKey.id}
+                    currentExpiry={apiKey.expiresAt}
+                    revoked={apiKey.revoked}
+                  />
+                </form>
+              </Tabs.Content>
+              <Tabs.Content value="webhooks">
+                <KeyWebhooks apiKey={apiKey} registry={registry} />
+              </Tabs.Content>
+              <Tabs.Content value="usage">
+                <Section
+                  title={t('usage.title', 'Usage')}
+                  description={t('usage.description', 'Requests made with this key, their outcome and their speed.')}
+                  testId="section-usage"
+                >
+                  <UsageSection keyId={apiKey.id} />
+                </Section>
+              </Tabs.Content>
+              <Tabs.Content value="changes">
+                <Section
+                  title={t('audit.key.title', 'Changes')}
+                  description={t('audit.key.description', 'Who changed this key, when, and what.')}
+                  testId="section-audit"
+                >
+                  <AuditEntries
+                    query={{ subjectType: 'key', subjectId: apiKey.id, limit: 10 }}
+                    showSubject={false}
+                    emptyText={t('audit.key.empty', 'No recorded changes.')}
+                  />
+                </Section>
+              </Tabs.Content>
+            </Box>
+          </Tabs.Root>
         </Flex>
       </Layouts.Content>
-    </form>
+    </>
   );
 };

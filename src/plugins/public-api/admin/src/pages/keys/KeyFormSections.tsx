@@ -52,9 +52,11 @@ type Props = {
   disabled: boolean;
   keyId?: number;
   currentExpiry?: string | null;
+  /** A revoked key is refused on every request: the preview says it sees nothing instead of what its grants show. */
+  revoked?: boolean;
 };
 
-export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry }: Props) => {
+export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry, revoked = false }: Props) => {
   const t = useT();
   return (
     <Flex direction="column" alignItems="stretch" gap={6}>
@@ -110,16 +112,29 @@ export const KeyFormSections = ({ form, registry, disabled, keyId, currentExpiry
       </Section>
       <Section
         title={t('key.section.preview', 'Preview')}
-        description={t('key.section.preview.description', 'What the API answers this key with the grants above, before and after saving.')}
+        description={
+          revoked
+            ? undefined
+            : t('key.section.preview.description', 'What the API answers this key with the grants above, before and after saving.')
+        }
         testId="section-preview"
       >
-        <PreviewPanel
-          grants={form.grants}
-          keyId={keyId}
-          previewKey={form.details.preview}
-          resources={registry.resources}
-          onValidated={form.onValidated}
-        />
+        {revoked ? (
+          <Typography textColor="neutral700" data-testid="preview-revoked">
+            {t(
+              'key.preview.revoked',
+              'This key is revoked, so it sees nothing: every request with it, to the index, the OpenAPI document or any resource, is refused with 401.',
+            )}
+          </Typography>
+        ) : (
+          <PreviewPanel
+            grants={form.grants}
+            keyId={keyId}
+            previewKey={form.details.preview}
+            resources={registry.resources}
+            onValidated={form.onValidated}
+          />
+        )}
       </Section>
     </Flex>
   );

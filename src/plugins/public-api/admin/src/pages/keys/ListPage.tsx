@@ -42,6 +42,8 @@ import { sortKeys, type KeySort } from './sortKeys';
  * on two lines, and the key broken after its prefix, keep every column in the card.
  */
 const WRAPS = { whiteSpace: 'normal' } as const;
+/** A date is read at a glance on one line ("Dec 7, 2026", "3 hours ago"): it never wraps, other columns give way. */
+const ONE_LINE = { whiteSpace: 'nowrap' } as const;
 
 const SortHeader = ({
   label,
@@ -163,15 +165,10 @@ export const ListPage = () => {
                 {t('keys.search', 'Search keys by name')}
               </Searchbar>
             </Box>
-            <Table colCount={8} rowCount={rows.length + 1} data-testid="keys-table">
+            <Table colCount={7} rowCount={rows.length + 1} data-testid="keys-table">
               <Thead>
                 <Tr>
                   <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
-                  <Th style={WRAPS}>
-                    <Typography variant="sigma" textColor="neutral600">
-                      {t('keys.column.key', 'Key')}
-                    </Typography>
-                  </Th>
                   <Th style={WRAPS}>
                     <Typography variant="sigma" textColor="neutral600">
                       {t('keys.column.resources', 'Resources')}
@@ -201,12 +198,19 @@ export const ListPage = () => {
                     <Tr key={key.id} data-testid={`key-row-${key.id}`}>
                       {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text).
                           The width is the column's preferred one: without it a long name takes the room of the others,
-                          which then wrap at 1440 px too. */}
+                          which then wrap at 1440 px too. The key's prefix sits under its name (a column of its own
+                          left too little room at 1280 px: the dates wrapped onto two and three lines). */}
                       <Td style={{ whiteSpace: 'normal', width: '12rem' }}>
                         <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
                           <Link tag={NavLink} to={String(key.id)}>
                             {key.name}
                           </Link>
+                          {/* Broken only between the prefix and the last four characters, when the column is narrow. */}
+                          <Mono variant="pi" textColor="neutral700" data-testid="key-row-prefix">
+                            <span style={{ whiteSpace: 'nowrap' }}>{`${key.prefix}_`}</span>
+                            <wbr />
+                            <span style={{ whiteSpace: 'nowrap' }}>{`…${key.lastFour}`}</span>
+                          </Mono>
                           {key.description && (
                             <Typography variant="pi" textColor="neutral600" title={key.description} style={CLAMP_TWO_LINES}>
                               {key.description}
@@ -215,27 +219,19 @@ export const ListPage = () => {
                         </Flex>
                       </Td>
                       <Td style={WRAPS}>
-                        {/* Broken only between the prefix and the last four characters, when the column is narrow. */}
-                        <Mono variant="pi" textColor="neutral800">
-                          <span style={{ whiteSpace: 'nowrap' }}>{`${key.prefix}_`}</span>
-                          <wbr />
-                          <span style={{ whiteSpace: 'nowrap' }}>{`…${key.lastFour}`}</span>
-                        </Mono>
-                      </Td>
-                      <Td style={WRAPS}>
                         <Typography textColor="neutral800" title={granted.join('\n')}>
                           {granted.length === 0
                             ? t('keys.resources.none', 'None')
                             : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
                         </Typography>
                       </Td>
-                      <Td style={WRAPS}>
+                      <Td style={ONE_LINE}>
                         <DateText value={key.createdAt} />
                       </Td>
-                      <Td style={WRAPS}>
+                      <Td style={ONE_LINE}>
                         <DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} />
                       </Td>
-                      <Td style={WRAPS}>
+                      <Td style={ONE_LINE}>
                         <DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} />
                       </Td>
                       <Td>

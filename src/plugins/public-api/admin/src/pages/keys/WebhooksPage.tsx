@@ -1,5 +1,5 @@
 /**
- * A key's webhooks (contract section 16): its endpoints, each with its recent deliveries; adding one
+ * The Webhooks tab of a key's page (keys/:id/webhooks), contract section 16: its endpoints, each with its recent deliveries; adding one
  * shows its signing secret once. Events carry only what this key may read. A revoked or expired key's
  * endpoints are sent nothing (the dispatcher drops their events): the page says so, and a revoked key,
  * which cannot come back, takes no new endpoint.
@@ -7,8 +7,9 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
-import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
-import { useParams } from 'react-router-dom';
+import { useNotification } from '@strapi/strapi/admin';
+import type { AdminKey } from '../../../../shared/contracts/keys';
+import type { GetRegistry } from '../../../../shared/contracts/registry';
 import type { AdminWebhookEndpoint, WebhookEndpointInput } from '../../../../shared/contracts/webhooks';
 import { EndpointCard } from '../../components/webhooks/EndpointCard';
 import { EndpointForm } from '../../components/webhooks/EndpointForm';
@@ -16,36 +17,27 @@ import { useWebhooksApi } from '../../components/webhooks/api';
 import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
+import { resourceLabel } from '../../utils/resource-label';
 import { issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
 import { isExpired } from '../../utils/expiry';
 
-export const WebhooksPage = () => {
+type Props = { apiKey: AdminKey; registry: GetRegistry.Response['data'] };
+
+export const KeyWebhooks = ({ apiKey, registry }: Props) => {
   const t = useT();
-  const api = usePublicApi();
   const webhooks = useWebhooksApi();
-  const { id = '' } = useParams();
   const { toggleNotification } = useNotification();
   const { canUpdate, canRegenerate } = usePermissions();
-  const key = useLoad(() => api.getKey(id).then((res) => res.data), [api, id]);
-  const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
-  const endpoints = useLoad(
-    () => (key.data ? webhooks.list(key.data.id).then((res) => res.data) : Promise.resolve([])),
-    [webhooks, key.data],
-  );
+  const endpoints = useLoad(() => webhooks.list(apiKey.id).then((res) => res.data), [webhooks, apiKey.id]);
   const [adding, setAdding] = useState(false);
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [secrets, setSecrets] = useState<Record<number, { value: string; rotated: boolean }>>({});
 
-  if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
-  // The server's own word (No key '9999'.) rather than a generic "something went wrong".
-  if (!key.data) return <Page.Error content={messageOf(key.error, t('common.error', 'Something went wrong.'))} />;
-  if (!registry.data) return <Page.Error content={messageOf(registry.error, t('common.error', 'Something went wrong.'))} />;
-  const apiKey = key.data;
-  const readable = registry.data.resources
+  // Named with their website: two websites' "Pages" are told apart.
+  const readable = registry.resources
     .filter((resource) => apiKey.grants.resources[resource.id]?.actions.includes('read'))
-    .map((resource) => ({ id: resource.id, name: resource.name }));
+    .map((resource) => ({ id: resource.id, name: resourceLabel(resource) }));
 
   const fail = (error: unknown) =>
     toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
@@ -101,65 +93,63 @@ export const WebhooksPage = () => {
   };
 
   return (
-    <Page.Main>
-      <Page.Title>{t('webhooks.pageTitle', 'Webhooks of {name}', { name: apiKey.name })}</Page.Title>
-      <Layouts.Header
-        navigationAction={<BackButton fallback={`../${apiKey.id}`} />}
-        title={t('webhooks.title', 'Webhooks')}
-        subtitle={t(
-          'webhooks.subtitle',
-          'Signed events when content that {name} may read changes: each event shows only the fields this key may read.',
-          { name: apiKey.name },
-        )}
-        primaryAction={
-          canUpdate && !adding && !apiKey.revoked ? (
-            <Button startIcon={<Plus />} size="S" onClick={() => setAdding(true)}>
-              {t('webhooks.new', 'Add endpoint')}
-            </Button>
-          ) : undefined
-        }
-      />
-      <Layouts.Content>
-        <Flex direction="column" alignItems="stretch" gap={6}>
-          {apiKey.revoked && (
-            <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('webhooks.revoked.title', 'Revoked key')}>
-              {t('webhooks.revoked.body', 'This key is revoked: its endpoints are sent no event, and no endpoint can be added.')}
-            </Alert>
-          )}
-          {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
-            <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('webhooks.expired.title', 'Expired key')}>
-              {t(
-                'webhooks.expired.body',
-                'This key has expired: its endpoints are sent no event until the key is given a new expiry on its page.',
-              )}
-            </Alert>
-          )}
-          {adding && (
-            <Box background="neutral0" hasRadius shadow="tableShadow" padding={6}>
-              <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
-            </Box>
-          )}
-          {endpoints.data?.length === 0 && !adding && !apiKey.revoked && (
-            <Typography textColor="neutral600">
-              {t('webhooks.none', 'No endpoints yet. Add one to be told when content this key may read changes.')}
-            </Typography>
-          )}
-          {(endpoints.data ?? []).map((endpoint) => (
-            <EndpointCard
-              key={endpoint.id}
-              api={webhooks}
-              endpoint={endpoint}
-              resources={readable}
-              secret={secrets[endpoint.id]}
-              canUpdate={canUpdate}
-              canRegenerate={canRegenerate}
-              onSave={(input) => save(endpoint, input)}
-              onRotate={() => rotate(endpoint)}
-              onDelete={() => remove(endpoint)}
-            />
-          ))}
+    <Flex direction="column" alignItems="stretch" gap={6} data-testid="section-webhooks">
+      <Flex justifyContent="space-between" alignItems="start" gap={4}>
+        <Flex direction="column" alignItems="start" gap={1}>
+          <Typography variant="delta" tag="h2">
+            {t('webhooks.title', 'Webhooks')}
+          </Typography>
+          <Typography textColor="neutral600">
+            {t(
+              'webhooks.subtitle',
+              'Signed events when content that {name} may read changes: each event shows only the fields this key may read.',
+              { name: apiKey.name },
+            )}
+          </Typography>
         </Flex>
-      </Layouts.Content>
-    </Page.Main>
+        {canUpdate && !adding && !apiKey.revoked && (
+          <Button startIcon={<Plus />} size="S" onClick={() => setAdding(true)} style={{ flexShrink: 0 }}>
+            {t('webhooks.new', 'Add endpoint')}
+          </Button>
+        )}
+      </Flex>
+      {apiKey.revoked && (
+        <Alert variant="danger" closeLabel={t('common.close', 'Close')} title={t('webhooks.revoked.title', 'Revoked key')}>
+          {t('webhooks.revoked.body', 'This key is revoked: its endpoints are sent no event, and no endpoint can be added.')}
+        </Alert>
+      )}
+      {!apiKey.revoked && isExpired(apiKey.expiresAt) && (
+        <Alert variant="warning" closeLabel={t('common.close', 'Close')} title={t('webhooks.expired.title', 'Expired key')}>
+          {t(
+            'webhooks.expired.body',
+            'This key has expired: its endpoints are sent no event until the key is given a new expiry on its page.',
+          )}
+        </Alert>
+      )}
+      {adding && (
+        <Box background="neutral0" hasRadius shadow="tableShadow" padding={6}>
+          <EndpointForm resources={readable} errors={errors} saving={saving} onSubmit={create} onCancel={() => setAdding(false)} />
+        </Box>
+      )}
+      {endpoints.data?.length === 0 && !adding && !apiKey.revoked && (
+        <Typography textColor="neutral600">
+          {t('webhooks.none', 'No endpoints yet. Add one to be told when content this key may read changes.')}
+        </Typography>
+      )}
+      {(endpoints.data ?? []).map((endpoint) => (
+        <EndpointCard
+          key={endpoint.id}
+          api={webhooks}
+          endpoint={endpoint}
+          resources={readable}
+          secret={secrets[endpoint.id]}
+          canUpdate={canUpdate}
+          canRegenerate={canRegenerate}
+          onSave={(input) => save(endpoint, input)}
+          onRotate={() => rotate(endpoint)}
+          onDelete={() => remove(endpoint)}
+        />
+      ))}
+    </Flex>
   );
 };

@@ -4,7 +4,6 @@ import { PERMISSIONS } from '../../../../shared/contracts/permissions';
 import { CreatePage } from './CreatePage';
 import { EditPage } from './EditPage';
 import { ListPage } from './ListPage';
-import { WebhooksPage } from './WebhooksPage';
 
 /** Settings > Public Data API > API keys. */
 const KeysPage = () => (
@@ -20,7 +19,8 @@ const KeysPage = () => (
         }
       />
       <Route path=":id" element={<EditPage />} />
-      <Route path=":id/webhooks" element={<WebhooksPage />} />
+      {/* The key's tabs: webhooks, usage, changes (details is the key's own URL). */}
+      <Route path=":id/:tab" element={<EditPage />} />
     </Routes>
   </Page.Protect>
 );

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
+import type { AdminErrorBody } from '../../../../shared/contracts/errors';
 import type { GetKeyAccess } from '../../../../shared/contracts/content-manager-access';
 import type { CreateKey, DeleteKey, GetKey, ListKeys, RegenerateKey, RevokeKey, UpdateKey } from '../../../../shared/contracts/keys';
 import type { KeyHoldings } from '../../grants/content-manager';
@@ -14,6 +15,24 @@ import { createKeySchema, parseBody, updateKeySchema } from './input';
 import { toAdminKey } from './serialize';
 
 const idParam = (ctx: Context): string => String(ctx.params.id);
+
+/**
+ * 409 when another key has this name (trimmed, case-folded): two "Shop frontend" keys cannot be told
+ * apart in the list, the audit log or a webhook form. Strapi's error envelope, with the issue under
+ * `name` so the form shows it under the field. True when it answered.
+ */
+const refuseTakenName = async (ctx: Context, name: unknown, exceptId?: number): Promise<boolean> => {
+  if (typeof name !== 'string') return false;
+  const other = await getService('keys').withName(name, exceptId);
+  if (!other) return false;
+  const message = `A key named '${other.name}' exists already: give this key another name.`;
+  ctx.status = 409;
+  ctx.body = {
+    data: null,
+    error: { status: 409, name: 'ConflictError', message, details: { errors: [{ path: ['name'], message }] } },
+  } satisfies AdminErrorBody;
+  return true;
+};
 
 /** The Content Manager check of this request's admin, for the keys service to ask before it writes. */
 const authorizeFor = async (ctx: Context) => {
@@ -47,6 +66,7 @@ export default () => ({
 
   async create(ctx: Context) {
     const body = parseBody(createKeySchema, ctx.request.body);
+    if (await refuseTakenName(ctx, body.name)) return;
     const { key, plaintext } = await getService('keys').create({ ...body, grants: body.grants ?? {} }, await authorizeFor(ctx));
     ctx.status = 201;
     ctx.body = { data: toAdminKey(key), meta: { plaintext } } satisfies CreateKey.Response;
@@ -54,6 +74,11 @@ export default () => ({
 
   async update(ctx: Context) {
     const body = parseBody(updateKeySchema, ctx.request.body);
+    if (body.name !== undefined) {
+      const current = await getService('keys').findOne(idParam(ctx));
+      if (!current) throw new errors.NotFoundError(`No key '${idParam(ctx)}'.`);
+      if (await refuseTakenName(ctx, body.name, current.id)) return;
+    }
     const key = await getService('keys').update(idParam(ctx), body, [], await authorizeFor(ctx));
     ctx.body = { data: toAdminKey(key) } satisfies UpdateKey.Response;
   },

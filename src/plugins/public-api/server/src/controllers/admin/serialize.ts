@@ -11,7 +11,7 @@ import { supportedActions } from '../../grants/resolve';
 import type { ApiKey } from '../../keys/types';
 import type { TargetResolver } from '../../grants/projection';
 import { holdsPersonalData, type ContentTypeSchema } from '../../registry/build';
-import { WEBSITE_UID } from '../../registry/fields';
+import { WEBSITE_UID, slugTargetFieldOf } from '../../registry/fields';
 import { resourcePath } from '../../registry/paths';
 import type { Resource } from '../../registry/types';
 import type { Website } from '../../services/websites';
@@ -58,6 +58,7 @@ export const toResourceSummary = (resource: Resource, context: SummaryContext): 
     type: field.type,
     required: field.required,
     localized: field.localized,
+    ...(field.attribute.default !== undefined || slugTargetFieldOf(field.attribute) !== undefined ? { filledIn: true as const } : {}),
     ...(isStoredIn(field, 'relation') ? { target: field.target ? (context.resolveTarget(resource, field.target)?.id ?? null) : null } : {}),
   })),
   personalData: holdsPersonalData(context.schemas.get(resource.uid)),
@@ -75,6 +76,8 @@ export const toContentTypeSummaries = (schemas: Map<string, ContentTypeSchema>):
     .map((schema) => ({
       uid: schema.uid,
       displayName: schema.info.displayName,
+      singularName: schema.info.singularName,
+      pluralName: schema.info.pluralName,
       kind: schema.kind,
       websiteScoped: Object.values(schema.attributes).some(
         (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID,
