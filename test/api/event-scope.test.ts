@@ -180,6 +180,29 @@ describe("another website's records (issue 33, item 2)", () => {
     expect(bodies('/guide-moves')).toHaveLength(2);
     expect((await sync(left.next, both.auth)).items).toEqual([]);
   });
+
+  test("two websites' grants read different fields: a page's own change is in the delta though a later one came through a field only the other reads", async () => {
+    const key = await subscribe(
+      {
+        resources: {
+          'cms:city-guide/pages': { actions: ['read'], read: ['title', 'relatedPages'], write: [] },
+          'cms:culture-hub/pages': { actions: ['read'], read: ['title'], write: [] },
+        },
+      },
+      '/two-grants',
+    );
+    const target = (await publish(s, PAGE, { title: 'Target', slug: 'target', website: sites.hub })).documentId;
+    const page = (await publish(s, PAGE, { title: 'Holder', website: sites.hub, relatedPages: [target] })).documentId;
+    const start = await sync('/api/v2/sync', key.auth);
+    await s.documents(PAGE as never).update({ documentId: page, data: { title: 'Holder, renamed' }, status: 'published' } as never);
+    // Then the target's slug: the holder's reference changes, through a field this key reads on city-guide only.
+    await s.documents(PAGE as never).update({ documentId: target, data: { slug: 'target-moved' }, status: 'published' } as never);
+    const delta = await sync(start.next, key.auth);
+    expect(delta.items.find((item) => item.id === page)).toMatchObject({ attributes: { title: 'Holder, renamed' } });
+    // The holder changed only through that field: not in the next delta.
+    await s.documents(PAGE as never).update({ documentId: target, data: { slug: 'target-moved-again' }, status: 'published' } as never);
+    expect((await sync(delta.next, key.auth)).items.map((item) => item.id)).toEqual([target]);
+  });
 });
 
 describe('a record that did not change as the key reads it (issue 33, item 3)', () => {

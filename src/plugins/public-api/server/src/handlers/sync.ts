@@ -204,11 +204,19 @@ const deltaPage = async (
     return states;
   };
   for (const { resource, projection } of readable) {
-    // A record changed last through a field this resource's grant does not read (another website's
-    // grant of the type does): nothing it reads changed.
+    // A record changed last through a field this resource's grant does not read (another website's grant
+    // of the type does): sent only when one of its changes in the range is its own or through a field it reads.
     const shown = shownVias(projection);
-    const documents = changed.get(resource.uid)?.filter((document) => document.via === null || shown.has(document.via));
-    if (!documents?.length) continue;
+    const all = changed.get(resource.uid) ?? [];
+    const unshown = all.filter((document) => document.via !== null && !shown.has(document.via)).map((document) => document.id);
+    const vias = unshown.length ? await journal.vias(state.from, state.to, resource.uid, unshown) : new Map<string, Set<string | null>>();
+    const documents = all.filter(
+      (document) =>
+        document.via === null ||
+        shown.has(document.via) ||
+        [...(vias.get(document.id) ?? [])].some((via) => via === null || shown.has(via)),
+    );
+    if (!documents.length) continue;
     const rendered = await renderCurrent(
       request.key.grants,
       resource,

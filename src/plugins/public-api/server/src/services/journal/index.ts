@@ -331,6 +331,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
+     * The distinct `via` of the entries of `documentIds` (of `uid`) in [from, to), by document (null: an own
+     * change): for a record whose last change a key's resource does not read, whether an earlier one in the
+     * range it does read (two websites' grants of one type read different fields). One index walk per document.
+     */
+    async vias(
+      from: JournalPosition,
+      to: JournalPosition,
+      uid: string,
+      documentIds: readonly string[],
+    ): Promise<Map<string, Set<string | null>>> {
+      const found = new Map<string, Set<string | null>>();
+      if (documentIds.length === 0) return found;
+      const range = rangeSql(from, to);
+      const rows = await rawRows<{ document_id: string; via: string | null }>(
+        `SELECT DISTINCT c.document_id, c.via FROM ${JOURNAL_TABLE} c
+         WHERE c.content_type = ? AND c.document_id IN (${documentIds.map(() => '?').join(', ')}) AND ${range.sql}`,
+        [uid, ...documentIds, ...range.bindings],
+      );
+      for (const row of rows) found.set(row.document_id, (found.get(row.document_id) ?? new Set()).add(row.via ?? null));
+      return found;
+    },
+
+    /**
      * What the own changes of `documentIds` (of `uid`) in [from, to) said of their records before them, for
      * those that had a published row then (not a `published` change): each distinct locale and websites, by
      * document. A document with none had no published row during the range before its changes made one, or
