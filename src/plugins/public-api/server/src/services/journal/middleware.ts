@@ -226,6 +226,12 @@ export const createJournalMiddleware = (
     return typeof data === 'object' && data !== null && !Object.keys(data).some((name) => source.linking.has(name));
   };
 
+  /** A write that changes only a draft: an update or a discard of a type with draft & publish, not asked to publish. */
+  const isDraftSave = (action: string, params: unknown, source: Source): boolean =>
+    source.draftAndPublish &&
+    (action === 'update' || action === 'discardDraft') &&
+    !(isEntry(params) && (params as { status?: unknown }).status === 'published');
+
   return async (context, next) => {
     if (READS.has(context.action) || !context.uid.startsWith('api::')) return next();
     const source = sourceOf(context.uid);
@@ -247,9 +253,12 @@ export const createJournalMiddleware = (
       // Links to published versions that the write may take away are read while they still exist.
       const removal = named !== null && before.length > 0 && REMOVALS.has(context.action);
       if (removal) await referrersOf().journal(connection, context.uid, [named]);
-      // The records the document's own links reach from the other side, to compare after the write.
+      // The records the document's own links reach from the other side, to compare after the write (not for
+      // a draft save, which leaves the published rows and their links as they are).
       const inverse: InverseReferrers =
-        named && before.length > 0 && !removal ? await referrersOf().inverse(connection, context.uid, named) : new Map();
+        named && before.length > 0 && !removal && !isDraftSave(context.action, context.params, source)
+          ? await referrersOf().inverse(connection, context.uid, named)
+          : new Map();
       for (const [path, referrers] of inverse)
         if (referrers === null) await referrersOf().journalPaths(connection, context.uid, named!, [path]);
       const result = await next();
