@@ -181,6 +181,31 @@ describe("another website's records (issue 33, item 2)", () => {
     expect((await sync(left.next, both.auth)).items).toEqual([]);
   });
 
+  test('a key of both websites: one delta with a removal on each, a page moved between them among them', async () => {
+    const key = await subscribe(
+      {
+        resources: {
+          'cms:city-guide/pages': { actions: ['read'], read: ['title'], write: [] },
+          'cms:culture-hub/pages': { actions: ['read'], read: ['title'], write: [] },
+        },
+      },
+      '/both',
+    );
+    const leaving = (await publish(s, PAGE, { title: 'Leaving', website: sites.guide })).documentId;
+    const moving = (await publish(s, PAGE, { title: 'Moving', website: sites.hub })).documentId;
+    const start = await sync('/api/v2/sync', key.auth);
+    await s.documents(PAGE as never).unpublish({ documentId: leaving } as never);
+    await s.documents(PAGE as never).update({ documentId: moving, data: { website: sites.guide }, status: 'published' } as never);
+    const delta = await sync(start.next, key.auth);
+    expect(delta.items.map((item) => [keyOf(item), isRemoval(item)]).sort()).toEqual(
+      [
+        [`cms:city-guide/pages ${leaving}`, true],
+        [`cms:city-guide/pages ${moving}`, false],
+        [`cms:culture-hub/pages ${moving}`, true],
+      ].sort(),
+    );
+  });
+
   test("two websites' grants read different fields: a page's own change is in the delta though a later one came through a field only the other reads", async () => {
     const key = await subscribe(
       {

@@ -196,12 +196,15 @@ const deltaPage = async (
   // removal goes only to a key that could read the record at some moment since the token (issue 33).
   const prior = new Map<string, Map<string, PriorState[]>>();
   const priorOf = async (uid: string, ids: readonly string[]) => {
-    let states = prior.get(uid);
-    if (!states) {
-      states = await journal.priorStates(state.from, state.to, uid, ids);
-      prior.set(uid, states);
+    // Per content type, each document asked once (two websites' resources of one type ask for different ones).
+    const known = prior.get(uid) ?? new Map<string, PriorState[]>();
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) {
+      const states = await journal.priorStates(state.from, state.to, uid, missing);
+      for (const id of missing) known.set(id, states.get(id) ?? []);
     }
-    return states;
+    prior.set(uid, known);
+    return known;
   };
   for (const { resource, projection } of readable) {
     // A record changed last through a field this resource's grant does not read (another website's grant
