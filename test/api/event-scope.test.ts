@@ -454,7 +454,9 @@ describe('property: events and deltas name only what the key read before or read
         // websites the key reads is the record under the one it joined).
         for (const id of changed)
           if (!events.some((event) => id.endsWith(` ${event.data.id}`) && (entry.view.get(id) ?? after.get(id))!.type === event.data.type))
-            fail(`key ${entry.i}: no event for ${id}, which changed`);
+            fail(
+              `key ${entry.i}: no event for ${id}, which changed ${process.env.EVENT_SCOPE_DEBUG ? JSON.stringify({ grants: entry.grants, before: entry.view.get(id), after: after.get(id), events, journal: await s.db.connection('public_api_changes').where({ document_id: id.split(' ')[1] }) }) : ''}`,
+            );
 
         const delta = await sync(entry.next, entry.key.auth);
         for (const item of delta.items) {

@@ -148,7 +148,7 @@ export const createJournalMiddleware = (
   /**
    * After a write that kept every published locale of the document (only `updated` changes): entries for
    * the records whose references to it changed, and no others (issue 33). All its referrers when its
-   * slug changed; else those that gained or lost a link to it through its own relation fields (the
+   * slug or its website changed; else those that gained or lost a link to it through its own relation fields (the
    * inverse paths, compared before and after; a path with too many to compare journals all of its own).
    */
   const journalChangedReferences = async (
@@ -157,8 +157,13 @@ export const createJournalMiddleware = (
     documentId: string,
     rows: { before: readonly PublishedRow[]; after: readonly PublishedRow[] },
     inverseBefore: InverseReferrers,
+    scopes: { source: Source; before: ReadonlyMap<string, string> },
   ): Promise<void> => {
-    if (referenceChanged(rows.before, rows.after)) {
+    // A record moved to another website is shown by references from that website's records, and no more
+    // by those of the website it left (a reference to another website's record is left out).
+    const after = scopes.source.scope ? await scopesOf(connection, scopes.source, rows.after) : new Map<string, string>();
+    const moved = [...after].some(([locale, scope]) => scopes.before.has(locale) && scopes.before.get(locale) !== scope);
+    if (moved || referenceChanged(rows.before, rows.after)) {
       await referrersOf().journal(connection, uid, [documentId]);
       return;
     }
@@ -280,7 +285,10 @@ export const createJournalMiddleware = (
         // A locale gained a published version: references to it appear wherever records link to it.
         await referrersOf().journal(connection, context.uid, [documentId]);
       } else if (changes.some((change) => change.kind === 'updated')) {
-        await journalChangedReferences(connection, context.uid, documentId, { before, after }, documentId === named ? inverse : new Map());
+        await journalChangedReferences(connection, context.uid, documentId, { before, after }, documentId === named ? inverse : new Map(), {
+          source,
+          before: scopes,
+        });
       }
       return result;
     });
