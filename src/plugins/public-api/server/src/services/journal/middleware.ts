@@ -163,7 +163,13 @@ export const createJournalMiddleware = (
     // by those of the website it left (a reference to another website's record is left out).
     const after = scopes.source.scope ? await scopesOf(connection, scopes.source, rows.after) : new Map<string, string>();
     const moved = [...after].some(([locale, scope]) => scopes.before.has(locale) && scopes.before.get(locale) !== scope);
-    if (moved || referenceChanged(rows.before, rows.after)) {
+    if (moved) {
+      // The records of the websites it left and joined: their references to it went or came.
+      const websites = [...scopes.before.values(), ...after.values()].flatMap((scope) => scope.split(',').filter(Boolean).map(Number));
+      await referrersOf().journal(connection, uid, [documentId], [...new Set(websites)]);
+      return;
+    }
+    if (referenceChanged(rows.before, rows.after)) {
       await referrersOf().journal(connection, uid, [documentId]);
       return;
     }

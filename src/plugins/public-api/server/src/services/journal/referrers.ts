@@ -23,6 +23,7 @@ import { readModelOf } from '../../read/model';
 import { COMPONENT_FIELD_COLUMN, referencePaths, type HolderPath, type ReferencePaths, type RelationPath } from './reference-paths';
 import { JOURNAL_TABLE, transactionIdSql } from './table';
 import { viaOf } from '../../webhooks/visibility';
+import { websiteScopeAttributeOf } from '../../registry/fields';
 
 /** A published record that shows another through a field, and that field (`via` of its entries). */
 export type Referrer = { uid: string; documentId: string; locale: string | null; via: string };
@@ -38,7 +39,7 @@ export const INVERSE_CAP = 1000;
 
 export type Referrers = {
   /** Entries for the records referencing the documents `documentIds` of `uid` (one statement per path, whatever their number). */
-  journal: (connection: Knex, uid: string, documentIds: readonly string[]) => Promise<void>;
+  journal: (connection: Knex, uid: string, documentIds: readonly string[], websites?: readonly number[]) => Promise<void>;
   /**
    * The published records that show document `documentId` of `uid` through a relation whose links are the
    * document's own (the other side of its relation fields): those whose references change when the
@@ -132,16 +133,53 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
     );
   };
 
-  const insertPath = async (connection: Knex, uid: string, link: RelationPath, documentIds: readonly string[]) => {
+  /** The join table linking a content type's records to websites, for a website-scoped type. */
+  const scopeJoinOf = (uid: string) => {
+    const schema = strapi.contentTypes[uid as keyof typeof strapi.contentTypes] as unknown as
+      { attributes: Parameters<typeof websiteScopeAttributeOf>[0] } | undefined;
+    const attribute = schema ? websiteScopeAttributeOf(schema.attributes) : undefined;
+    return attribute ? readModelOf(strapi, uid).relations[attribute] : undefined;
+  };
+
+  /**
+   * When both the owner's and the target's types belong to websites, a record shows a reference only to a
+   * record of its own website (issue 33): only owners of the target's website (`websites` absent), or of one
+   * of `websites` (a target that moved: those of the websites it left and joined) are journaled.
+   */
+  const websiteFilter = (path: RelationPath, uid: string, websites?: readonly number[]) => {
+    const owner = scopeJoinOf(path.ownerUid);
+    const target = scopeJoinOf(uid);
+    if (!owner || !target) return { sql: '', bindings: [] as unknown[] };
+    const os = `${quote(owner.table)} os`;
+    if (websites)
+      return {
+        sql: ` AND EXISTS (SELECT 1 FROM ${os} WHERE os.${quote(owner.ownerColumn)} = o.id AND os.${quote(owner.targetColumn)} IN (${websites.map(() => '?').join(', ') || 'NULL'}))`,
+        bindings: [...websites],
+      };
+    return {
+      sql: ` AND EXISTS (SELECT 1 FROM ${os} JOIN ${quote(target.table)} ts ON ts.${quote(target.targetColumn)} = os.${quote(owner.targetColumn)}
+                        WHERE os.${quote(owner.ownerColumn)} = o.id AND ts.${quote(target.ownerColumn)} = t.id)`,
+      bindings: [],
+    };
+  };
+
+  const insertPath = async (
+    connection: Knex,
+    uid: string,
+    link: RelationPath,
+    documentIds: readonly string[],
+    websites?: readonly number[],
+  ) => {
     const target = quote(readModelOf(strapi, uid).table);
+    const filter = websiteFilter(link, uid, websites);
     await insert(
       connection,
       link,
       { column: null, fields: [link.field] },
       `JOIN ${quote(link.join.table)} j ON j.${quote(link.join.ownerColumn)} = $holder
        JOIN ${target} t ON t.id = j.${quote(link.join.targetColumn)}`,
-      `t.document_id IN (${documentIds.map(() => '?').join(', ')}) AND o.document_id <> t.document_id`,
-      [...documentIds],
+      `t.document_id IN (${documentIds.map(() => '?').join(', ')}) AND o.document_id <> t.document_id${filter.sql}`,
+      [...documentIds, ...filter.bindings],
     );
   };
 
@@ -160,10 +198,10 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
   };
 
   return {
-    async journal(connection, uid, documentIds) {
+    async journal(connection, uid, documentIds, websites) {
       const links = pathsOf().relations.get(uid);
       if (!links || documentIds.length === 0) return;
-      for (const link of links) await insertPath(connection, uid, link, documentIds);
+      for (const link of links) await insertPath(connection, uid, link, documentIds, websites);
     },
 
     async journalPaths(connection, uid, documentId, paths) {
