@@ -28,6 +28,8 @@ const onPostgres = {
   'command-uploads-crash.test.ts': 'a crash mid-transaction and the Idempotency-Key lease taken over after a restart',
   'journal-references.test.ts':
     "entries for records referencing a target from inside components or through files_related_mph, one INSERT ... SELECT per path in the plugin's SQL",
+  'event-scope.test.ts':
+    "which records a change names for a key: the websites a record's row belonged to, read in the write's transaction, and the journal's own SQL over them",
   'change-journal.test.ts': "the journal is written in each write's transaction (rollbacks), and read below PostgreSQL's snapshot horizon",
   'commands.test.ts': 'commands write records and claims in one transaction',
   'commands-property.test.ts': 'exactly one record per accepted command, none per refused one (counted in the database)',

@@ -329,7 +329,7 @@ describe('reading the journal', () => {
     const latest = [];
     position = from;
     for (;;) {
-      const batch = await journal.latest(position, to, 1, [EVENT]);
+      const batch = await journal.latest(position, to, 1, [{ uid: EVENT, via: [] }]);
       latest.push(...batch.entries);
       if (!batch.next) break;
       position = batch.next;
@@ -338,7 +338,7 @@ describe('reading the journal', () => {
       [b, 'published'],
       [a, 'updated'],
     ]);
-    expect((await journal.latest(from, to, 10, [BUILDING])).entries).toEqual([]);
+    expect((await journal.latest(from, to, 10, [{ uid: BUILDING, via: [] }])).entries).toEqual([]);
     expect((await journal.entries(to, await journal.horizon(), 10)).entries).toEqual([]);
     expect((await journal.entries(JOURNAL_START, to, 5000)).entries.length).toBeLessThanOrEqual(1000);
   });

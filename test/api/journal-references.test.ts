@@ -76,14 +76,17 @@ const syncRun = async (start: string): Promise<{ items: Item[]; next: string }> 
 const tokenNow = async () => (await syncRun('/api/v2/sync?limit=100')).next;
 
 const entriesFor = async (uid: string, documentId: string, afterSeq: number) =>
-  (await s.db.connection(TABLE).where({ content_type: uid, document_id: documentId }).andWhere('seq', '>', afterSeq)) as { kind: string }[];
+  (await s.db.connection(TABLE).where({ content_type: uid, document_id: documentId }).andWhere('seq', '>', afterSeq)) as {
+    kind: string;
+    via: string | null;
+  }[];
 const lastSeq = async () => Number(((await s.db.connection(TABLE).max({ seq: 'seq' })) as { seq: number }[])[0]?.seq ?? 0);
 
 const readable = (item: Item) => Object.keys(item.attributes ?? {}).sort();
 
 describe('a relation inside a dynamic zone', () => {
-  test('the pages whose sections link to an event are named when it changes or is unpublished; others are not', async () => {
-    const event = await publish(s, EVENT, { ...EVENT_DATA, title: 'Linked concert' });
+  test('the pages whose sections link to an event are named when its reference changes or it is unpublished; others are not', async () => {
+    const event = await publish(s, EVENT, { ...EVENT_DATA, title: 'Linked concert', slug: 'linked-concert' });
     const linking = await publish(s, PAGE, {
       title: 'Programme',
       website: site,
@@ -93,10 +96,18 @@ describe('a relation inside a dynamic zone', () => {
     const token = await tokenNow();
     const seq = await lastSeq();
 
+    // A change the reference does not show (the title): the page reads as before, no entry (issue 33).
     await s
       .documents(EVENT as never)
       .update({ documentId: event.documentId, data: { title: 'Linked concert (moved)' }, status: 'published' } as never);
-    expect((await entriesFor(PAGE, linking.documentId, seq)).map((entry) => entry.kind)).toEqual(['updated']);
+    expect(await entriesFor(PAGE, linking.documentId, seq)).toEqual([]);
+    // A new slug: the reference shows it.
+    await s
+      .documents(EVENT as never)
+      .update({ documentId: event.documentId, data: { slug: 'linked-concert-moved' }, status: 'published' } as never);
+    expect((await entriesFor(PAGE, linking.documentId, seq)).map((entry) => [entry.kind, entry.via])).toEqual([
+      ['updated', 'sections/sections.related-events/events'],
+    ]);
     const delta = await syncRun(token);
     const ids = delta.items.map((item) => item.id);
     expect(ids).toContain(linking.documentId);
@@ -115,10 +126,19 @@ describe('a relation inside a dynamic zone', () => {
     expect(JSON.stringify(shown.attributes!.sections)).not.toContain(event.documentId);
   });
 
-  test('a webhook sends the linking page as record.updated with the readable fields only', async () => {
+  test('a webhook sends the linking page as record.updated with the readable fields only, to keys that read the section', async () => {
+    // The section shows the event's reference only to a key that may read events too.
+    const sections = await createKey(s, {
+      resources: { [PAGES]: { actions: ['read'], read: ['title', 'sections'] }, 'native:events': { actions: ['read'], read: ['title'] } },
+    });
+    await webhookService<EndpointsService>(s, 'webhook-endpoints').create(sections.id, { url: receiver.url('/pages') });
+    // A key that reads the sections but not events: the section shows no reference, so nothing changed for it.
+    const blind = await createKey(s, { resources: { [PAGES]: { actions: ['read'], read: ['title', 'sections'] } } });
+    await webhookService<EndpointsService>(s, 'webhook-endpoints').create(blind.id, { url: receiver.url('/blind') });
+    // A key that does not read the sections reads nothing new when the reference changes (issue 33).
     const titles = await createKey(s, { resources: { [PAGES]: { actions: ['read'], read: ['title'] } } });
-    await webhookService<EndpointsService>(s, 'webhook-endpoints').create(titles.id, { url: receiver.url('/pages') });
-    const event = await publish(s, EVENT, { ...EVENT_DATA, title: 'Hooked concert' });
+    await webhookService<EndpointsService>(s, 'webhook-endpoints').create(titles.id, { url: receiver.url('/titles') });
+    const event = await publish(s, EVENT, { ...EVENT_DATA, title: 'Hooked concert', slug: 'hooked-concert' });
     const linking = await publish(s, PAGE, {
       title: 'Hooked programme',
       summary: 'Not granted',
@@ -128,23 +148,36 @@ describe('a relation inside a dynamic zone', () => {
     const dispatcher = webhookService<{ turn: () => Promise<void> }>(s, 'webhook-dispatcher');
     await eventually(async () => {
       await dispatcher.turn();
-      return receiver.received.some((request) => request.path === '/pages' && request.body.includes(linking.documentId));
+      return ['/pages', '/titles', '/blind'].every((path) =>
+        receiver.received.some((request) => request.path === path && request.body.includes(linking.documentId)),
+      );
     });
     const before = receiver.received.length;
     await s
       .documents(EVENT as never)
-      .update({ documentId: event.documentId, data: { title: 'Hooked concert (moved)' }, status: 'published' } as never);
+      .update({ documentId: event.documentId, data: { slug: 'hooked-concert-moved' }, status: 'published' } as never);
     await eventually(async () => {
       await dispatcher.turn();
-      return receiver.received.slice(before).some((request) => request.path === '/pages');
+      return receiver.received.slice(before).some((request) => request.path === '/pages' && request.body.includes(linking.documentId));
     });
+    // A turn more, for a /titles delivery that should not come.
+    await dispatcher.turn();
     const bodies = receiver.received
       .slice(before)
       .filter((request) => request.path === '/pages')
       .map((request) => JSON.parse(request.body) as Body);
-    expect(bodies.map((body) => [body.type, body.data.id])).toEqual([['record.updated', linking.documentId]]);
-    expect(readable(bodies[0]!.data)).toEqual(['title']);
-    expect(JSON.stringify(bodies)).not.toMatch(/Not granted|Hooked concert|sections/);
+    // The event itself (this key reads events) and the page whose section shows it.
+    expect(bodies.map((body) => [body.type, body.data.id]).sort()).toEqual(
+      [
+        ['record.updated', event.documentId],
+        ['record.updated', linking.documentId],
+      ].sort(),
+    );
+    const page = bodies.find((body) => body.data.id === linking.documentId)!;
+    expect(readable(page.data)).toEqual(['sections', 'title']);
+    expect(JSON.stringify(page.data.attributes!.sections)).toContain('hooked-concert-moved');
+    expect(JSON.stringify(bodies)).not.toMatch(/Not granted/);
+    expect(receiver.received.slice(before).filter((request) => ['/titles', '/blind'].includes(request.path))).toEqual([]);
   });
 });
 

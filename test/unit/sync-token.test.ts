@@ -14,7 +14,7 @@ import {
 } from '../../src/plugins/public-api/server/src/query/sync-token';
 import fc from 'fast-check';
 import { parseSyncQuery } from '../../src/plugins/public-api/server/src/query/sync-query';
-import { changesOf } from '../../src/plugins/public-api/server/src/services/journal/changes';
+import { changesOf, referenceChanged } from '../../src/plugins/public-api/server/src/services/journal/changes';
 
 const key = deriveCursorKey('a-server-secret-of-at-least-32-characters!');
 const otherKey = deriveCursorKey('another-server-secret-of-32-characters!!');
@@ -132,6 +132,16 @@ describe('journal entries of a write', () => {
       { locale: 'de', kind: 'deleted' },
     ]);
     expect(changesOf('delete', [row(1, 'en'), row(2, 'de')], [row(1, 'en')])).toEqual([{ locale: 'de', kind: 'deleted' }]);
+  });
+
+  test('references change with the slug of a locale kept, not with other fields (issue 33)', () => {
+    const slugged = (id: number, locale: string | null, slug: string | null, updatedAt = 't1') => ({ id, locale, updatedAt, slug });
+    expect(referenceChanged([slugged(1, 'en', 'a')], [slugged(2, 'en', 'a', 't2')])).toBe(false);
+    expect(referenceChanged([slugged(1, 'en', 'a')], [slugged(2, 'en', 'b')])).toBe(true);
+    expect(referenceChanged([slugged(1, null, null)], [slugged(1, null, 'b')])).toBe(true);
+    // A locale gained or lost is a change of presence (journaled on its own), not of the slug.
+    expect(referenceChanged([slugged(1, 'en', 'a')], [slugged(1, 'en', 'a'), slugged(2, 'de', 'x')])).toBe(false);
+    expect(referenceChanged([row(1, 'en')], [row(2, 'en', 't2')])).toBe(false);
   });
 });
 

@@ -8,7 +8,14 @@ import { Webhook } from 'standardwebhooks';
 import { DEFAULT_RETRY_POLICY } from '../../src/plugins/public-api/server/src/config/webhooks';
 import { isLoopbackHost, mappedIpv4, refusedAddress } from '../../src/plugins/public-api/server/src/webhooks/addresses';
 import { normalizeSettings, parseCreate, parseUpdate, urlProblem } from '../../src/plugins/public-api/server/src/webhooks/endpoint-input';
-import { eventForKey } from '../../src/plugins/public-api/server/src/webhooks/events';
+import type { ChangeKind } from '../../src/plugins/public-api/server/src/webhooks/events';
+import {
+  eventForChange,
+  readableBefore,
+  readableSince,
+  scopeIncludes,
+  scopeValue,
+} from '../../src/plugins/public-api/server/src/webhooks/visibility';
 import { keyUnusable } from '../../src/plugins/public-api/server/src/webhooks/key-state';
 import { eventBody, eventIdOf, removalOf, signedHeaders } from '../../src/plugins/public-api/server/src/webhooks/message';
 import { backoffMs, failedTooLong, nextAttemptAt } from '../../src/plugins/public-api/server/src/webhooks/retry';
@@ -273,13 +280,84 @@ describe('messages', () => {
     expect(new Webhook(previous).verify(body, headers)).toBeTruthy();
   });
 
-  test('a change the key cannot read is a removal for it', () => {
-    expect(eventForKey('published', true)).toEqual({ event: 'record.published', removal: false });
-    expect(eventForKey('updated', true)).toEqual({ event: 'record.updated', removal: false });
-    expect(eventForKey('updated', false)).toEqual({ event: 'record.unpublished', removal: true });
-    expect(eventForKey('published', false)).toEqual({ event: 'record.unpublished', removal: true });
-    expect(eventForKey('unpublished', true)).toEqual({ event: 'record.unpublished', removal: true });
-    expect(eventForKey('deleted', false)).toEqual({ event: 'record.deleted', removal: true });
+  test('a change is the record when the key reads it now, a removal only when it could read it before, else nothing', () => {
+    const own = (kind: ChangeKind, scope: string | null = null) => ({ kind, via: null, scope });
+    const anywhere = { websiteId: null };
+    const cityGuide = { websiteId: 3 };
+    expect(eventForChange(own('published'), anywhere, true, true)).toEqual({ event: 'record.published', removal: false });
+    expect(eventForChange(own('updated'), anywhere, true, true)).toEqual({ event: 'record.updated', removal: false });
+    expect(eventForChange(own('updated'), anywhere, false, true)).toEqual({ event: 'record.unpublished', removal: true });
+    expect(eventForChange(own('unpublished'), anywhere, true, true)).toEqual({ event: 'record.unpublished', removal: true });
+    expect(eventForChange(own('deleted'), anywhere, false, true)).toEqual({ event: 'record.deleted', removal: true });
+    // Published and gone again before the event was made: it was never readable before its change.
+    expect(eventForChange(own('published'), anywhere, false, true)).toBeNull();
+    // Another website's record (issue 33): not before, not now, nothing; its own website's record: a removal.
+    expect(eventForChange(own('updated', ',4,'), cityGuide, false, true)).toBeNull();
+    expect(eventForChange(own('unpublished', ',4,'), cityGuide, false, true)).toBeNull();
+    expect(eventForChange(own('unpublished', ',3,4,'), cityGuide, false, true)).toEqual({ event: 'record.unpublished', removal: true });
+    expect(eventForChange(own('updated', ',13,'), cityGuide, false, true)).toBeNull();
+    // Entries written before the scope was recorded: no removal for a website's resource.
+    expect(eventForChange(own('deleted', null), cityGuide, false, true)).toBeNull();
+    // A record that only shows the changed one: sent when the key reads that field, never a removal.
+    const via = { kind: 'updated' as const, via: 'events', scope: null };
+    expect(eventForChange(via, anywhere, true, true)).toEqual({ event: 'record.updated', removal: false });
+    expect(eventForChange(via, anywhere, true, false)).toBeNull();
+    expect(eventForChange(via, anywhere, false, true)).toBeNull();
+  });
+
+  test('property: an event names only a record the key reads now or read before; a removal only one it read before', () => {
+    const kinds: ChangeKind[] = ['published', 'updated', 'unpublished', 'deleted'];
+    const websites = fc.option(fc.integer({ min: 1, max: 6 }), { nil: null });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds),
+        fc.option(fc.constantFrom('venue', 'events', 'sections'), { nil: null }),
+        fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }), { nil: null }),
+        websites,
+        fc.boolean(),
+        fc.boolean(),
+        (kind, via, before, websiteId, readableNow, readsVia) => {
+          const facts = { kind, via, scope: before === null ? null : scopeValue(before) };
+          const audience = { websiteId };
+          const decided = eventForChange(facts, audience, readableNow, readsVia);
+          // Readable before: its own rows changed, it was published, and of this resource's website.
+          const wasReadable = via === null && kind !== 'published' && (websiteId === null || (before ?? []).includes(websiteId));
+          if (decided === null) return;
+          if (decided.removal) {
+            expect(wasReadable).toBe(true);
+            expect(decided.event).toBe(kind === 'deleted' ? 'record.deleted' : 'record.unpublished');
+          } else {
+            expect(readableNow).toBe(true);
+            expect(kind === 'published' || kind === 'updated').toBe(true);
+            if (via !== null) expect(readsVia).toBe(true);
+          }
+          // And nothing is left out: a change the key reads is sent, a record it could read and cannot now is removed.
+          if (readableNow && (kind === 'published' || kind === 'updated') && (via === null || readsVia))
+            expect(decided.removal).toBe(false);
+          if (!readableNow && wasReadable) expect(decided.removal).toBe(true);
+        },
+      ),
+    );
+    expect(readableBefore({ kind: 'updated', via: null, scope: ',2,' }, { websiteId: 2 })).toBe(true);
+  });
+
+  test('the scope column names exactly the websites given, and no id that merely contains one', () => {
+    expect(scopeValue([])).toBe(',');
+    expect(scopeValue([13, 3, 3])).toBe(',3,13,');
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 200 }), { maxLength: 5 }), fc.integer({ min: 1, max: 200 }), (ids, id) => {
+        expect(scopeIncludes(scopeValue(ids), id)).toBe(ids.includes(id));
+      }),
+    );
+    expect(scopeIncludes(null, 1)).toBe(false);
+  });
+
+  test('a record unreadable now was readable since a token when a prior state was of the website and a locale read', () => {
+    expect(readableSince([{ locale: null, scope: ',1,' }], { websiteId: 1 }, null)).toBe(true);
+    expect(readableSince([{ locale: null, scope: ',2,' }], { websiteId: 1 }, null)).toBe(false);
+    expect(readableSince([], { websiteId: null }, null)).toBe(false);
+    expect(readableSince([{ locale: 'de', scope: null }], { websiteId: null }, ['en'])).toBe(false);
+    expect(readableSince([{ locale: 'de', scope: null }], { websiteId: null }, ['en', 'de'])).toBe(true);
   });
 });
 

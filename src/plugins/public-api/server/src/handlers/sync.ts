@@ -41,6 +41,8 @@ import {
 import { readableProjection, renderCurrent, renderPage, type RenderOptions } from '../serialize/current-records';
 import type { RecordObject } from '../serialize/record';
 import { getService } from '../utils/get-service';
+import type { ContentTypeInterest, PriorState } from '../services/journal';
+import { readableSince, shownVias } from '../webhooks/visibility';
 
 type Readable = { resource: Resource; projection: Projection; projectionOf: Projector };
 
@@ -84,6 +86,20 @@ const removal = (resource: Resource, id: string, deletedAt: number): SyncItem =>
   id,
   meta: { deletedAt: new Date(deletedAt).toISOString(), resource: resource.id },
 });
+
+/**
+ * The journal entries that concern the key, by content type (services/journal `latest`): its records' own
+ * changes, and changes through a field it reads on some resource of that content type.
+ */
+const interestsOf = (readable: readonly Readable[]): ContentTypeInterest[] => {
+  const via = new Map<string, Set<string>>();
+  for (const { resource, projection } of readable) {
+    const fields = via.get(resource.uid) ?? new Set<string>();
+    for (const via of shownVias(projection)) fields.add(via);
+    via.set(resource.uid, fields);
+  }
+  return [...via].map(([uid, fields]) => ({ uid, via: [...fields].sort() }));
+};
 
 const comparePositions = (a: SyncPosition, b: SyncPosition): number => a.txid - b.txid || a.seq - b.seq;
 
@@ -168,27 +184,57 @@ const deltaPage = async (
   options: RenderOptions,
   now: number,
 ): Promise<Page> => {
-  const uids = [...new Set(readable.map((entry) => entry.resource.uid))];
-  const batch = await getService('journal').latest(state.from, state.to, limit, uids);
-  const changed = new Map<string, { id: string; at: number }[]>();
+  const journal = getService('journal');
+  const batch = await journal.latest(state.from, state.to, limit, interestsOf(readable));
+  const changed = new Map<string, { id: string; at: number; via: string | null }[]>();
   for (const entry of batch.entries) {
     const list = changed.get(entry.uid) ?? [];
-    list.push({ id: entry.documentId, at: entry.occurredAt });
+    list.push({ id: entry.documentId, at: entry.occurredAt, via: entry.via });
     changed.set(entry.uid, list);
   }
   const items: SyncItem[] = [];
-  for (const { resource } of readable) {
-    const documents = changed.get(resource.uid);
-    if (!documents) continue;
+  // What the own changes of records the key cannot read now said of them before, by content type: a
+  // removal goes only to a key that could read the record at some moment since the token (issue 33).
+  const prior = new Map<string, Map<string, PriorState[]>>();
+  const priorOf = async (uid: string, ids: readonly string[]) => {
+    // Per content type, each document asked once (two websites' resources of one type ask for different ones).
+    const known = prior.get(uid) ?? new Map<string, PriorState[]>();
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) {
+      const states = await journal.priorStates(state.from, state.to, uid, missing);
+      for (const id of missing) known.set(id, states.get(id) ?? []);
+    }
+    prior.set(uid, known);
+    return known;
+  };
+  for (const { resource, projection } of readable) {
+    // A record changed last through a field this resource's grant does not read (another website's grant
+    // of the type does): sent only when one of its changes in the range is its own or through a field it reads.
+    const shown = shownVias(projection);
+    const all = changed.get(resource.uid) ?? [];
+    const unshown = all.filter((document) => document.via !== null && !shown.has(document.via)).map((document) => document.id);
+    const vias = unshown.length ? await journal.vias(state.from, state.to, resource.uid, unshown) : new Map<string, Set<string | null>>();
+    const documents = all.filter(
+      (document) =>
+        document.via === null ||
+        shown.has(document.via) ||
+        [...(vias.get(document.id) ?? [])].some((via) => via === null || shown.has(via)),
+    );
+    if (!documents.length) continue;
     const rendered = await renderCurrent(
       request.key.grants,
       resource,
       documents.map((document) => document.id),
       options,
     );
+    const unreadable = documents.filter((document) => !rendered.get(document.id)).map((document) => document.id);
+    const states = unreadable.length ? await priorOf(resource.uid, unreadable) : new Map<string, PriorState[]>();
+    const audience = { websiteId: resource.website?.id ?? null };
+    const locales = resource.localized ? [options.language, ...(options.fallback ?? [])] : null;
     for (const document of documents) {
       const record = rendered.get(document.id);
-      items.push(record ? withResource(record, resource) : removal(resource, document.id, document.at));
+      if (record) items.push(withResource(record, resource));
+      else if (readableSince(states.get(document.id) ?? [], audience, locales)) items.push(removal(resource, document.id, document.at));
     }
   }
   const next: SyncCursor | null = batch.next

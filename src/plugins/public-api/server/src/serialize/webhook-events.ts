@@ -2,13 +2,15 @@
  * What a batch of journal entries means to one webhook endpoint (contract section 16): for each entry, the
  * record as the endpoint's key reads it now (serialize/current-records.ts: the read path, one read per
  * resource, locale and batch), or a removal `{ type, id, meta: { deletedAt, resource } }` when the key
- * cannot read it (unpublished, deleted, outside its grants, moved to another website); then only the
+ * cannot read it any more (unpublished, deleted, moved to another website), or nothing when what the key
+ * reads did not change (webhooks/visibility.ts, issue 33): a change through a field the key does not read,
+ * or a record the key could not read before the change and cannot now (another website's); then only the
  * events and resources the endpoint asked for.
  *
  * Which resources an entry concerns: those the key may read whose content type is the entry's (a CMS
  * collection type backs one resource per website). Entries of content types the key reads nothing of give
- * no event at all (the fan-out does not even read them: `contentTypes`). A record readable in none of them
- * is a removal under the first of them.
+ * no event at all (the fan-out does not even read them: `contentTypes`). A removal names the first of them
+ * the record was readable under before the change.
  */
 import { configuredOrigin } from '../http/base-url';
 import { allows } from '../grants/projection';
@@ -18,10 +20,11 @@ import type { Endpoint } from '../services/webhooks/endpoints';
 import type { EventRenderer, KeyEvent } from '../services/webhooks/fan-out';
 import type { JournalEntry } from '../services/journal';
 import { API_BASE_PATH } from '../config';
-import { eventForKey } from '../webhooks/events';
+import type { WebhookEvent } from '../webhooks/events';
+import { eventForChange, shownVias } from '../webhooks/visibility';
 import { removalOf } from '../webhooks/message';
 import { getService } from '../utils/get-service';
-import { renderCurrent } from './current-records';
+import { readableProjection, renderCurrent } from './current-records';
 
 const CMS_PREFIX = 'cms:';
 
@@ -67,29 +70,49 @@ const render = async (key: ApiKey, endpoint: Endpoint, entries: readonly Journal
     rendered.set(name, (await renderCurrent(key.grants, resource, [...ids], { baseUrl: url, language: locale })) as Map<string, unknown>);
   }
 
+  // The fields each resource's records show this key, for changes that came through one of them.
+  const shown = new Map<string, Promise<ReadonlySet<string>>>();
+  const shownFields = (resource: Resource) => {
+    let fields = shown.get(resource.id);
+    if (!fields) {
+      fields = readableProjection(key.grants, resource).then((readable) => (readable ? shownVias(readable.projection) : new Set<string>()));
+      shown.set(resource.id, fields);
+    }
+    return fields;
+  };
+
   const events: KeyEvent[] = [];
   for (const entry of entries) {
     const candidates = byUid.get(entry.uid) ?? [];
     if (candidates.length === 0) continue;
     const locale = entry.locale ?? defaultLocale;
-    const shown = candidates
-      .map((resource) => ({ resource, record: rendered.get(renderKey(resource, locale))?.get(entry.documentId) ?? null }))
-      .find((candidate) => candidate.record !== null);
-    const { event, removal } = eventForKey(entry.kind, shown !== undefined && entry.kind !== 'unpublished' && entry.kind !== 'deleted');
-    if (!endpoint.events.includes(event)) continue;
-    if (!removal && shown) {
+    // Each resource the record could be read under decides for itself (webhooks/visibility.ts); a record
+    // read now wins over a removal, and a resource the record was never readable under says nothing.
+    let chosen: { resource: Resource; record: unknown; event: WebhookEvent; removal: boolean } | null = null;
+    for (const resource of candidates) {
+      const record = rendered.get(renderKey(resource, locale))?.get(entry.documentId) ?? null;
+      const readsVia = entry.via === null || (await shownFields(resource)).has(entry.via);
+      const decided = eventForChange(entry, { websiteId: resource.website?.id ?? null }, record !== null, readsVia);
+      if (!decided) continue;
+      if (!decided.removal) {
+        chosen = { resource, record, ...decided };
+        break;
+      }
+      chosen ??= { resource, record: null, ...decided };
+    }
+    if (!chosen || !endpoint.events.includes(chosen.event)) continue;
+    const { resource, event } = chosen;
+    if (!chosen.removal) {
       events.push({
         seq: entry.seq,
         event,
-        resource: shown.resource.id,
+        resource: resource.id,
         recordId: entry.documentId,
         occurredAt: entry.occurredAt,
-        data: shown.record,
+        data: chosen.record,
       });
       continue;
     }
-    // A removal names the record as the first resource it could have been read under.
-    const resource = shown?.resource ?? candidates[0]!;
     const gone = removalOf(resource.slug, entry.documentId, new Date(entry.occurredAt));
     events.push({
       seq: entry.seq,

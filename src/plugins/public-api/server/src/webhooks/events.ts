@@ -1,7 +1,6 @@
 /**
  * The events a webhook endpoint subscribes to (contract section 16), one per kind of change in the
- * change journal, and what each means for a key: a change it can read now is the record as it reads it;
- * a change it cannot (unpublished, deleted, or no longer readable by that key) is a removal.
+ * change journal. What each change means for a key (the record, a removal, or nothing): webhooks/visibility.ts.
  */
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../../shared/contracts/webhooks';
 
@@ -16,13 +15,3 @@ export const eventOfKind = (kind: ChangeKind): WebhookEvent => `record.${kind}`;
 
 export const isWebhookEvent = (value: unknown): value is WebhookEvent =>
   typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
-
-/**
- * The event a key receives for a change. A published or updated record that the key cannot read now
- * (outside its grants, moved to another website, or changed again since and gone) has left its view:
- * `record.unpublished`, with a removal as payload.
- */
-export const eventForKey = (kind: ChangeKind, readable: boolean): { event: WebhookEvent; removal: boolean } => {
-  if (kind === 'unpublished' || kind === 'deleted') return { event: eventOfKind(kind), removal: true };
-  return readable ? { event: eventOfKind(kind), removal: false } : { event: 'record.unpublished', removal: true };
-};

@@ -67,7 +67,7 @@ export const lostResources = (
   return lost.sort((a, b) => (a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0));
 };
 
-/** The event a record that left the key's view is sent as (webhooks/events.ts: `eventForKey`). */
+/** The event a record that left the key's view is sent as (as webhooks/visibility.ts sends a record that left it). */
 export const REMOVAL_EVENT: WebhookEvent = 'record.unpublished';
 
 /** Whether an endpoint is told of a lost resource: it subscribes to removals, and to that resource (or to all). */

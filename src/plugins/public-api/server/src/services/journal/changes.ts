@@ -12,8 +12,11 @@
 export const CHANGE_KINDS = ['published', 'updated', 'unpublished', 'deleted'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
-/** A published row of a document: its row id, its locale (null when not localized) and its last update. */
-export type PublishedRow = { id: number; locale: string | null; updatedAt: string };
+/**
+ * A published row of a document: its row id, its locale (null when not localized), its last update, and
+ * its slug (what references to the record show besides its id; null when the type has none).
+ */
+export type PublishedRow = { id: number; locale: string | null; updatedAt: string; slug?: string | null };
 
 export type DocumentChange = { locale: string | null; kind: ChangeKind };
 
@@ -38,4 +41,14 @@ export const changesOf = (action: string, before: readonly PublishedRow[], after
     if (!is.has(key)) changes.push({ locale: row.locale, kind: action === 'delete' ? 'deleted' : 'unpublished' });
   }
   return changes;
+};
+
+/**
+ * Whether a write that kept every published locale changed what references to the document show: its
+ * id never changes, so its slug in a locale published before and after (issue 33: a change of the
+ * record's other fields leaves the records that reference it as they were).
+ */
+export const referenceChanged = (before: readonly PublishedRow[], after: readonly PublishedRow[]): boolean => {
+  const was = new Map(before.map((row) => [localeKey(row.locale), row.slug ?? null]));
+  return after.some((row) => was.has(localeKey(row.locale)) && was.get(localeKey(row.locale)) !== (row.slug ?? null));
 };

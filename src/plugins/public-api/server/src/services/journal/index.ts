@@ -32,7 +32,7 @@ import { connectionOf, databaseClient, type DatabaseClient } from '../../databas
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
 import { componentIndexStatements, referencePaths } from './reference-paths';
-import { JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
+import { JOURNAL_ADDED_COLUMNS, JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
 
 /** How long entries are kept, and so how old a sync token may be (contract section 16). */
 export const JOURNAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -65,9 +65,26 @@ const POSTGRES_HORIZON = `
     pg_snapshot_xmax(s.snap)::text::bigint)::text AS horizon
   FROM (SELECT pg_current_snapshot() AS snap) s`;
 
-export type JournalChange = { uid: string; documentId: string; locale: string | null; kind: ChangeKind };
+/**
+ * One change: `via` and `scope` as the table's columns say (table.ts): the field through which a record only
+ * shows the changed one (null: its own rows changed), and the websites its published row belonged to before.
+ */
+export type JournalChange = {
+  uid: string;
+  documentId: string;
+  locale: string | null;
+  kind: ChangeKind;
+  via?: string | null;
+  scope?: string | null;
+};
 
-export type JournalEntry = JournalChange & { txid: number; seq: number; occurredAt: number };
+export type JournalEntry = Required<JournalChange> & { txid: number; seq: number; occurredAt: number };
+
+/** A key's interest in one content type: its entries of own changes, and those via these fields (sync feed). */
+export type ContentTypeInterest = { uid: string; via: readonly string[] };
+
+/** What an own change said of the record's state before it: its locale and websites (the `scope` column). */
+export type PriorState = { locale: string | null; scope: string | null };
 
 export type JournalRead = { entries: JournalEntry[]; next: JournalPosition | null };
 
@@ -79,6 +96,8 @@ type RawEntry = {
   locale: string | null;
   kind: string;
   occurred_at: number | string;
+  via: string | null;
+  scope: string | null;
 };
 
 const toEntry = (raw: RawEntry): JournalEntry => ({
@@ -89,9 +108,24 @@ const toEntry = (raw: RawEntry): JournalEntry => ({
   locale: raw.locale ?? null,
   kind: raw.kind as ChangeKind,
   occurredAt: Number(raw.occurred_at),
+  via: raw.via ?? null,
+  scope: raw.scope ?? null,
 });
 
-const COLUMNS = 'c.txid, c.seq, c.content_type, c.document_id, c.locale, c.kind, c.occurred_at';
+const COLUMNS = 'c.txid, c.seq, c.content_type, c.document_id, c.locale, c.kind, c.occurred_at, c.via, c.scope';
+
+/**
+ * The entries of `alias` that concern a key (the sync feed): of the content types it reads, own changes, and
+ * changes via a field it reads. As SQL and its bindings.
+ */
+const interestSql = (alias: string, interests: readonly ContentTypeInterest[]) => {
+  const clauses = interests.map(({ via }) =>
+    via.length === 0
+      ? `(${alias}.content_type = ? AND ${alias}.via IS NULL)`
+      : `(${alias}.content_type = ? AND (${alias}.via IS NULL OR ${alias}.via IN (${via.map(() => '?').join(', ')})))`,
+  );
+  return { sql: `(${clauses.join(' OR ')})`, bindings: interests.flatMap(({ uid, via }) => [uid, ...via]) };
+};
 
 /** Entries in [from, to) of `c`, as SQL and its bindings. */
 /**
@@ -150,6 +184,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Creates the table and its indexes when missing (every start; idempotent). */
     async ensure(): Promise<void> {
       for (const statement of journalTableStatements(client())) await knex().raw(statement);
+      // A table created before a column existed gets it (null in the entries written before: see its readers).
+      for (const column of JOURNAL_ADDED_COLUMNS)
+        if (!(await knex().schema.hasColumn(JOURNAL_TABLE, column.name)))
+          await knex().raw(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${column.name} ${column.type}`);
       // The referrers' walk up through components (reference-paths.ts).
       for (const statement of componentIndexStatements(referencePaths(strapi))) await knex().raw(statement);
     },
@@ -161,10 +199,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async append(connection: Knex, changes: readonly JournalChange[], now = Date.now()): Promise<void> {
       if (changes.length === 0) return;
       const txid = transactionIdSql(client());
-      const values = changes.map(() => `(${txid}, ?, ?, ?, ?, ?)`).join(', ');
-      const bindings = changes.flatMap((change) => [change.uid, change.documentId, change.locale, change.kind, now]);
+      const values = changes.map(() => `(${txid}, ?, ?, ?, ?, ?, ?, ?)`).join(', ');
+      const bindings = changes.flatMap((change) => [
+        change.uid,
+        change.documentId,
+        change.locale,
+        change.kind,
+        now,
+        change.via ?? null,
+        change.scope ?? null,
+      ]);
       await connection.raw(
-        `INSERT INTO ${JOURNAL_TABLE} (txid, content_type, document_id, locale, kind, occurred_at) VALUES ${values}`,
+        `INSERT INTO ${JOURNAL_TABLE} (txid, content_type, document_id, locale, kind, occurred_at, via, scope) VALUES ${values}`,
         bindings,
       );
     },
@@ -260,29 +306,40 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Each document's last entry in [from, to), in order, of the content types `uids` only (the sync
-     * feed): at most `limit` of them, found among at most SCAN_FACTOR x `limit` entries (an entry whose
-     * document changes again before `to` is passed over), so a batch costs a bounded index walk however
-     * often documents changed. A document whose last entry lies past this batch is left to the batch that
-     * holds it: reading the whole range batch by batch names every changed document exactly once.
+     * Each document's last entry in [from, to) that concerns a key (`interests`: of the content types it
+     * reads, its own changes and changes via fields it reads), in order (the sync feed): at most `limit` of
+     * them, found among at most SCAN_FACTOR x `limit` such entries (an entry whose document has a later one
+     * that concerns the key before `to` is passed over), so a batch costs a bounded index walk however often
+     * documents changed. A document whose last entry lies past this batch is left to the batch that holds
+     * it: reading the whole range batch by batch names every changed document exactly once. A document
+     * that changed only through fields the key does not read is not named at all (issue 33).
      */
-    async latest(from: JournalPosition, to: JournalPosition, limit: number, uids: readonly string[]): Promise<JournalRead> {
-      if (uids.length === 0) return { entries: [], next: null };
+    async latest(
+      from: JournalPosition,
+      to: JournalPosition,
+      limit: number,
+      interests: readonly ContentTypeInterest[],
+    ): Promise<JournalRead> {
+      if (interests.length === 0) return { entries: [], next: null };
       const wanted = boundedLimit(limit);
       const scan = wanted * SCAN_FACTOR;
       const range = rangeSql(from, to);
+      const later = interestSql('l', interests);
+      const own = interestSql('c', interests);
       const sql = `SELECT ${COLUMNS},
           CASE WHEN EXISTS (SELECT 1 FROM ${JOURNAL_TABLE} l
                             WHERE l.content_type = c.content_type AND l.document_id = c.document_id
-                              AND (l.txid, l.seq) > (c.txid, c.seq) AND (l.txid, l.seq) < (?, ?)) THEN 1 ELSE 0 END AS superseded
+                              AND (l.txid, l.seq) > (c.txid, c.seq) AND (l.txid, l.seq) < (?, ?)
+                              AND ${later.sql}) THEN 1 ELSE 0 END AS superseded
         FROM ${JOURNAL_TABLE} c
-        WHERE ${range.sql} AND c.content_type IN (${uids.map(() => '?').join(', ')})
+        WHERE ${range.sql} AND ${own.sql}
         ORDER BY c.txid, c.seq LIMIT ?`;
       const rows = await rawRows<RawEntry & { superseded: number | string | boolean }>(sql, [
         to.txid,
         to.seq,
+        ...later.bindings,
         ...range.bindings,
-        ...uids,
+        ...own.bindings,
         scan,
       ]);
       const entries: JournalEntry[] = [];
@@ -293,6 +350,60 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (entries.length === wanted) return { entries, next: positionAfter(entry) };
       }
       return { entries, next: rows.length === scan ? positionAfter(toEntry(rows.at(-1)!)) : null };
+    },
+
+    /**
+     * The distinct `via` of the entries of `documentIds` (of `uid`) in [from, to), by document (null: an own
+     * change): for a record whose last change a key's resource does not read, whether an earlier one in the
+     * range it does read (two websites' grants of one type read different fields). One index walk per document.
+     */
+    async vias(
+      from: JournalPosition,
+      to: JournalPosition,
+      uid: string,
+      documentIds: readonly string[],
+    ): Promise<Map<string, Set<string | null>>> {
+      const found = new Map<string, Set<string | null>>();
+      if (documentIds.length === 0) return found;
+      const range = rangeSql(from, to);
+      const rows = await rawRows<{ document_id: string; via: string | null }>(
+        `SELECT DISTINCT c.document_id, c.via FROM ${JOURNAL_TABLE} c
+         WHERE c.content_type = ? AND c.document_id IN (${documentIds.map(() => '?').join(', ')}) AND ${range.sql}`,
+        [uid, ...documentIds, ...range.bindings],
+      );
+      for (const row of rows) found.set(row.document_id, (found.get(row.document_id) ?? new Set()).add(row.via ?? null));
+      return found;
+    },
+
+    /**
+     * What the own changes of `documentIds` (of `uid`) in [from, to) said of their records before them, for
+     * those that had a published row then (not a `published` change): each distinct locale and websites, by
+     * document. A document with none had no published row during the range before its changes made one, or
+     * its rows did not change at all: a key could not have read it at any moment in the range but now
+     * (the sync feed tells a removal from a record it never could read with it: issue 33). One walk of the
+     * `(content_type, document_id, txid, seq)` index per document; distinct states only.
+     */
+    async priorStates(
+      from: JournalPosition,
+      to: JournalPosition,
+      uid: string,
+      documentIds: readonly string[],
+    ): Promise<Map<string, PriorState[]>> {
+      const states = new Map<string, PriorState[]>();
+      if (documentIds.length === 0) return states;
+      const range = rangeSql(from, to);
+      const rows = await rawRows<{ document_id: string; locale: string | null; scope: string | null }>(
+        `SELECT DISTINCT c.document_id, c.locale, c.scope FROM ${JOURNAL_TABLE} c
+         WHERE c.content_type = ? AND c.document_id IN (${documentIds.map(() => '?').join(', ')})
+           AND ${range.sql} AND c.via IS NULL AND c.kind <> 'published'`,
+        [uid, ...documentIds, ...range.bindings],
+      );
+      for (const row of rows) {
+        const list = states.get(row.document_id) ?? [];
+        list.push({ locale: row.locale ?? null, scope: row.scope ?? null });
+        states.set(row.document_id, list);
+      }
+      return states;
     },
 
     /** Deletes up to PRUNE_BATCH entries older than the retention and its grace; answers how many. */

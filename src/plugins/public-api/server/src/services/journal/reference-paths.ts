@@ -28,7 +28,12 @@ export type HolderPath = {
   holderUid: string;
 };
 
-export type RelationPath = HolderPath & { targetUid: string; join: { table: string; ownerColumn: string; targetColumn: string } };
+export type RelationPath = HolderPath & {
+  targetUid: string;
+  join: { table: string; ownerColumn: string; targetColumn: string };
+  /** The holder's relation field (the owner's own when the path has no component level). */
+  field: string;
+};
 
 export type ReferencePaths = {
   /** Relation paths by the content type they lead to. */
@@ -51,6 +56,8 @@ type JoinTable = {
 };
 type Meta = { tableName: string; attributes: Record<string, { joinTable?: JoinTable }> };
 
+/** Strapi's name of the `_cmps` tables' column naming the holder's field a component row belongs to. */
+export const COMPONENT_FIELD_COLUMN = 'field';
 /** Strapi's name of the `_cmps` tables' component type column (when the metadata names no morph column). */
 const TYPE_COLUMN = 'component_type';
 /** Component nesting deeper than this is not followed (Strapi's admin allows far less). */
@@ -76,7 +83,7 @@ export const referencePaths = (strapi: Core.Strapi): ReferencePaths => {
 
   const visit = (base: Omit<HolderPath, 'hops' | 'holderUid'>, holderUid: string, schema: Schema, hops: ComponentHop[]) => {
     const path: HolderPath = { ...base, hops, holderUid };
-    for (const relation of Object.values(readModelOf(strapi, holderUid).relations)) {
+    for (const [name, relation] of Object.entries(readModelOf(strapi, holderUid).relations)) {
       // Records only (Strapi's metadata also lists component and media links as relations).
       if (!relation.targetUid.startsWith('api::') || !relation.targetColumn) continue;
       const list = relations.get(relation.targetUid) ?? [];
@@ -84,6 +91,7 @@ export const referencePaths = (strapi: Core.Strapi): ReferencePaths => {
         ...path,
         targetUid: relation.targetUid,
         join: { table: relation.table, ownerColumn: relation.ownerColumn, targetColumn: relation.targetColumn },
+        field: name,
       });
       relations.set(relation.targetUid, list);
     }

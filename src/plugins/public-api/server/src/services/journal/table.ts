@@ -9,6 +9,12 @@
  *   write transaction at a time, so its rows commit in `seq` order.
  * - `content_type`, `document_id`, `locale` (null when the type is not localized), `kind` (changes.ts),
  *   `occurred_at` (Unix milliseconds).
+ * - `via`: null for a change of the record's own rows; for an entry of a record that only *shows* the changed
+ *   one (referrers.ts), the record's field that shows it (a relation, media or component field): a key that
+ *   does not read that field reads nothing new (issue 33).
+ * - `scope`: for a change of the own rows of a record of a website-scoped type that had a published row
+ *   before, the websites (row ids, `,1,3,`) that row belonged to: whose keys could read the record before the
+ *   change, and so may be told it left their view (issue 33). Null otherwise.
  *
  * Indexes: `(txid, seq)`, the order readers walk; `(content_type, document_id, txid, seq)`, a document's
  * later entries (a sync delta reports a document once, at its last change); `(content_type, txid, seq)`,
@@ -29,7 +35,9 @@ export const journalTableStatements = (client: DatabaseClient): string[] => {
        document_id varchar(255) NOT NULL,
        locale varchar(64),
        kind varchar(16) NOT NULL,
-       occurred_at bigint NOT NULL
+       occurred_at bigint NOT NULL,
+       via varchar(255),
+       scope varchar(255)
      )`,
     `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_order ON ${JOURNAL_TABLE} (txid, seq)`,
     `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_document ON ${JOURNAL_TABLE} (content_type, document_id, txid, seq)`,
@@ -40,3 +48,9 @@ export const journalTableStatements = (client: DatabaseClient): string[] => {
 
 /** The id of the current transaction (PostgreSQL), as a bigint; SQLite's constant 0. */
 export const transactionIdSql = (client: DatabaseClient): string => (client === 'postgres' ? 'pg_current_xact_id()::text::bigint' : '0');
+
+/** Columns added after the table's first version: added to a table created before them (every start). */
+export const JOURNAL_ADDED_COLUMNS = [
+  { name: 'via', type: 'varchar(255)' },
+  { name: 'scope', type: 'varchar(255)' },
+] as const;
