@@ -12,6 +12,8 @@ const EXAMPLE = fs.readFileSync(path.join(__dirname, '..', '..', '.env.example')
 /** Read by the code, but not settings of the application: not listed, for the reason given. */
 const NOT_SETTINGS: Record<string, string> = {
   PATH: "the system's; scripts/supported-node.js puts the pinned node first on it",
+  PUBLIC_API_TRANSFORM_THREADS:
+    'set by the transform pool (assets/transform-pool.ts) for the processes it forks, from the CPUs and the transforms in flight',
   PDA_SKIP_COMPILE: 'set by the test suite for the scripts it runs (it compiled once already)',
   WEBHOOK_SECRET: "the local webhook receiver's input (scripts/webhook-receiver.js), given on its command line",
 };
