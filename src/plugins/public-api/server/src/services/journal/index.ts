@@ -185,9 +185,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async ensure(): Promise<void> {
       for (const statement of journalTableStatements(client())) await knex().raw(statement);
       // A table created before a column existed gets it (null in the entries written before: see its readers).
-      for (const column of JOURNAL_ADDED_COLUMNS)
-        if (!(await knex().schema.hasColumn(JOURNAL_TABLE, column.name)))
+      for (const column of JOURNAL_ADDED_COLUMNS) {
+        if (await knex().schema.hasColumn(JOURNAL_TABLE, column.name)) continue;
+        try {
           await knex().raw(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${column.name} ${column.type}`);
+        } catch (error) {
+          // Another instance starting beside this one added it first (a rolling or parallel start).
+          if (!(await knex().schema.hasColumn(JOURNAL_TABLE, column.name))) throw error;
+        }
+      }
       // The referrers' walk up through components (reference-paths.ts).
       for (const statement of componentIndexStatements(referencePaths(strapi))) await knex().raw(statement);
     },
