@@ -206,11 +206,11 @@ describe('an admin with the Content Manager rights', () => {
       ['create'],
       [readAll(EVENTS), { action: 'create', subject: EVENTS, fields: ['title'] }, { action: 'publish', subject: EVENTS }],
     );
-    expect((await as(writer).post('/keys', { name: 'W', grants: grant(['create'], ['title']) })).status).toBe(201);
-    expect(refusal(await as(writer).post('/keys', { name: 'W', grants: grant(['create'], ['title', 'summary']) }))).toEqual([
+    expect((await as(writer).post('/keys', { name: 'W1', grants: grant(['create'], ['title']) })).status).toBe(201);
+    expect(refusal(await as(writer).post('/keys', { name: 'W2', grants: grant(['create'], ['title', 'summary']) }))).toEqual([
       "resources.native:events.write: You may not create 'summary' of api::event.event in the Content Manager, so you may not grant it on native:events.",
     ]);
-    expect(refusal(await as(writer).post('/keys', { name: 'W', grants: grant(['update', 'delete'], ['title']) }))).toEqual([
+    expect(refusal(await as(writer).post('/keys', { name: 'W3', grants: grant(['update', 'delete'], ['title']) }))).toEqual([
       'resources.native:events.actions: You may not update every record or delete every record of api::event.event in the Content Manager, so you may not grant it on native:events.',
       "resources.native:events.write: You may not update 'title' of api::event.event in the Content Manager, so you may not grant it on native:events.",
     ]);
