@@ -5,6 +5,7 @@
  * naming the command and what is wrong, and the start stops. Pure.
  */
 import { FILE_KINDS, type FileKind } from '../uploads/file-kind';
+import { quoted } from '../utils/quoted';
 import type { CommandDefinition } from './types';
 
 /** A name is a path segment (`/commands/{name}`) and a grant: as a resource slug. */
@@ -31,11 +32,9 @@ export class CommandRegistrationError extends Error {
   override name = 'CommandRegistrationError';
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isText = (value: unknown, max: number): value is string =>
-  typeof value === 'string' && value.trim() !== '' && value.length <= max;
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max;
 
 const unknownMember = (value: Record<string, unknown>, known: readonly string[]): string | undefined =>
   Object.keys(value).find((member) => !known.includes(member));
@@ -47,7 +46,8 @@ const fileRuleProblem = (part: string, rule: unknown): string | null => {
   if (!isRecord(rule)) return `files.${part} must be an object { description, kinds, maxBytes }.`;
   const unknown = unknownMember(rule, FILE_RULE_MEMBERS);
   if (unknown !== undefined) return `files.${part} has an unknown member '${unknown}' (description, kinds, maxBytes).`;
-  if (!isText(rule.description, MAX_DESCRIPTION_LENGTH)) return `files.${part}.description must be a text of 1 to ${MAX_DESCRIPTION_LENGTH} characters.`;
+  if (!isText(rule.description, MAX_DESCRIPTION_LENGTH))
+    return `files.${part}.description must be a text of 1 to ${MAX_DESCRIPTION_LENGTH} characters.`;
   const kinds = Object.keys(FILE_KINDS) as FileKind[];
   if (!Array.isArray(rule.kinds) || rule.kinds.length === 0 || rule.kinds.some((kind) => !kinds.includes(kind as FileKind))) {
     return `files.${part}.kinds must list file kinds the plugin recognizes by content: ${kinds.join(', ')}.`;
@@ -79,8 +79,6 @@ const definitionProblem = (definition: Record<string, unknown>): string | null =
   return null;
 };
 
-const described = (name: unknown): string => (typeof name === 'string' ? `'${name}'` : JSON.stringify(name) ?? String(name));
-
 export type CommandRegistry = {
   register: (definition: unknown) => void;
   /** Ends registration: the plugin bootstraps, and what is registered now is what the API serves. */
@@ -100,19 +98,20 @@ export const createCommandRegistry = (): CommandRegistry => {
   return {
     register(definition) {
       const name = isRecord(definition) ? definition.name : undefined;
-      const command = `The public-api command ${described(name)}`;
+      const command = `The public-api command ${quoted(name)}`;
       if (closed) {
         throw new CommandRegistrationError(
           `${command} was registered after the plugin's bootstrap: register commands in the application's register().`,
         );
       }
-      if (!isRecord(definition)) throw new CommandRegistrationError(`A public-api command must be an object, got ${described(definition)}.`);
+      if (!isRecord(definition)) throw new CommandRegistrationError(`A public-api command must be an object, got ${quoted(definition)}.`);
       if (typeof name !== 'string' || !COMMAND_NAME.test(name)) {
         throw new CommandRegistrationError(
           `${command} has no usable name: lowercase letters, digits and dashes, starting with a letter (at most 64).`,
         );
       }
-      if (RESERVED_COMMAND_NAMES.includes(name)) throw new CommandRegistrationError(`${command} is reserved by /commands/${name}; choose another name.`);
+      if (RESERVED_COMMAND_NAMES.includes(name))
+        throw new CommandRegistrationError(`${command} is reserved by /commands/${name}; choose another name.`);
       if (byName.has(name)) throw new CommandRegistrationError(`${command} is registered twice.`);
       const problem = definitionProblem(definition);
       if (problem) throw new CommandRegistrationError(`${command} ${problem}`);
@@ -123,7 +122,13 @@ export const createCommandRegistry = (): CommandRegistry => {
         Object.freeze({
           ...(definition as unknown as CommandDefinition),
           ...(files
-            ? { files: Object.freeze(Object.fromEntries(Object.entries(files).map(([part, rule]) => [part, Object.freeze({ ...rule, kinds: Object.freeze([...rule.kinds]) })]))) }
+            ? {
+                files: Object.freeze(
+                  Object.fromEntries(
+                    Object.entries(files).map(([part, rule]) => [part, Object.freeze({ ...rule, kinds: Object.freeze([...rule.kinds]) })]),
+                  ),
+                ),
+              }
             : {}),
         }),
       );

@@ -5,6 +5,7 @@
  * names a content type is checked once they are (registry/build.ts, at bootstrap). Pure.
  */
 import type { DeleteMode } from '../registry/types';
+import { quoted } from '../utils/quoted';
 
 export type NativeResourceConfig = {
   /** The resource's path below the API base (`/events`) and its records' JSON:API type. */
@@ -48,10 +49,7 @@ const isInternalUid = (uid: string) => uid.startsWith('plugin::public-api.');
 
 const MEMBERS = ['slug', 'uid', 'deleteMode'] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const quoted = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value));
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The first thing wrong with a `nativeResources` setting, as one line naming the entry and what to do,

@@ -113,7 +113,10 @@ export const buildNativeResources = (
       sourceType: 'native',
       slug,
       // A single type is one thing (`Homepage`), a collection many (`Events`).
-      name: schema.kind === 'singleType' ? schema.info.displayName.trim() || humanize(schema.info.singularName) : humanize(schema.info.pluralName),
+      name:
+        schema.kind === 'singleType'
+          ? schema.info.displayName.trim() || humanize(schema.info.singularName)
+          : humanize(schema.info.pluralName),
       mode: schema.kind === 'singleType' ? 'singleton' : 'collection',
       uid,
       kind: schema.kind,
