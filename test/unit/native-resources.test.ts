@@ -13,7 +13,7 @@ import { contentTypeSchemas } from '../helpers/registry';
 
 const valid = { ...config.default, keySecret: 'x'.repeat(32) };
 const withNatives = (nativeResources: unknown) => () => config.validator({ ...valid, nativeResources } as never);
-const events = { slug: 'events', uid: 'api::event.event', deleteMode: 'remove' };
+const events = { slug: 'events', uid: 'api::event.event', deleteMode: 'remove' as const };
 
 test("this application's five, and none at all, are valid", () => {
   expect(withNatives(NATIVE_RESOURCES)).not.toThrow();
