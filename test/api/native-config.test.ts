@@ -225,6 +225,15 @@ describe('a single type as a native resource, and a command of another applicati
     expect((await api.get('/api/v2/home', key.auth)).body.data.attributes.headline).toBe('Welcome');
   });
 
+  test('the sync feed carries its one record, as it carries a website singleton’s', async () => {
+    const res = await api.get('/api/v2/sync?limit=100&locale=en', key.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.links.next).toBeUndefined();
+    const home = res.body.data.filter((item: any) => item.meta.resource === 'native:home');
+    expect(home).toEqual([expect.objectContaining({ type: 'home', id: ids.home })]);
+    expect(home[0].attributes.headline).toEqual(expect.any(String));
+  });
+
   test('an atomic request updates it as a single PATCH does', async () => {
     const res = await app
       .http()
