@@ -19,7 +19,8 @@
  *
  * Beside the layers: the plugin's shared/ contracts are imported by its server and its admin, which do
  * not import each other; the application's own code (src/domain, src/api, src/seed, src/settings,
- * config/) does not reach into the plugin, and nothing in src/ imports scripts, benchmarks or tests.
+ * config/) does not reach into the plugin, its commands and register() (src/commands, src/index.ts) only
+ * for the types of the plugin's public module, and nothing in src/ imports scripts, benchmarks or tests.
  */
 const SERVER = '^src/plugins/public-api/server/src/';
 
@@ -141,7 +142,19 @@ module.exports = {
       'plugin-not-to-app',
       "The plugin stands alone: it does not import the application's own code.",
       { path: '^src/plugins/' },
-      { path: '^src/(domain|api|seed|settings|editor|index\\.ts)' },
+      { path: '^src/(domain|api|seed|settings|editor|commands|index\\.ts)' },
+    ),
+    forbid(
+      'app-through-public-api',
+      "The application's commands and register() know the plugin by its public module alone (server/src/public.ts).",
+      { path: '^src/(commands/|index\\.ts$)' },
+      { path: '^src/plugins/', pathNot: '^src/plugins/public-api/server/src/public\\.ts$' },
+    ),
+    forbid(
+      'app-takes-types-of-the-plugin',
+      'Of the plugin, the application imports types only: the plugin reaches it as a Strapi plugin (its services), never as a copy of its code.',
+      { path: '^src/(commands/|index\\.ts$)' },
+      { path: '^src/plugins/', dependencyTypesNot: ['type-only'] },
     ),
     forbid(
       'domain-not-to-seed-or-api',

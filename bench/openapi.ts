@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import { seedDemo } from '../src/seed';
 import { buildOpenApiDocument } from '../src/plugins/public-api/server/src/openapi/document';
-import { COMMANDS } from '../src/plugins/public-api/server/src/commands';
+import { COMMANDS } from '../src/commands';
 import type { ApiKey } from '../src/plugins/public-api/server/src/keys/types';
 import type { Resource } from '../src/plugins/public-api/server/src/registry/types';
 import type keys from '../src/plugins/public-api/server/src/services/keys';

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { NATIVE_RESOURCES } from '../src/settings/native-resources';
 import { UploadProviderError, resolveUploadProvider } from '../src/settings/upload-provider';
 
 const installed = (name: string): boolean => {
@@ -33,6 +34,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
     enabled: true,
     resolve: './src/plugins/public-api',
     config: {
+      // The content types served at /api/v2/{slug} (docs/api.md, "Native resources"); none: only websites' collections.
+      nativeResources: NATIVE_RESOURCES.map((resource) => ({ ...resource })),
       keySecret: env('PUBLIC_API_KEY_SECRET'),
       assetCacheDir: env('PUBLIC_API_ASSET_CACHE_DIR', '.tmp/asset-cache'),
       assetCacheMaxBytes: env.int('PUBLIC_API_ASSET_CACHE_MAX_BYTES', 512 * 1024 * 1024),

@@ -124,6 +124,8 @@ const notOnPostgres = {
   'origins.test.ts': 'origin rules and CORS headers: the HTTP layer',
   'request-target.test.ts': 'links from PUBLIC_URL, the Host header and the request target: the HTTP layer',
   'resource-index.test.ts': 'the resource index is the registry filtered by the grants',
+  'native-config.test.ts':
+    "the registry built from the plugin's configuration and the command registry; a native singleton's reads and PATCH run the singleton path write-cms.test.ts and read-basics.test.ts repeat",
   'security-headers.test.ts': "Strapi's security headers on /api/v2 answers: the HTTP layer",
 };
 

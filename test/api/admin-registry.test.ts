@@ -4,7 +4,7 @@
  */
 import { bootApp, type TestApp } from '../helpers/app';
 import { superAdmin, type AdminSession } from '../helpers/admin';
-import { COMMANDS } from '../../src/plugins/public-api/server/src/commands';
+import { COMMANDS } from '../../src/commands';
 
 let app: TestApp;
 let admin: AdminSession;

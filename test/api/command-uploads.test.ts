@@ -19,7 +19,7 @@ import { createKey } from '../helpers/keys';
 import { listenOnce } from '../helpers/writes';
 import { DEFAULT_UPLOAD_BYTES_IN_FLIGHT, DEFAULT_UPLOADS_IN_FLIGHT } from '../../src/plugins/public-api/server/src/config';
 import { multipartBodyLimit } from '../../src/plugins/public-api/server/src/http/multipart';
-import { MAX_CV_BYTES } from '../../src/plugins/public-api/server/src/commands/job-application';
+import { MAX_CV_BYTES } from '../../src/commands/job-application';
 
 const APPLICATION = 'api::job-application.job-application';
 const FILE = 'plugin::upload.file';

@@ -10,7 +10,10 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
 import { ensureLocale, publish } from '../helpers/fixtures';
 import { listenOnce, tableSnapshot, writer } from '../helpers/writes';
-import { findCommand } from '../../src/plugins/public-api/server/src/commands';
+import { COMMANDS } from '../../src/commands';
+import { commandEnvironment } from '../../src/plugins/public-api/server/src/commands';
+
+const findCommand = (name: string) => COMMANDS.find((command) => command.name === name);
 
 const JOB = 'api::job.job';
 const APPLICATION = 'api::job-application.job-application';
@@ -97,7 +100,7 @@ const SIGNUP_FIELDS = {
 const count = async (uid: string) => Number(await s.db.query(uid as never).count({}));
 
 test('job-application: never a 500, one record exactly when the input is valid', async () => {
-  const schema = findCommand('job-application')!.input({ locales });
+  const schema = findCommand('job-application')!.input(commandEnvironment(locales));
   await fc.assert(
     fc.asyncProperty(attributes(APPLICATION_FIELDS), async (input) => {
       const before = await tableSnapshot(s, UIDS);
@@ -117,7 +120,7 @@ test('job-application: never a 500, one record exactly when the input is valid',
 });
 
 test('newsletter-signup: never a 500, a record only for a valid input with a new address', async () => {
-  const schema = findCommand('newsletter-signup')!.input({ locales });
+  const schema = findCommand('newsletter-signup')!.input(commandEnvironment(locales));
   await fc.assert(
     fc.asyncProperty(attributes(SIGNUP_FIELDS), async (input) => {
       const before = await tableSnapshot(s, UIDS);

@@ -13,7 +13,7 @@ import { minimalDocx, minimalPdf } from '../helpers/files';
 import { listenOnce, tableSnapshot, writer, type Answer } from '../helpers/writes';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { superAdmin } from '../helpers/admin';
-import { COMMANDS } from '../../src/plugins/public-api/server/src/commands';
+import { COMMANDS } from '../../src/commands';
 
 const JOB = 'api::job.job';
 const APPLICATION = 'api::job-application.job-application';
@@ -103,7 +103,7 @@ describe('GET /commands/schema', () => {
     for (const entry of res.body.data) {
       const command = COMMANDS.find((candidate) => candidate.name === entry.id)!;
       expect(entry).toMatchObject({ type: 'commands', attributes: { name: command.name, description: command.description } });
-      expect(entry.attributes.inputSchema).toEqual(z.toJSONSchema(command.input({ locales }), { target: 'draft-2020-12', io: 'input' }));
+      expect(entry.attributes.inputSchema).toEqual(z.toJSONSchema(command.input({ z, locales }), { target: 'draft-2020-12', io: 'input' }));
       expect(entry.attributes.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
       expect(entry.attributes.inputSchema.additionalProperties).toBe(false);
     }

@@ -25,7 +25,7 @@ import { createKey } from '../helpers/keys';
 import { parseRawResponse, portOf, sendBytesUntilClosed, sendRequest } from '../helpers/raw-http';
 import { checkResponses, type OpenApiDocument } from '../helpers/openapi';
 import { tableSnapshot } from '../helpers/writes';
-import { COMMANDS } from '../../src/plugins/public-api/server/src/commands';
+import { COMMANDS } from '../../src/commands';
 import { supportedActions } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { EDGE_STATUSES } from '../../src/plugins/public-api/server/src/http/statuses';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';

@@ -1,9 +1,11 @@
 /**
  * The application's own content types as the registry sees them, without booting Strapi: for unit
- * tests of pure modules that work on resources (the OpenAPI builder, grants).
+ * tests of pure modules that work on resources (the OpenAPI builder, grants). The native resources are
+ * this application's configuration (src/settings/native-resources.ts, as config/plugins.ts lists them).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NATIVE_RESOURCES } from '../../src/settings/native-resources';
 import {
   buildNativeResources,
   buildWebsiteResources,
@@ -48,7 +50,7 @@ export const DEMO_PUBLICATIONS: Publication[] = [
 export const demoResources = (): Resource[] => {
   const schemas = contentTypeSchemas();
   return [
-    ...buildNativeResources(schemas),
+    ...buildNativeResources(NATIVE_RESOURCES, schemas),
     ...buildWebsiteResources({ id: 1, documentId: 'w1', slug: 'site-a', name: 'Site A', publications: DEMO_PUBLICATIONS }, schemas),
     ...buildWebsiteResources(
       { id: 2, documentId: 'w2', slug: 'site-b', name: 'Site B', publications: DEMO_PUBLICATIONS.slice(0, 2) },

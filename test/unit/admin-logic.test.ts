@@ -7,6 +7,7 @@ import type { AdminKey } from '../../src/plugins/public-api/shared/contracts/key
 import {
   EMPTY_GRANTS,
   columnState,
+  danglingCommands,
   danglingResources,
   grantOf,
   sameGrants,
@@ -76,7 +77,7 @@ describe('grants', () => {
       origins: ['', 'https://a.example', ' ', 'https://b.example'],
     };
     expect(danglingResources(draft, [EVENTS])).toEqual(['cms:gone/pages']);
-    expect(toInput(draft, [EVENTS])).toEqual({
+    expect(toInput(draft, [EVENTS], [])).toEqual({
       resources: { 'native:events': draft.resources['native:events'] },
       commands: [],
       origins: ['https://a.example', 'https://b.example'],
@@ -86,6 +87,13 @@ describe('grants', () => {
       [1, 3],
     ]);
     expect(sameGrants(draft, { ...draft, origins: ['https://a.example', 'https://b.example'] })).toBe(true);
+  });
+
+  test('a command the application no longer registers is shown as dangling and not sent, as a removed resource', () => {
+    const draft = { resources: {}, commands: ['newsletter-signup', 'gone-command'], origins: [] };
+    const commands = [{ name: 'newsletter-signup', description: 'Subscribe.' }];
+    expect(danglingCommands(draft, commands)).toEqual(['gone-command']);
+    expect(toInput(draft, [EVENTS], commands).commands).toEqual(['newsletter-signup']);
   });
 });
 

@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import { KIND_HEAD_BYTES, kindOfHead, sniffFileKind, zipEntryNames } from '../../src/plugins/public-api/server/src/uploads/file-kind';
 import { inputProblems, orderedProblems } from '../../src/plugins/public-api/server/src/commands/input';
-import { isOpen, todayUtc } from '../../src/plugins/public-api/server/src/commands/job-application';
-import { COMMANDS, inputJsonSchema } from '../../src/plugins/public-api/server/src/commands';
+import { isOpen, todayUtc } from '../../src/commands/job-application';
+import { COMMANDS } from '../../src/commands';
+import { commandEnvironment, inputJsonSchema } from '../../src/plugins/public-api/server/src/commands';
 import { minimalDocx, minimalPdf, zip } from '../helpers/files';
 
 describe('sniffFileKind', () => {
@@ -71,7 +72,7 @@ test('every registered command has a unique name and a JSON Schema 2020-12 objec
   expect(new Set(COMMANDS.map((command) => command.name)).size).toBe(COMMANDS.length);
   for (const command of COMMANDS) {
     expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/);
-    expect(inputJsonSchema(command, { locales: ['en'] })).toMatchObject({
+    expect(inputJsonSchema(command, commandEnvironment(['en']))).toMatchObject({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       additionalProperties: false,

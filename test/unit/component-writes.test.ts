@@ -13,6 +13,7 @@ import { allGrants } from '../../src/plugins/public-api/server/src/grants/resolv
 import { project, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';
 import type { KeyGrants } from '../../src/plugins/public-api/server/src/grants/types';
+import { NATIVE_RESOURCES } from '../../src/settings/native-resources';
 import { buildNativeResources, buildWebsiteResources } from '../../src/plugins/public-api/server/src/registry/build';
 import { componentCatalog, type StrapiComponentSchema } from '../../src/plugins/public-api/server/src/registry/components';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
@@ -40,7 +41,7 @@ const componentSchemas = (): Map<string, StrapiComponentSchema> => {
 const catalog = componentCatalog(componentSchemas());
 const schemas = contentTypeSchemas();
 const RESOURCES: Resource[] = [
-  ...buildNativeResources(schemas, {}, catalog),
+  ...buildNativeResources(NATIVE_RESOURCES, schemas, {}, catalog),
   ...buildWebsiteResources(
     { id: 1, documentId: 'w1', slug: 'site-a', name: 'Site A', publications: DEMO_PUBLICATIONS },
     schemas,

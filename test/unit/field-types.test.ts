@@ -35,6 +35,7 @@ import type { DocumentContext } from '../../src/plugins/public-api/server/src/op
 import { fieldSchema, schemaKit } from '../../src/plugins/public-api/server/src/openapi/records';
 import type { Schema } from '../../src/plugins/public-api/server/src/openapi/types';
 import { FILTER_OPERATORS } from '../../src/plugins/public-api/server/src/query/types';
+import { NATIVE_RESOURCES } from '../../src/settings/native-resources';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import { componentCatalog, type StrapiComponentSchema } from '../../src/plugins/public-api/server/src/registry/components';
 import {
@@ -269,7 +270,7 @@ const resourceWithEveryType = (required: boolean) => {
   const product = schemas.get('api::product.product')!;
   const attributes = Object.fromEntries(Object.entries(EVERY_TYPE).map(([key, attribute]) => [key, { ...attribute, required }]));
   schemas.set(product.uid, { ...product, attributes });
-  const resources = buildNativeResources(schemas, {}, componentCatalog(TEST_COMPONENTS(required)));
+  const resources = buildNativeResources(NATIVE_RESOURCES, schemas, {}, componentCatalog(TEST_COMPONENTS(required)));
   const resource = resources.find((candidate) => candidate.uid === product.uid)!;
   expect(new Set(resource.fields.map((field) => field.type))).toEqual(new Set(FIELD_TYPES));
   return { resources, resource };

@@ -26,6 +26,7 @@ import {
   isStoredStatus,
   requestFingerprint,
 } from '../../src/plugins/public-api/server/src/idempotency/request';
+import { NATIVE_RESOURCES } from '../../src/settings/native-resources';
 import { buildNativeResources, type ContentTypeSchema } from '../../src/plugins/public-api/server/src/registry/build';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';
 import { isDate } from '../../src/plugins/public-api/server/src/fields/types/date';
@@ -48,7 +49,7 @@ const schemas = new Map<string, ContentTypeSchema>(
     return [uid, { ...schema, uid } as ContentTypeSchema];
   }),
 );
-const natives = buildNativeResources(schemas);
+const natives = buildNativeResources(NATIVE_RESOURCES, schemas);
 const resource = (slug: string): Resource => natives.find((candidate) => candidate.slug === slug)!;
 const resolveTarget = (_from: Resource, uid: string) => natives.find((candidate) => candidate.uid === uid) ?? null;
 

@@ -9,9 +9,13 @@ import { uidSlugsAcrossWebsites, type SlugSchema } from './slugs/definition';
 import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
+  // The commands the application registered are final now (grants, listings and OpenAPI are built from them);
+  // one whose input cannot serve stops the start.
+  getService('commands').close();
   // SQLite: every request commits its rate counter; in WAL mode a commit is one append (database/journal.ts).
   await useWriteAheadLog(strapi);
-  // Refuse to start when a native content type cannot be exposed (e.g. an attribute named `id`).
+  // Refuse to start when a configured native resource names no content type, or one that cannot be exposed
+  // (e.g. an attribute named `id`).
   const resources = getService('resources');
   resources.init();
   // The read path's indexes for native resources and for what websites publish now.

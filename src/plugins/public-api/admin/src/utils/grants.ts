@@ -2,7 +2,7 @@
  * The grant editor's state and how it changes. Pure: every function takes grants and returns new ones.
  */
 import type { GrantsInput, KeyGrants, ResourceGrant } from '../../../shared/contracts/keys';
-import type { GrantAction, ResourceSummary } from '../../../shared/contracts/registry';
+import type { CommandSummary, GrantAction, ResourceSummary } from '../../../shared/contracts/registry';
 
 export type Draft = KeyGrants;
 
@@ -79,12 +79,19 @@ export const danglingResources = (draft: Draft, resources: ResourceSummary[]): s
   return Object.keys(draft.resources).filter((id) => !known.has(id));
 };
 
-/** What the form sends: known resources only, and no empty origin rows. */
-export const toInput = (draft: Draft, resources: ResourceSummary[]): GrantsInput => {
+/** Grants of commands the application no longer registers: dropped on save, as removed resources' are. */
+export const danglingCommands = (draft: Draft, commands: CommandSummary[]): string[] => {
+  const known = new Set(commands.map((command) => command.name));
+  return draft.commands.filter((name) => !known.has(name));
+};
+
+/** What the form sends: known resources and commands only, and no empty origin rows. */
+export const toInput = (draft: Draft, resources: ResourceSummary[], commands: CommandSummary[]): GrantsInput => {
   const known = new Set(resources.map((resource) => resource.id));
+  const knownCommands = new Set(commands.map((command) => command.name));
   return {
     resources: Object.fromEntries(Object.entries(draft.resources).filter(([id]) => known.has(id))),
-    commands: draft.commands,
+    commands: draft.commands.filter((name) => knownCommands.has(name)),
     origins: draft.origins.filter((origin) => origin.trim() !== ''),
   };
 };

@@ -10,8 +10,14 @@ import {
 } from './rate-limits';
 import { OPERATIONS_DEFAULTS, validateOperationsConfig, type OperationsConfig } from './operations';
 import { ALLOW_HTTP_LOOPBACK_VARIABLE } from './webhooks';
+import { nativeResourcesProblem, type NativeResourceConfig } from './native-resources';
 
 export type PluginConfig = OperationsConfig & {
+  /**
+   * The content types served as native resources (`/events`), as the application lists them
+   * (config/native-resources.ts). None: the API serves only what websites publish.
+   */
+  nativeResources: readonly NativeResourceConfig[];
   /** Server secret that keys the HMAC of stored API keys (and, derived from it, cursors and asset tokens). */
   keySecret: string;
   /** Where transformed image variants are cached (relative to the application root, or absolute). */
@@ -181,6 +187,8 @@ export const pluginConfig = (strapi: Core.Strapi): PluginConfig => {
 
 export default {
   default: {
+    // None unless the application lists them: the plugin knows no content type of its own accord.
+    nativeResources: [],
     keySecret: '',
     assetCacheDir: '.tmp/asset-cache',
     assetCacheMaxBytes: DEFAULT_ASSET_CACHE_MAX_BYTES,
@@ -222,6 +230,8 @@ export default {
         `The public-api plugin's webhooks.allowHttpLoopback is not a setting: set ${ALLOW_HTTP_LOOPBACK_VARIABLE}=true in the environment (.env) instead, for development only.`,
       );
     }
+    const natives = nativeResourcesProblem(config.nativeResources);
+    if (natives) throw new Error(natives);
     if (typeof config.keySecret !== 'string' || config.keySecret.length < 32) {
       throw new Error('PUBLIC_API_KEY_SECRET must be set to a random string of at least 32 characters (see .env.example).');
     }

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { COMMANDS_TAG } from '../http/cache-tags';
-import { COMMANDS, findCommand, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
+import { commandEnvironment, inputJsonSchema, type CommandDefinition, type CommandEnvironment } from '../commands';
 import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
@@ -38,11 +38,15 @@ import { getService } from '../utils/get-service';
 import type { UploadSession, Workspace } from '../services/uploads';
 import { reservedBytes } from '../uploads/gate';
 import { storeReceivedFile } from '../uploads/store';
+import { lockUntilCommit } from '../database/connection';
 
-const environment = async (): Promise<CommandEnvironment> => ({ locales: (await getService('locales').get()).codes });
+const environment = async (): Promise<CommandEnvironment> => commandEnvironment((await getService('locales').get()).codes);
 
-export const grantedCommands = (grants: KeyGrants): CommandDefinition[] =>
-  COMMANDS.filter((command) => grants.commands.includes(command.name));
+/** The registered commands the key is granted; a grant naming a command no longer registered shows nothing, as a removed resource's. */
+export const grantedCommands = (grants: KeyGrants): readonly CommandDefinition[] =>
+  getService('commands')
+    .all()
+    .filter((command) => grants.commands.includes(command.name));
 
 /** Commands take no query parameters: anything there is a mistake worth saying. */
 const assertNoQuery = (request: ApiRequest) => {
@@ -210,7 +214,7 @@ const resultDocument = (command: CommandDefinition, result: { status: string; at
 });
 
 const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Promise<Execution> => {
-  const command = findCommand(request.params.command!);
+  const command = getService('commands').find(request.params.command!);
   if (!command) throw apiError(404, 'No command exists with this name.', { reason: 'command_not_found' });
   if (!request.key.grants.commands.includes(command.name)) {
     throw apiError(403, 'This key may not run this command.', { reason: 'command_not_granted' });
@@ -235,6 +239,9 @@ const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Prom
         strapi,
         files: files.accepted,
         store: workspace ? (file, name) => storeReceivedFile(strapi, workspace, file, name) : noFiles,
+        // Named per command, so that two commands' locks never meet by accident.
+        lock: (name) => lockUntilCommit(strapi, `public-api:command:${command.name}:${name}`),
+        violations: (list) => new CommandViolations(list),
       };
       const parsed = command.input(env).safeParse(object.attributes);
       const schemaProblems = parsed.success ? [] : inputProblems(parsed.error.issues, object.attributes);

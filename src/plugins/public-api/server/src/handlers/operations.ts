@@ -85,8 +85,8 @@ const assertNoIfMatch = (request: ApiRequest): void => {
 
 /**
  * What the resource's mode allows, as the single write's routes do: records are added to collections
- * only, a singleton's one record is updated and never removed, a native singleton is not written, and
- * a collection's record is named. Said before the key's grant (as 405 before 403).
+ * only, a singleton's one record (native or a website's) is updated and never removed, and a collection's
+ * record is named. Said before the key's grant (as 405 before 403).
  */
 const supportsOperation =
   (operation: AtomicOperation) =>
@@ -95,7 +95,6 @@ const supportsOperation =
       throw apiError(400, detail, { source: { pointer: at }, reason });
     };
     if (resource.mode === 'singleton') {
-      if (resource.sourceType === 'native') refuse(`${resource.slug} is a singleton written by editors only.`, 'operation_not_supported');
       if (operation.op !== 'update')
         refuse(`${resource.slug} is a singleton: its one record is updated, never added or removed.`, 'operation_not_supported');
       if (operation.record?.by !== 'singleton') {

@@ -223,6 +223,12 @@ const PLAIN = { idempotent: false };
 
 export const nativeCreate: Handler = writeHandler(async (request) => prepareCreate(request, nativeAccess(request, 'create')), IDEMPOTENT);
 
+/** PATCH on a native singleton's own path (a single type the application serves) updates its one record. */
+export const nativeSingletonUpdate: Handler = writeHandler(
+  async (request) => prepareUpdate(request, nativeAccess(request, 'update'), null),
+  IDEMPOTENT,
+);
+
 export const nativeUpdate: Handler = writeHandler(
   async (request) => prepareUpdate(request, nativeAccess(request, 'update'), request.params.record!),
   IDEMPOTENT,

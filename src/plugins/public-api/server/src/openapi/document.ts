@@ -7,7 +7,7 @@
  * projections, relations whose target is not exposed, commands not granted. Components are written on
  * first use, so no name from outside the grants can slip in through a shared section either.
  */
-import type { CommandDefinition } from '../commands';
+import { commandEnvironment, type CommandDefinition } from '../commands';
 import { allows, isExposed } from '../grants/projection';
 import { projector } from '../grants/projector';
 import type { KeyGrants } from '../grants/types';
@@ -265,7 +265,7 @@ export const buildOpenApiDocument = (input: OpenApiInput): OpenApiDocument => {
   }
   if (commands.length) {
     tags.push({ name: COMMANDS_TAG, description: 'Commands this key may run.' });
-    Object.assign(paths, commandPaths(components, commands, { locales: input.locales }));
+    Object.assign(paths, commandPaths(components, commands, commandEnvironment(input.locales)));
   }
 
   return {

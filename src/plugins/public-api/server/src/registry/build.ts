@@ -2,6 +2,7 @@
  * Builds resources from content type schemas and website publications. Pure: Strapi is read by the
  * registry service and handed in as plain data.
  */
+import type { NativeResourceConfig } from '../config/native-resources';
 import { humanize } from '../fields/labels';
 import { RESERVED_FIELD_NAMES } from '../fields/system-keys';
 import type { DetailsContext } from '../fields/codec';
@@ -9,7 +10,6 @@ import { NO_COMPONENTS, WEBSITE_UID, isPluginSlug, toField, websiteScopeAttribut
 import {
   cmsResourceId,
   nativeResourceId,
-  type DeleteMode,
   type Field,
   type Resource,
   type ResourceMode,
@@ -41,15 +41,6 @@ export type Publication = {
 };
 
 export type WebsiteWithPublications = WebsiteRef & { publications: Publication[] };
-
-/** The five built-in modules and how each deletes. */
-export const NATIVE_RESOURCES: ReadonlyArray<{ slug: string; uid: string; deleteMode: DeleteMode }> = [
-  { slug: 'buildings', uid: 'api::building.building', deleteMode: 'remove' },
-  { slug: 'events', uid: 'api::event.event', deleteMode: 'remove' },
-  { slug: 'festivals', uid: 'api::festival.festival', deleteMode: 'remove' },
-  { slug: 'jobs', uid: 'api::job.job', deleteMode: 'archive' },
-  { slug: 'products', uid: 'api::product.product', deleteMode: 'remove' },
-];
 
 export class RegistryError extends Error {
   override name = 'RegistryError';
@@ -96,22 +87,37 @@ const systemAttributes = (schema: ContentTypeSchema) => {
 
 export type LabelsByUid = Record<string, Record<string, string>>;
 
-/** `components`: the component schemas (registry/components.ts); without them component fields expose nothing. */
+/**
+ * The native resources an application configures (config/native-resources.ts: their shape is valid by
+ * then). A uid that names no content type, or a schema that cannot be exposed, refuses the start: a
+ * configured resource that silently went missing would break every client of it. A single type is served
+ * as a singleton, as a website's single type is. `components`: the component schemas (registry/components.ts);
+ * without them component fields expose nothing.
+ */
 export const buildNativeResources = (
+  configured: readonly NativeResourceConfig[],
   schemas: Map<string, ContentTypeSchema>,
   labels: LabelsByUid = {},
   components: DetailsContext = NO_COMPONENTS,
 ): Resource[] =>
-  NATIVE_RESOURCES.map(({ slug, uid, deleteMode }) => {
+  configured.map(({ slug, uid, deleteMode }, index) => {
     const schema = schemas.get(uid);
-    if (!schema) throw new RegistryError(`Native resource '${slug}' needs content type ${uid}, which does not exist.`);
+    if (!schema) {
+      throw new RegistryError(
+        `The public-api plugin's nativeResources[${index}] ('${slug}') names content type ${uid}, which does not exist.`,
+      );
+    }
     assertNoReservedFieldNames(schema);
     return {
       id: nativeResourceId(slug),
       sourceType: 'native',
       slug,
-      name: humanize(schema.info.pluralName),
-      mode: 'collection',
+      // A single type is one thing (`Homepage`), a collection many (`Events`).
+      name:
+        schema.kind === 'singleType'
+          ? schema.info.displayName.trim() || humanize(schema.info.singularName)
+          : humanize(schema.info.pluralName),
+      mode: schema.kind === 'singleType' ? 'singleton' : 'collection',
       uid,
       kind: schema.kind,
       localized: isLocalized(schema),

@@ -14,7 +14,16 @@ import { commandSchema, runCommand } from '../handlers/commands';
 import { resourceIndex } from '../handlers/resource-index';
 import { runOperations } from '../handlers/operations';
 import { sync } from '../handlers/sync';
-import { cmsCreate, cmsDelete, cmsSingletonUpdate, cmsUpdate, nativeCreate, nativeDelete, nativeUpdate } from '../handlers/writes';
+import {
+  cmsCreate,
+  cmsDelete,
+  cmsSingletonUpdate,
+  cmsUpdate,
+  nativeCreate,
+  nativeDelete,
+  nativeSingletonUpdate,
+  nativeUpdate,
+} from '../handlers/writes';
 
 /** Handlers of routes that require an API key. */
 export const handlers = {
@@ -23,6 +32,7 @@ export const handlers = {
   'native-collection': nativeCollection,
   'native-record': nativeRecord,
   'native-create': nativeCreate,
+  'native-singleton-update': nativeSingletonUpdate,
   'native-update': nativeUpdate,
   'native-delete': nativeDelete,
   'cms-collection': cmsCollection,
@@ -65,6 +75,7 @@ export const contentApiRoutes: RouteDefinition<RouteName>[] = [
   { method: 'GET', path: '/openapi.json', name: 'openapi', media: 'openapi' },
   { method: 'GET', path: '/:resource', name: 'native-collection' },
   { method: 'POST', path: '/:resource', name: 'native-create', modes: COLLECTION },
+  { method: 'PATCH', path: '/:resource', name: 'native-singleton-update', modes: SINGLETON },
   { method: 'GET', path: '/:resource/:record', name: 'native-record', modes: COLLECTION },
   { method: 'PATCH', path: '/:resource/:record', name: 'native-update', modes: COLLECTION },
   { method: 'DELETE', path: '/:resource/:record', name: 'native-delete', modes: COLLECTION },

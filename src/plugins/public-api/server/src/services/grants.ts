@@ -2,7 +2,6 @@
  * Grants against what exists now: validates and normalizes grant input for storing on a key.
  */
 import type { Core } from '@strapi/strapi';
-import { commandNames } from '../commands';
 import { allGrants, resolveGrants, type ResolveResult } from '../grants/resolve';
 import type { KeyGrants } from '../grants/types';
 import { getService } from '../utils/get-service';
@@ -10,11 +9,11 @@ import { getService } from '../utils/get-service';
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => ({
   async resolve(input: unknown): Promise<ResolveResult> {
     const resources = await getService('resources').all();
-    return resolveGrants(input, resources, commandNames());
+    return resolveGrants(input, resources, getService('commands').names());
   },
 
   /** Every resource that exists now with every supported action and field (not future ones). */
   async all(): Promise<KeyGrants> {
-    return allGrants(await getService('resources').all(), commandNames());
+    return allGrants(await getService('resources').all(), getService('commands').names());
   },
 });

@@ -1,6 +1,7 @@
 import access from './access';
 import adminAccess from './admin-access';
 import assets from './assets';
+import commands from './commands';
 import components from './components';
 import editorLabels from './editor-labels';
 import fileVersions from './file-versions';
@@ -36,6 +37,7 @@ export default {
   access,
   'admin-access': adminAccess,
   assets,
+  commands,
   components,
   'editor-labels': editorLabels,
   'file-versions': fileVersions,

@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { COMMANDS } from '../commands';
 import type { ApiKey } from '../keys/types';
 import { entityTagOf } from '../http/entity-tags';
 import { DocumentCache, type CachedDocument } from '../openapi/cache';
@@ -38,7 +37,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
       // Only keys holding a CMS grant cost a read of the websites.
       const websites = wanted.size ? (await registry.websites()).filter((website) => wanted.has(website.slug)) : [];
       const locales = (await getService('locales').get()).codes;
-      const commands = COMMANDS.map((command) => command.name);
+      const commands = getService('commands').names();
       const fingerprint = sha256(
         JSON.stringify([baseUrl, key.grants.resources, key.grants.commands, websites, locales, commands, key.preview]),
       );
@@ -50,7 +49,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
         grants: key.grants,
         resources: [...registry.native(), ...websites.flatMap((website) => registry.resourcesOf(website))],
         locales,
-        commands: COMMANDS,
+        commands: getService('commands').all(),
         preview: key.preview,
       });
       // Kept as bytes: sent as they are, hashed once (the same tag the edge gives every document).

@@ -1,7 +1,7 @@
 /**
- * The resource registry: which resources exist, with their fields, for native modules and for every
- * website's publications. Native resources are fixed per process (content types only change with a
- * restart); websites are read from the database so publications apply on the next request everywhere.
+ * The resource registry: which resources exist, with their fields, for the native resources the
+ * application configures (`nativeResources`) and for every website's publications. Native resources are
+ * fixed per process (content types and configuration only change with a restart); websites are read from the database so publications apply on the next request everywhere.
  *
  * Websites are read on every request that needs them, through one prepared statement over the few rows
  * of the websites table (database/statements.ts), and what is built from them (their resources, by
@@ -12,6 +12,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { pluginConfig } from '../config';
 import { statementRunner } from '../database/runner';
 import { createReadModels } from '../read/model';
 import {
@@ -75,6 +76,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     ),
   );
 
+  const buildNative = (): Resource[] => buildNativeResources(pluginConfig(strapi).nativeResources ?? [], schemas(), {}, components);
+
   const websiteResources = (websites: WebsiteWithPublications[]): Resource[] => {
     const all = schemas();
     return websites.flatMap((website) =>
@@ -83,15 +86,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    /** Builds the native resources; throws (refusing to start) when a schema cannot be exposed. */
+    /**
+     * Builds the native resources the application configures; throws (refusing to start) when one names
+     * no content type or its schema cannot be exposed.
+     */
     init() {
-      native = buildNativeResources(schemas(), {}, components);
+      native = buildNative();
     },
 
     schemas,
 
     native(): Resource[] {
-      if (!native) native = buildNativeResources(schemas(), {}, components);
+      if (!native) native = buildNative();
       return native;
     },
 

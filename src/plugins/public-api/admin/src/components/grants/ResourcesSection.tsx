@@ -101,7 +101,7 @@ export const ResourcesSection = ({ resources, commands, draft, onChange, errors,
         <Alert
           variant="warning"
           closeLabel={t('common.close', 'Close')}
-          title={t('grants.dangling.title', 'Grants on resources that no longer exist')}
+          title={t('grants.dangling.title', 'Grants on resources or commands that no longer exist')}
         >
           {t('grants.dangling', 'These grants are removed when you save: {ids}', { ids: dangling.join(', ') })}
         </Alert>

@@ -39,7 +39,7 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
   const navigate = useNavigate();
   const { toggleNotification } = useNotification();
   const { canCreate } = usePermissions();
-  const form = useKeyForm(undefined, registry.resources);
+  const form = useKeyForm(undefined, registry.resources, registry.commands);
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: React.FormEvent) => {

@@ -77,7 +77,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
   const location = useLocation();
   const { toggleNotification } = useNotification();
   const { canUpdate, canDelete, canRegenerate } = usePermissions();
-  const form = useKeyForm(apiKey, registry.resources);
+  const form = useKeyForm(apiKey, registry.resources, registry.commands);
   const [saving, setSaving] = useState(false);
   const [plaintext, setPlaintext] = useState<string | undefined>((location.state as CreatedState | null)?.plaintext);
   const copyKey = useRef<HTMLButtonElement>(null);

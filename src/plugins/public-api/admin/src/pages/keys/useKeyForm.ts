@@ -4,11 +4,11 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import type { AdminKey, GrantsInput, KeyCache, KeyDetailsInput, KeyLimits } from '../../../../shared/contracts/keys';
-import type { ResourceSummary } from '../../../../shared/contracts/registry';
+import type { CommandSummary, ResourceSummary } from '../../../../shared/contracts/registry';
 import type { KeyDetails } from '../../components/KeyDetailsFields';
 import { errorsUnder, type FieldErrors } from '../../utils/errors';
 import { expiresAtFor } from '../../utils/expiry';
-import { EMPTY_GRANTS, danglingResources, sameGrants, sentOriginIndex, toInput, type Draft } from '../../utils/grants';
+import { EMPTY_GRANTS, danglingCommands, danglingResources, sameGrants, sentOriginIndex, toInput, type Draft } from '../../utils/grants';
 
 const GRANT_ROOTS = ['resources', 'commands', 'origins'];
 const isGrantPath = (path: string) => GRANT_ROOTS.some((root) => path === root || path.startsWith(`${root}.`));
@@ -52,14 +52,18 @@ const ERROR_PATHS: Record<keyof KeyDetails, string[]> = {
   preview: ['preview'],
 };
 
-export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary[]) => {
+export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary[], commands: CommandSummary[]) => {
   const [details, setDetailsState] = useState<KeyDetails>(() => detailsOf(key));
   const [draft, setDraft] = useState<Draft>(() => key?.grants ?? EMPTY_GRANTS);
   const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
   const [liveGrantErrors, setLiveGrantErrors] = useState<FieldErrors>({});
 
-  const grants: GrantsInput = useMemo(() => toInput(draft, resources), [draft, resources]);
-  const dangling = useMemo(() => danglingResources(draft, resources), [draft, resources]);
+  const grants: GrantsInput = useMemo(() => toInput(draft, resources, commands), [draft, resources, commands]);
+  // Grants on what no longer exists (a removed publication, a command the application stopped registering).
+  const dangling = useMemo(
+    () => [...danglingResources(draft, resources), ...danglingCommands(draft, commands)],
+    [draft, resources, commands],
+  );
 
   /** The server numbers origins as sent (blank rows are not sent); the form shows them by row. */
   const errors: FieldErrors = useMemo(() => {

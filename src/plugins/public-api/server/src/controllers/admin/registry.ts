@@ -4,7 +4,6 @@
  */
 import type { Context } from 'koa';
 import type { GetContentTypes, GetRegistry } from '../../../../shared/contracts/registry';
-import { COMMANDS } from '../../commands';
 import { targetResolver } from '../../grants/targets';
 import { getService } from '../../utils/get-service';
 import { apiBaseUrl } from './api-base-url';
@@ -22,7 +21,7 @@ export default () => ({
       data: {
         apiBaseUrl: apiBaseUrl(ctx),
         resources: resources.map((resource) => toResourceSummary(resource, context)),
-        commands: COMMANDS.map(toCommandSummary),
+        commands: getService('commands').all().map(toCommandSummary),
       },
     } satisfies GetRegistry.Response;
   },
