@@ -3,7 +3,9 @@
  *
  * - At most `running` transforms run at once; the rest wait.
  * - Waiting is fair between clients: a freed turn goes to the waiting client that has used the least
- *   transform time lately (running time, halved every `USAGE_HALF_LIFE_MS`), ties in round-robin order.
+ *   transform time lately (running time, halved every `USAGE_HALF_LIFE_MS`, transforms still running
+ *   counted as their time so far), ties in round-robin order: the rule of the load gate between keys,
+ *   on the same ledger (http/fair-usage.ts, http/fair-scheduler.ts).
  *   A client with a hundred requests waiting never delays another client's one request by its hundred,
  *   and a client that asks rarely (a visitor's first thumbnail) goes before clients that flood, so it
  *   waits for one turn to free up, not for one turn per flooding client.
@@ -25,6 +27,8 @@
  *   whichever clients ask: a flood from many addresses of large AVIF variants leaves a general turn to
  *   the medium transforms (a 1000-pixel WebP) of everyone else, which the cheap lane does not take.
  */
+import { createUsageLedger } from '../http/fair-usage';
+
 export type FairQueueLimits = {
   running: number;
   /** Turns only cheap transforms take, besides `running` (0: no lane). */
@@ -44,11 +48,7 @@ export type FairQueueLimits = {
 export type TransformWeight = 'cheap' | 'heavy';
 
 /** How fast a client's past transform time is forgotten. */
-export const USAGE_HALF_LIFE_MS = 30_000;
-/** Clients whose usage is remembered at most; the least recently active are forgotten first. */
-const USAGE_MAX_CLIENTS = 10_000;
-
-type Usage = { ms: number; at: number };
+export { USAGE_HALF_LIFE_MS } from '../http/fair-usage';
 
 /** Gives the turn back (once; later calls do nothing). */
 export type Release = () => void;
@@ -74,19 +74,8 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
   let cheapRunning = 0;
   /** Cheap requests waiting, in all (they may take a turn of the lane). */
   let cheapWaiting = 0;
-  /** Each client's recent transform time; map order is least recently active first. */
-  const usage = new Map<string, Usage>();
-  const usageOf = (client: string, now: number): number => {
-    const entry = usage.get(client);
-    return entry ? entry.ms * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
-  };
-  const charge = (client: string, ms: number) => {
-    const now = clock();
-    const total = usageOf(client, now) + ms;
-    usage.delete(client);
-    usage.set(client, { ms: total, at: now });
-    if (usage.size > USAGE_MAX_CLIENTS) usage.delete(usage.keys().next().value as string);
-  };
+  /** Each client's recent transform time (bounded: the least recently active are forgotten first). */
+  const usage = createUsageLedger(clock);
   let waitingTotal = 0;
   /** Turns each client holds, running or waiting; a client with none is not in here. */
   const held = new Map<string, number>();
@@ -129,7 +118,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
         (waiter) => (lane === 'general' ? generalFits(waiter.cost) : waiter.weight === 'cheap') && withinShare(client, waiter.cost),
       );
       if (at < 0) continue;
-      const used = usageOf(client, now);
+      const used = usage.usage(client, now);
       if (used < least) {
         least = used;
         chosen = { client, waiters, at };
@@ -154,11 +143,11 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     const spent = runningCost.get(client) ?? { cost: 0, count: 0 };
     runningCost.set(client, { cost: spent.cost + cost, count: spent.count + 1 });
     let released = false;
-    const started = clock();
+    const finish = usage.begin(client);
     return () => {
       if (released) return;
       released = true;
-      charge(client, clock() - started);
+      finish();
       giveBack(client);
       const spent = runningCost.get(client)!;
       if (spent.count > 1) runningCost.set(client, { cost: spent.cost - cost, count: spent.count - 1 });
