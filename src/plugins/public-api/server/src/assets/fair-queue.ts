@@ -10,7 +10,9 @@
  *   and a client that asks rarely (a visitor's first thumbnail) goes before clients that flood, so it
  *   waits for one turn to free up, not for one turn per flooding client.
  * - Bounded: a client holds at most `perClient` turns, running and waiting together, and at most
- *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503).
+ *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503),
+ *   except that with the queue full a lighter client's newcomer takes the place of the heaviest waiting
+ *   client's newest request, which is refused instead (shedding the heaviest first).
  * - A request waits at most `maxWaitMs`; then it leaves the queue, timed out.
  * - A lane for cheap transforms (small outputs, assets/transform-cost.ts): `cheap` turns besides the
  *   `running` ones that only cheap transforms take. A cheap transform takes a free turn of either kind;
@@ -55,7 +57,14 @@ export type Release = () => void;
 
 export type Admission = { kind: 'admitted'; release: Release } | { kind: 'refused' } | { kind: 'timed_out' };
 
-type Waiter = { weight: TransformWeight; cost: number; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = {
+  weight: TransformWeight;
+  cost: number;
+  admit: (release: Release) => void;
+  /** Answers it without a turn (timed out, or shed for a lighter client's newcomer). */
+  leave: (kind: 'refused' | 'timed_out') => void;
+  timer: ReturnType<typeof setTimeout>;
+};
 
 type Lane = 'general' | 'cheap';
 
@@ -178,6 +187,42 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     }
   };
 
+  /** Takes `waiter` out of `client`'s queue, answered `kind`: its place and its turn are given back. */
+  const drop = (client: string, waiter: Waiter, kind: 'refused' | 'timed_out'): boolean => {
+    const waiters = queues.get(client);
+    const at = waiters?.indexOf(waiter) ?? -1;
+    if (!waiters || at < 0) return false;
+    waiters.splice(at, 1);
+    if (waiters.length === 0) queues.delete(client);
+    waitingTotal -= 1;
+    if (waiter.weight === 'cheap') cheapWaiting -= 1;
+    clearTimeout(waiter.timer);
+    giveBack(client);
+    waiter.leave(kind);
+    return true;
+  };
+
+  /**
+   * Shedding the heaviest first: with the queue full, a newcomer of a client lighter than the heaviest
+   * waiting client takes the place of that client's newest waiter (refused: 503), as in the load gate
+   * (http/fair-scheduler.ts). A newcomer of the heaviest client, or of one as heavy, is refused itself.
+   */
+  const displaceFor = (client: string): boolean => {
+    const now = clock();
+    let heaviest: string | null = null;
+    let most = -Infinity;
+    for (const name of queues.keys()) {
+      const used = usage.usage(name, now);
+      if (used >= most) {
+        most = used;
+        heaviest = name;
+      }
+    }
+    if (heaviest === null || heaviest === client || most <= usage.usage(client, now)) return false;
+    const waiters = queues.get(heaviest)!;
+    return drop(heaviest, waiters[waiters.length - 1]!, 'refused');
+  };
+
   const admitNow = (client: string, lane: Lane, cost: number): Promise<Admission> => {
     take(client);
     return Promise.resolve({ kind: 'admitted', release: start(client, lane, cost) });
@@ -192,7 +237,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
         // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
         if (weight === 'cheap' && cheapRunning < limits.cheap) return admitNow(client, 'cheap', cost);
       }
-      if (waitingTotal >= limits.waiting) return Promise.resolve({ kind: 'refused' });
+      if (waitingTotal >= limits.waiting && !displaceFor(client)) return Promise.resolve({ kind: 'refused' });
       take(client);
       waitingTotal += 1;
       if (weight === 'cheap') cheapWaiting += 1;
@@ -201,17 +246,8 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
           weight,
           cost,
           admit: (release) => resolve({ kind: 'admitted', release }),
-          timer: setTimeout(() => {
-            const waiters = queues.get(client);
-            const at = waiters?.indexOf(waiter) ?? -1;
-            if (!waiters || at < 0) return;
-            waiters.splice(at, 1);
-            if (waiters.length === 0) queues.delete(client);
-            waitingTotal -= 1;
-            if (weight === 'cheap') cheapWaiting -= 1;
-            giveBack(client);
-            resolve({ kind: 'timed_out' });
-          }, limits.maxWaitMs),
+          leave: (kind) => resolve({ kind }),
+          timer: setTimeout(() => drop(client, waiter, 'timed_out'), limits.maxWaitMs),
         };
         const waiters = queues.get(client);
         if (waiters) waiters.push(waiter);
