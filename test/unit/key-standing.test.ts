@@ -54,9 +54,12 @@ test('a window already ended is not remembered', () => {
 test('property: memory stays bounded, and a key is spent only if the last count of it under that limit said so', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ key: fc.nat(30), exceeded: fc.boolean(), resetMs: fc.integer({ min: 0, max: 10_000 }), advance: fc.nat(3_000) }), {
-        maxLength: 200,
-      }),
+      fc.array(
+        fc.record({ key: fc.nat(30), exceeded: fc.boolean(), resetMs: fc.integer({ min: 0, max: 10_000 }), advance: fc.nat(3_000) }),
+        {
+          maxLength: 200,
+        },
+      ),
       (steps) => {
         const time = clock();
         const standing = createKeyStanding({ now: time.now, capacity: 8 });
