@@ -12,10 +12,12 @@
  *   (c) uploads: 20 concurrent job applications with a 10 MiB CV, three rounds. Aim: RSS under 600 MB.
  *
  *   npm run bench:abuse -- [--parts include,transforms,uploads] [--seconds 30] [--connections 100]
- *                          [--events 20000] [--in-flight 4,8,16,32]
+ *                          [--events 20000] [--in-flight 4,8,16,32] [--attack include|cheap]
  *
  * `--in-flight` runs part (a) once per value of PUBLIC_API_REQUESTS_IN_FLIGHT (a fresh server each) and
- * prints them side by side: how the load gate's default was chosen (docs/benchmarks.md).
+ * prints them side by side: how the load gate's default was chosen (docs/benchmarks.md). `--attack cheap`
+ * makes part (a)'s attack 10-record pages by a key at the default limit of 600 requests a minute, most of
+ * them answered 429: what a flood of cheap requests and refusals costs the second key (issue 34).
  *
  * The database is bench/.data/abuse.db (the demo content and `--events` benchmark events, inserted when
  * missing and kept between runs); the application runs as a child process (its memory is sampled from
@@ -159,6 +161,14 @@ const attack = (url: string, headers: Record<string, string>, connections: numbe
     });
   });
 
+/** The cheap read of `--attack cheap`: the second key's own page. */
+const CHEAP_ATTACK: AttackTarget = {
+  path: '/events?limit=10',
+  label: '/events?limit=10 (key at 600 requests a minute)',
+  bytes: 0,
+  refusedFirst: [],
+};
+
 type IncludeRun = {
   inFlight: string;
   target: AttackTarget;
@@ -176,7 +186,7 @@ type IncludeRun = {
 const includeSoak = async (
   env: BenchEnv,
   keys: Keys,
-  options: { seconds: number; connections: number; inFlight: number | null },
+  options: { seconds: number; connections: number; inFlight: number | null; cheap: boolean },
   known: AttackTarget | null,
 ): Promise<IncludeRun> => {
   const server = await startServer({
@@ -185,10 +195,12 @@ const includeSoak = async (
   });
   try {
     const api = `${server.url}/api/v2`;
-    const attacker = { Authorization: `Bearer ${keys.attacker}` };
+    // `--attack cheap`: the attacker reads the victim's own cheap page with a key at the default limit
+    // (600 requests a minute), so most of its flood is 429s (issue 34, the row of cheap reads).
+    const attacker = { Authorization: `Bearer ${options.cheap ? keys.limited : keys.attacker}` };
     const victim = { Authorization: `Bearer ${keys.victim}` };
-    const target = known ?? (await findAttack(api, attacker));
     const victimUrl = `${api}/events?limit=10`;
+    const target = options.cheap ? CHEAP_ATTACK : (known ?? (await findAttack(api, attacker)));
     for (let i = 0; i < 20; i += 1) await timedGet(victimUrl, victim);
     const idle: number[] = [];
     for (let i = 0; i < IDLE_REQUESTS; i += 1) idle.push((await timedGet(victimUrl, victim)).ms);
@@ -327,10 +339,10 @@ const uploadSoak = async (env: BenchEnv, keys: Keys, uploadsDir: string): Promis
 
 // ---------------------------------------------------------------------------------------------------------
 
-type Keys = { attacker: string; victim: string };
+type Keys = { attacker: string; victim: string; limited: string };
 
 const USAGE =
-  'usage: npm run bench:abuse -- [--parts include,transforms,uploads] [--seconds S>=5] [--connections N>=1] [--events N>=1000] [--in-flight 4,8,16,32]\n';
+  'usage: npm run bench:abuse -- [--parts include,transforms,uploads] [--seconds S>=5] [--connections N>=1] [--events N>=1000] [--in-flight 4,8,16,32] [--attack include|cheap]\n';
 
 export const main = async (args: string[]): Promise<number> => {
   const { values } = parseArgs({
@@ -341,6 +353,7 @@ export const main = async (args: string[]): Promise<number> => {
       connections: { type: 'string', default: '100' },
       events: { type: 'string', default: '20000' },
       'in-flight': { type: 'string' },
+      attack: { type: 'string', default: 'include' },
     },
   });
   const parts = values.parts.split(',') as Part[];
@@ -356,7 +369,8 @@ export const main = async (args: string[]): Promise<number> => {
     connections < 1 ||
     !Number.isInteger(events) ||
     events < 1000 ||
-    inFlights.some((value) => value !== null && (!Number.isInteger(value) || value < 1))
+    inFlights.some((value) => value !== null && (!Number.isInteger(value) || value < 1)) ||
+    !['include', 'cheap'].includes(values.attack)
   ) {
     process.stderr.write(USAGE);
     return 2;
@@ -378,6 +392,7 @@ export const main = async (args: string[]): Promise<number> => {
       return {
         attacker: await createApiKey(strapi, `abuse attacker ${stamp}`, 'all'),
         victim: await createApiKey(strapi, `abuse second key ${stamp}`, 'all'),
+        limited: await createApiKey(strapi, `abuse attacker at 600 a minute ${stamp}`, 'all', { requests: 600, window: 60 }),
       };
     });
     try {
@@ -388,7 +403,7 @@ export const main = async (args: string[]): Promise<number> => {
         let target: AttackTarget | null = null;
         for (const inFlight of inFlights) {
           if (inFlights.length > 1) say(` PUBLIC_API_REQUESTS_IN_FLIGHT=${inFlight}`);
-          const run = await includeSoak(env, keys, { seconds, connections, inFlight }, target);
+          const run = await includeSoak(env, keys, { seconds, connections, inFlight, cheap: values.attack === 'cheap' }, target);
           if (!target) {
             target = run.target;
             for (const refused of target.refusedFirst) say(`  refused up front: ${refused}`);

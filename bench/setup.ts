@@ -54,7 +54,9 @@ export { withStrapi } from '../scripts/lib/strapi';
 export type BenchCredentials = { apiKey: string; readToken: string; fullToken: string };
 
 type TokenService = { create: (attributes: Record<string, unknown>) => Promise<{ accessKey: string }> };
-type KeysService = { create: (input: { name: string; grants: unknown }) => Promise<{ plaintext: string }> };
+type KeysService = {
+  create: (input: { name: string; grants: unknown; limits?: { requests: number; window: number } }) => Promise<{ plaintext: string }>;
+};
 type GrantsService = {
   all: () => Promise<{
     resources: Record<string, { actions: string[]; read: string[]; write: string[] }>;
@@ -64,9 +66,13 @@ type GrantsService = {
 };
 type Grants = Awaited<ReturnType<GrantsService['all']>>;
 
-/** A new API v2 key; returns its plaintext. */
-export const createApiKey = async (strapi: Core.Strapi, name: string, grants: Grants | 'all'): Promise<string> =>
-  (await (strapi.plugin('public-api').service('keys') as KeysService).create({ name, grants })).plaintext;
+/** A new API v2 key (with its own rate limit when `limits` is given); returns its plaintext. */
+export const createApiKey = async (
+  strapi: Core.Strapi,
+  name: string,
+  grants: Grants | 'all',
+  limits?: { requests: number; window: number },
+): Promise<string> => (await (strapi.plugin('public-api').service('keys') as KeysService).create({ name, grants, limits })).plaintext;
 
 /**
  * Every grant, except the reverse lists `buildings.events` and `festivals.events`: Strapi's

@@ -101,6 +101,29 @@ test('a changed limit applies on the next request, the count kept', async () => 
   expect(fieldsOf(raised.headers.ratelimit).remaining).toBe(1);
 });
 
+test('a key that sends again once refused is refused from memory: those refusals are not counted', async () => {
+  const key = await createKey(app.strapi, EVENTS_READ, { limits: { requests: 2, window: 60 } });
+  expect((await get(key.auth)).status).toBe(200);
+  expect((await get(key.auth)).status).toBe(200);
+  // The store refuses the third (counted: 3), and this process learns the key is spent.
+  expect((await get(key.auth)).status).toBe(429);
+  // Refused again, from memory, with the same fields (after the shed delay): nothing more is counted.
+  for (let i = 0; i < 2; i += 1) {
+    const again = await get(key.auth);
+    expect(again.status).toBe(429);
+    expectValidJsonApi(again.body);
+    expect(again.body.errors[0]).toMatchObject({ code: 'too_many_requests', meta: { reason: 'rate_limited' } });
+    expect(again.headers['ratelimit-policy']).toBe('"key";q=2;w=60');
+    expect(fieldsOf(again.headers.ratelimit).remaining).toBe(0);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  }
+  // A raised limit asks the store at once: three counted, not five.
+  await keysService(app.strapi).update(key.keyId, { limits: { requests: 5, window: 60 } });
+  const raised = await get(key.auth);
+  expect(raised.status).toBe(200);
+  expect(fieldsOf(raised.headers.ratelimit).remaining).toBe(1);
+});
+
 test('a key refuses limits it cannot have, each problem named', async () => {
   const key = await createKey(app.strapi, EVENTS_READ);
   await expect(keysService(app.strapi).update(key.keyId, { limits: { requests: 0, window: 60 } })).rejects.toMatchObject({

@@ -63,7 +63,7 @@ test('a client holds at most perClient turns, running and waiting together; othe
   expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
-test('past the total of waiting requests, anyone is refused at once', async () => {
+test('past the total of waiting requests, a client no lighter than the heaviest waiting is refused at once', async () => {
   const queue = createFairQueue({ cheap: 0, running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, stopped);
   const held = admitted(await queue.enter('a', 'heavy'));
   const waiters = [queue.enter('b', 'heavy'), queue.enter('c', 'heavy')];
@@ -71,6 +71,29 @@ test('past the total of waiting requests, anyone is refused at once', async () =
   held();
   admitted(await waiters[0]!)();
   admitted(await waiters[1]!)();
+});
+
+test("with the queue full, a lighter client's newcomer takes the place of the heaviest client's newest waiter", async () => {
+  let now = 0;
+  const queue = createFairQueue({ cheap: 0, running: 1, waiting: 2, perClient: 10, maxWaitMs: LONG }, () => now);
+  // The flood has used 5 s of transforms; its next one runs, two more wait and fill the queue.
+  const first = admitted(await queue.enter('flood', 'heavy'));
+  now += 5_000;
+  first();
+  const held = admitted(await queue.enter('flood', 'heavy'));
+  const older = queue.enter('flood', 'heavy');
+  const newest = queue.enter('flood', 'heavy');
+  // Its own newcomer is refused: it is the heaviest.
+  expect(await queue.enter('flood', 'heavy')).toEqual({ kind: 'refused' });
+  // A visitor's is not: the flood's newest waiter is refused in its place.
+  const visitor = queue.enter('visitor', 'heavy');
+  expect(await newest).toEqual({ kind: 'refused' });
+  expect(queue.load()).toEqual({ running: 1, cheap: 0, waiting: 2, clients: 2 });
+  held();
+  // The visitor, lighter, goes first.
+  admitted(await visitor)();
+  admitted(await older)();
+  expect(queue.load()).toEqual({ running: 0, cheap: 0, waiting: 0, clients: 0 });
 });
 
 test('a request that waits longer than maxWaitMs times out and gives its place back', async () => {

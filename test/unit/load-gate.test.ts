@@ -1,6 +1,7 @@
 /**
- * Load shedding, the pure gate (contract section 13): at most `maxInFlight` turns at once, a bounded
- * first-come-first-served wait, and shedding past either bound.
+ * Load shedding, the pure gate (contract section 13): at most `maxInFlight` turns at once, a bounded wait
+ * (first come first served within a key, in rotation between keys: http/fair-scheduler.ts), and shedding
+ * past either bound.
  */
 import fc from 'fast-check';
 import { createLoadGate, type Release } from '../../src/plugins/public-api/server/src/http/load-gate';
@@ -182,4 +183,21 @@ test('property: in flight never exceeds the bound, waiting never exceeds its bou
       },
     ),
   );
+});
+
+test("a key with a hundred requests waiting does not delay another key's one by its hundred", async () => {
+  let now = 0;
+  const gate = createLoadGate({ maxPerHolder: 200, maxInFlight: 1, maxWaiting: 200, maxWaitMs: 60_000 }, () => now);
+  const held = (await gate.enter('flood'))!;
+  const order: string[] = [];
+  const waits = Array.from({ length: 100 }, () => gate.enter('flood').then((release) => (order.push('flood'), release!)));
+  now += 50;
+  const other = gate.enter('other').then((release) => (order.push('other'), release!));
+  held();
+  // The flood has used 50 ms, the other key nothing: it goes next, ahead of the hundred.
+  (await other)();
+  expect(order).toEqual(['other']);
+  for (const wait of waits) (await wait)();
+  expect(order).toHaveLength(101);
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });

@@ -1,6 +1,7 @@
 /**
  * The budget of records expanded at once (http/record-budget.ts): reservations up to the capacity at
- * once, a larger one alone, first come first served, shed after the wait limit.
+ * once, a larger one alone, first come first served within a key and in rotation between keys, shed
+ * after the wait limit.
  */
 import fc from 'fast-check';
 import { createRecordBudget, type Release } from '../../src/plugins/public-api/server/src/http/record-budget';
@@ -101,4 +102,19 @@ test('property: what is reserved never exceeds the capacity, and everything come
       },
     ),
   );
+});
+
+test('room that frees goes to the key that used least, not to the first in line', async () => {
+  let now = 0;
+  const budget = createRecordBudget({ capacity: 1_000, maxWaitMs: 60_000 }, () => now);
+  const held = (await budget.reserve(1_000, 'flood'))!;
+  const order: string[] = [];
+  const flood = budget.reserve(800, 'flood').then((release) => (order.push('flood'), release!));
+  const other = budget.reserve(800, 'other').then((release) => (order.push('other'), release!));
+  now += 2_000;
+  held();
+  (await other)();
+  (await flood)();
+  expect(order).toEqual(['other', 'flood']);
+  expect(budget.load()).toEqual({ reserved: 0, waiting: 0 });
 });

@@ -3,12 +3,16 @@
  *
  * - At most `running` transforms run at once; the rest wait.
  * - Waiting is fair between clients: a freed turn goes to the waiting client that has used the least
- *   transform time lately (running time, halved every `USAGE_HALF_LIFE_MS`), ties in round-robin order.
+ *   transform time lately (running time, halved every `USAGE_HALF_LIFE_MS`, transforms still running
+ *   counted as their time so far), ties in round-robin order: the rule of the load gate between keys,
+ *   on the same ledger (http/fair-usage.ts, http/fair-scheduler.ts).
  *   A client with a hundred requests waiting never delays another client's one request by its hundred,
  *   and a client that asks rarely (a visitor's first thumbnail) goes before clients that flood, so it
  *   waits for one turn to free up, not for one turn per flooding client.
  * - Bounded: a client holds at most `perClient` turns, running and waiting together, and at most
- *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503).
+ *   `waiting` requests wait in all; past either, a request is refused at once (the caller answers 503),
+ *   except that with the queue full a lighter client's newcomer takes the place of the heaviest waiting
+ *   client's newest request, which is refused instead (shedding the heaviest first).
  * - A request waits at most `maxWaitMs`; then it leaves the queue, timed out.
  * - A lane for cheap transforms (small outputs, assets/transform-cost.ts): `cheap` turns besides the
  *   `running` ones that only cheap transforms take. A cheap transform takes a free turn of either kind;
@@ -25,6 +29,8 @@
  *   whichever clients ask: a flood from many addresses of large AVIF variants leaves a general turn to
  *   the medium transforms (a 1000-pixel WebP) of everyone else, which the cheap lane does not take.
  */
+import { createUsageLedger } from '../http/fair-usage';
+
 export type FairQueueLimits = {
   running: number;
   /** Turns only cheap transforms take, besides `running` (0: no lane). */
@@ -44,18 +50,21 @@ export type FairQueueLimits = {
 export type TransformWeight = 'cheap' | 'heavy';
 
 /** How fast a client's past transform time is forgotten. */
-export const USAGE_HALF_LIFE_MS = 30_000;
-/** Clients whose usage is remembered at most; the least recently active are forgotten first. */
-const USAGE_MAX_CLIENTS = 10_000;
-
-type Usage = { ms: number; at: number };
+export { USAGE_HALF_LIFE_MS } from '../http/fair-usage';
 
 /** Gives the turn back (once; later calls do nothing). */
 export type Release = () => void;
 
 export type Admission = { kind: 'admitted'; release: Release } | { kind: 'refused' } | { kind: 'timed_out' };
 
-type Waiter = { weight: TransformWeight; cost: number; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = {
+  weight: TransformWeight;
+  cost: number;
+  admit: (release: Release) => void;
+  /** Answers it without a turn (timed out, or shed for a lighter client's newcomer). */
+  leave: (kind: 'refused' | 'timed_out') => void;
+  timer: ReturnType<typeof setTimeout>;
+};
 
 type Lane = 'general' | 'cheap';
 
@@ -74,19 +83,8 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
   let cheapRunning = 0;
   /** Cheap requests waiting, in all (they may take a turn of the lane). */
   let cheapWaiting = 0;
-  /** Each client's recent transform time; map order is least recently active first. */
-  const usage = new Map<string, Usage>();
-  const usageOf = (client: string, now: number): number => {
-    const entry = usage.get(client);
-    return entry ? entry.ms * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
-  };
-  const charge = (client: string, ms: number) => {
-    const now = clock();
-    const total = usageOf(client, now) + ms;
-    usage.delete(client);
-    usage.set(client, { ms: total, at: now });
-    if (usage.size > USAGE_MAX_CLIENTS) usage.delete(usage.keys().next().value as string);
-  };
+  /** Each client's recent transform time (bounded: the least recently active are forgotten first). */
+  const usage = createUsageLedger(clock);
   let waitingTotal = 0;
   /** Turns each client holds, running or waiting; a client with none is not in here. */
   const held = new Map<string, number>();
@@ -129,7 +127,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
         (waiter) => (lane === 'general' ? generalFits(waiter.cost) : waiter.weight === 'cheap') && withinShare(client, waiter.cost),
       );
       if (at < 0) continue;
-      const used = usageOf(client, now);
+      const used = usage.usage(client, now);
       if (used < least) {
         least = used;
         chosen = { client, waiters, at };
@@ -154,11 +152,11 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     const spent = runningCost.get(client) ?? { cost: 0, count: 0 };
     runningCost.set(client, { cost: spent.cost + cost, count: spent.count + 1 });
     let released = false;
-    const started = clock();
+    const finish = usage.begin(client);
     return () => {
       if (released) return;
       released = true;
-      charge(client, clock() - started);
+      finish();
       giveBack(client);
       const spent = runningCost.get(client)!;
       if (spent.count > 1) runningCost.set(client, { cost: spent.cost - cost, count: spent.count - 1 });
@@ -189,6 +187,42 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
     }
   };
 
+  /** Takes `waiter` out of `client`'s queue, answered `kind`: its place and its turn are given back. */
+  const drop = (client: string, waiter: Waiter, kind: 'refused' | 'timed_out'): boolean => {
+    const waiters = queues.get(client);
+    const at = waiters?.indexOf(waiter) ?? -1;
+    if (!waiters || at < 0) return false;
+    waiters.splice(at, 1);
+    if (waiters.length === 0) queues.delete(client);
+    waitingTotal -= 1;
+    if (waiter.weight === 'cheap') cheapWaiting -= 1;
+    clearTimeout(waiter.timer);
+    giveBack(client);
+    waiter.leave(kind);
+    return true;
+  };
+
+  /**
+   * Shedding the heaviest first: with the queue full, a newcomer of a client lighter than the heaviest
+   * waiting client takes the place of that client's newest waiter (refused: 503), as in the load gate
+   * (http/fair-scheduler.ts). A newcomer of the heaviest client, or of one as heavy, is refused itself.
+   */
+  const displaceFor = (client: string): boolean => {
+    const now = clock();
+    let heaviest: string | null = null;
+    let most = -Infinity;
+    for (const name of queues.keys()) {
+      const used = usage.usage(name, now);
+      if (used >= most) {
+        most = used;
+        heaviest = name;
+      }
+    }
+    if (heaviest === null || heaviest === client || most <= usage.usage(client, now)) return false;
+    const waiters = queues.get(heaviest)!;
+    return drop(heaviest, waiters[waiters.length - 1]!, 'refused');
+  };
+
   const admitNow = (client: string, lane: Lane, cost: number): Promise<Admission> => {
     take(client);
     return Promise.resolve({ kind: 'admitted', release: start(client, lane, cost) });
@@ -203,7 +237,7 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
         // The lane is cheap transforms' own: heavy ones waiting for a general turn do not hold it up.
         if (weight === 'cheap' && cheapRunning < limits.cheap) return admitNow(client, 'cheap', cost);
       }
-      if (waitingTotal >= limits.waiting) return Promise.resolve({ kind: 'refused' });
+      if (waitingTotal >= limits.waiting && !displaceFor(client)) return Promise.resolve({ kind: 'refused' });
       take(client);
       waitingTotal += 1;
       if (weight === 'cheap') cheapWaiting += 1;
@@ -212,17 +246,8 @@ export const createFairQueue = (limits: FairQueueLimits, clock: () => number = D
           weight,
           cost,
           admit: (release) => resolve({ kind: 'admitted', release }),
-          timer: setTimeout(() => {
-            const waiters = queues.get(client);
-            const at = waiters?.indexOf(waiter) ?? -1;
-            if (!waiters || at < 0) return;
-            waiters.splice(at, 1);
-            if (waiters.length === 0) queues.delete(client);
-            waitingTotal -= 1;
-            if (weight === 'cheap') cheapWaiting -= 1;
-            giveBack(client);
-            resolve({ kind: 'timed_out' });
-          }, limits.maxWaitMs),
+          leave: (kind) => resolve({ kind }),
+          timer: setTimeout(() => drop(client, waiter, 'timed_out'), limits.maxWaitMs),
         };
         const waiters = queues.get(client);
         if (waiters) waiters.push(waiter);

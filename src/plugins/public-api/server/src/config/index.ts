@@ -47,8 +47,10 @@ export type PluginConfig = OperationsConfig & {
   requestsWaiting: number;
   /**
    * How long the 503 of a key refused for taking more than its share (of turns, of the record budget) is
-   * held before it is sent (0: at once). A flooding key's refusals then come at most one per connection per
-   * this time, instead of as fast as the process can refuse them, which took the CPU from other keys.
+   * held before it is sent (0: at once); the same for a 429 known from memory (a key, or a client address's
+   * failed authentications, that sends again once refused in a window; never past the window's end). A
+   * flooding client's refusals then come at most one per connection per this time, instead of as fast as
+   * the process can refuse them, which took the CPU from other keys.
    */
   keyShedDelayMs: number;
   /** How long a client may take to read a keyed response (its turn is held meanwhile); then the connection is closed. */

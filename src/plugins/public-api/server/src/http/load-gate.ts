@@ -1,27 +1,32 @@
 /**
  * Load shedding (contract section 13): at most `maxInFlight` expensive requests run at once. One over the
- * bound waits its turn, first come first served, for at most `maxWaitMs`, and only while fewer than
- * `maxWaiting` wait; past either it is shed (the caller answers 503 with Retry-After), so memory stays
- * bounded by what `maxInFlight` requests hold, however many arrive. The gate never sheds while it has a
- * free turn and nobody waits (work-conserving: one key's ten parallel requests on a quiet server all run).
- * Once a request would have to wait, its holder (an API key) may have at most `maxPerHolder` turns,
- * running and waiting together: a single key sending a hundred connections is shed past its share and
- * never fills the queue, so other keys still find a place in it and the next free turn. Pure: no Strapi,
- * no database.
+ * bound waits for a turn, for at most `maxWaitMs`, and only while the queue has room; past either it is
+ * shed (the caller answers 503 with Retry-After), so memory stays bounded by what `maxInFlight` requests
+ * hold, however many arrive. The gate never sheds while it has a free turn and nobody waits
+ * (work-conserving: one key's ten parallel requests on a quiet server all run).
+ *
+ * Waiting is fair between holders (API keys), not first come first served (http/fair-scheduler.ts): a
+ * freed turn goes to the key with waiting requests that has used least lately, by the running time of its
+ * requests (or the cost reported on release), so a key with a hundred connections gets one turn per round
+ * like a key with one. When the queue is full, a lighter key's newcomer takes the place of the heaviest
+ * key's newest waiter, which is shed. Once a request would have to wait, its holder may have at most
+ * `maxPerHolder` turns, running and waiting together: past it, it is shed at once. Pure: no Strapi, no
+ * database.
  */
+import { createFairScheduler, type Release } from './fair-scheduler';
+
+export type { Release } from './fair-scheduler';
+
 export type LoadLimits = {
   /** Requests that run at once. */
   maxInFlight: number;
-  /** Requests that may wait for a turn; more are shed at once. */
+  /** Requests that may wait for a turn; more are shed (the heaviest key's newest first). */
   maxWaiting: number;
   /** How long a request waits for a turn before it is shed. */
   maxWaitMs: number;
   /** Turns one holder may have, running and waiting together, once a request must wait; more are shed at once. */
   maxPerHolder: number;
 };
-
-/** Gives the turn back (once; later calls do nothing). */
-export type Release = () => void;
 
 export type LoadGate = {
   /** A turn for `holder`: its release once it may run, or null when it is shed. */
@@ -32,61 +37,17 @@ export type LoadGate = {
   load: () => { inFlight: number; waiting: number; holders: number };
 };
 
-type Waiter = { holder: string; admit: (release: Release) => void; timer: ReturnType<typeof setTimeout> };
-
-export const createLoadGate = (limits: LoadLimits): LoadGate => {
-  let inFlight = 0;
-  const waiting: Waiter[] = [];
-  /** Turns each holder has, running or waiting; a holder with none is not in here. */
-  const held = new Map<string, number>();
-  const giveBack = (holder: string) => {
-    const left = (held.get(holder) ?? 1) - 1;
-    if (left > 0) held.set(holder, left);
-    else held.delete(holder);
-  };
-
-  const releaseOnce = (holder: string): Release => {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      giveBack(holder);
-      // The turn passes straight to the first waiter: a newcomer cannot overtake the queue.
-      const next = waiting.shift();
-      if (next) {
-        clearTimeout(next.timer);
-        next.admit(releaseOnce(next.holder));
-      } else {
-        inFlight -= 1;
-      }
-    };
-  };
-
+export const createLoadGate = (limits: LoadLimits, clock: () => number = Date.now): LoadGate => {
+  const scheduler = createFairScheduler(
+    { capacity: limits.maxInFlight, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs, maxPerHolder: limits.maxPerHolder },
+    clock,
+  );
   return {
-    enter(holder) {
-      if (inFlight < limits.maxInFlight && waiting.length === 0) {
-        inFlight += 1;
-        held.set(holder, (held.get(holder) ?? 0) + 1);
-        return Promise.resolve(releaseOnce(holder));
-      }
-      if ((held.get(holder) ?? 0) >= limits.maxPerHolder) return Promise.resolve(null);
-      if (waiting.length >= limits.maxWaiting || limits.maxWaitMs <= 0) return Promise.resolve(null);
-      held.set(holder, (held.get(holder) ?? 0) + 1);
-      return new Promise<Release | null>((resolve) => {
-        const waiter: Waiter = {
-          holder,
-          admit: resolve,
-          timer: setTimeout(() => {
-            const at = waiting.indexOf(waiter);
-            if (at >= 0) waiting.splice(at, 1);
-            giveBack(holder);
-            resolve(null);
-          }, limits.maxWaitMs),
-        };
-        waiting.push(waiter);
-      });
+    enter: (holder) => scheduler.enter(holder, 1),
+    overShare: (holder) => scheduler.holds(holder) >= limits.maxPerHolder,
+    load: () => {
+      const { running, waiting, holders } = scheduler.load();
+      return { inFlight: running, waiting, holders };
     },
-    overShare: (holder) => (held.get(holder) ?? 0) >= limits.maxPerHolder,
-    load: () => ({ inFlight, waiting: waiting.length, holders: held.size }),
   };
 };

@@ -25,8 +25,9 @@ import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
-import { createAddressStanding, type AddressStanding } from '../http/address-standing';
+import { createAddressStanding, type AddressStanding, type SpentStanding } from '../http/address-standing';
 import { clientAddressKey } from '../http/client-address';
+import { createKeyStanding, type KeyStanding } from '../http/key-standing';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
@@ -35,7 +36,8 @@ import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labe
 import { captureSecurityHeaders } from './security-headers';
 import { observeUsage } from './usage';
 import { revalidationOf, sendMemoAnswer } from './revalidation';
-import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
+import { rateLimitHeaders, tooManyRequests, type RateLimitPolicy } from '../http/rate-limit';
+import type { RateLimit } from '../config/rate-limits';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse } from '../http/respond';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
@@ -66,14 +68,25 @@ const overloaded = () =>
   });
 
 /**
- * The pause before a key refused for taking more than its share hears so (`keyShedDelayMs`): its flood's
- * refusals then cost the process a timer each, at most one per connection per pause, instead of as many
- * as it can send (bench:abuse (a): 1,261 refusals a second of one key took the CPU other keys needed).
- * Nothing is held meanwhile: no turn, no room in the budget, no body.
+ * The pause before a key refused for taking more than its share hears so (`keyShedDelayMs`), and a client
+ * refused again past its rate limit: its flood's refusals then cost the process a timer each, at most one
+ * per connection per pause, instead of as many as it can send (bench:abuse (a): 1,261 refusals a second
+ * of one key took the CPU other keys needed; --attack cheap: 1,767 429s a second). Nothing is held
+ * meanwhile: no turn, no room in the budget, no body.
  */
-const shedDelay = (strapi: Core.Strapi) => {
-  const ms = pluginConfig(strapi).keyShedDelayMs;
+const shedDelay = (strapi: Core.Strapi, atMostMs = Infinity) => {
+  const ms = Math.min(pluginConfig(strapi).keyShedDelayMs, atMostMs);
   return ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+};
+
+/**
+ * The 429 of a counter known spent from memory, after the shed delay (never past the window's end), with
+ * the time left once it has passed.
+ */
+const refuseSpent = async (strapi: Core.Strapi, limit: RateLimit, spent: SpentStanding, policy: RateLimitPolicy): Promise<never> => {
+  const started = Date.now();
+  await shedDelay(strapi, spent.resetMs);
+  throw tooManyRequests(limit, { remaining: 0, resetMs: Math.max(0, spent.resetMs - (Date.now() - started)) }, policy);
 };
 
 const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
@@ -117,17 +130,18 @@ const sendError = (ctx: Context, error: ApiError) =>
  * guesses: the chance of a right one stays below 2^-186, in penalty or not. What the
  * quota still does: a spent address's failures are refused from this process's memory (no write to the
  * shared store), a token that cannot be a key (none, or not of the key format) without even a key lookup,
- * and the 429 tells a misconfigured client to stop.
+ * and the 429 tells a misconfigured client to stop. That refusal is held back `keyShedDelayMs`, like a
+ * key's past its limit: a flood of failures costs at most one refusal per connection per pause.
  */
 const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: AddressStanding): Promise<ApiKey> => {
   const token = bearerToken(ctx.get('Authorization') || undefined);
   const address = { kind: 'address', id: clientAddressKey(ctx.ip) } as const;
   const limit = pluginConfig(strapi).unauthenticatedRateLimit;
   const spent = standing.spent(address.id);
-  if (spent && !(token && parseKey(token))) throw tooManyRequests(limit, spent, 'address');
+  if (spent && !(token && parseKey(token))) return refuseSpent(strapi, limit, spent, 'address');
   const key = token ? await getService('keys').authenticate(token) : null;
   if (key) return key;
-  if (spent) throw tooManyRequests(limit, spent, 'address');
+  if (spent) return refuseSpent(strapi, limit, spent, 'address');
   const count = await getService('rate-limits').count(address, limit);
   standing.learned(address.id, count);
   if (count?.exceeded) throw tooManyRequests(limit, count, 'address');
@@ -137,11 +151,17 @@ const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: Address
 /**
  * Counts the request against the key's limit (its own, else the config's default; read with the key at
  * every request, so a change applies on the next one). The RateLimit fields go on every answer that
- * follows, errors included; past the limit, 429 with Retry-After.
+ * follows, errors included; past the limit, 429 with Retry-After. A key that sends again once refused is
+ * refused from memory until its window ends (http/key-standing.ts), and that refusal is held back like a
+ * shed one (`keyShedDelayMs`): a flood past the limit then costs no count in the store, and at most one
+ * refusal per connection per pause, instead of taking the CPU other keys need (bench:abuse --attack cheap).
  */
-const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey) => {
+const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey, standing: KeyStanding) => {
   const limit = key.limits ?? pluginConfig(strapi).rateLimit;
+  const spent = standing.spent(key.keyId, limit);
+  if (spent) return refuseSpent(strapi, limit, spent, 'key');
   const count = await getService('rate-limits').count({ kind: 'key', id: key.keyId }, limit);
+  standing.learned(key.keyId, limit, count);
   if (!count) return;
   if (count.exceeded) throw tooManyRequests(limit, count, 'key');
   ctx.set(rateLimitHeaders(limit, count));
@@ -276,7 +296,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   const key = await authenticate(ctx, strapi, limits.addresses);
   observeUsage(ctx, key, match);
   labelRequestKey(ctx, key.keyId);
-  await applyRateLimit(ctx, strapi, key);
+  await applyRateLimit(ctx, strapi, key, limits.keys);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets
   // judge their own names.
@@ -385,9 +405,9 @@ const holdUntilSent = (ctx: Context, release: () => void, sendTimeoutMs: number)
 
 /**
  * The process's bounds on keyed work (turns, per key too, and records expanded at once), and what it last
- * learned of client addresses' failed authentications.
+ * learned of client addresses' failed authentications and of keys past their rate limit.
  */
-type Limits = { gate: LoadGate; records: RecordBudget; addresses: AddressStanding };
+type Limits = { gate: LoadGate; records: RecordBudget; addresses: AddressStanding; keys: KeyStanding };
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
   let made: Limits | null = null;
@@ -403,6 +423,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
       }),
       records: createRecordBudget({ capacity: config.expandedRecordsInFlight, maxWaitMs: config.requestWaitMs }),
       addresses: createAddressStanding(),
+      keys: createKeyStanding(),
     };
     return made;
   };
