@@ -17,7 +17,8 @@
  *   object types (openapi/types.ts), the row types that reads return and serializers take (serialize/rows.ts).
  * - kernel: config/ and utils/ (getService), which any layer may use.
  *
- * Beside the layers: the plugin's shared/ contracts are imported by its server and its admin, which do
+ * The plugin is a package of its own (src/plugins/public-api, packed by `npm run plugin:pack`): nothing in its
+ * folder imports a file outside it. Beside the layers: the plugin's shared/ contracts are imported by its server and its admin, which do
  * not import each other; the application's own code (src/domain, src/api, src/seed, src/settings,
  * config/) does not reach into the plugin, and nothing in src/ imports scripts, benchmarks or tests.
  */
@@ -138,6 +139,12 @@ module.exports = {
       { path: '^src/plugins/' },
     ),
     forbid(
+      'plugin-stands-alone',
+      'The plugin is a package of its own (its folder is what is packed): nothing in it imports a file outside its folder; packages are dependencies or peers in its package.json.',
+      { path: '^src/plugins/public-api/' },
+      { pathNot: '^(src/plugins/public-api/|node_modules/)', dependencyTypesNot: ['core'] },
+    ),
+    forbid(
       'plugin-not-to-app',
       "The plugin stands alone: it does not import the application's own code.",
       { path: '^src/plugins/' },
@@ -190,7 +197,7 @@ module.exports = {
           '(^|/)tsconfig\\.json$',
           '^src/index\\.ts$',
           '^src/api/[^/]+/(controllers|services|routes)/[^/]+\\.ts$',
-          '^src/plugins/public-api/(strapi-server\\.js|admin/src/index\\.ts)$',
+          '^src/plugins/public-api/(bin/[^/]+\\.js|admin/src/index\\.ts)$',
           '^config/[^/]+\\.ts$',
           '^scripts/[^/]+\\.(ts|js)$',
         ],
@@ -207,7 +214,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^(dist|build|\\.cache|\\.tmp)/', '^bench/\\.data/'] },
+    exclude: { path: ['^(dist|build|\\.cache|\\.tmp)/', '^bench/\\.data/', '^src/plugins/public-api/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     combinedDependencies: false,
