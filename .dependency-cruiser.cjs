@@ -54,6 +54,9 @@ const CODECS = [
   `${SERVER}assets/(?!(bytes|lookup-cache|variant-cache|transform|transform-pipeline|transform-pool|transform-worker)\\.ts$)`,
 ];
 
+/** The plugin's built command line as its bin and `npm run key` import it: unresolved until the plugin is built. */
+const PLUGIN_BUILD = '^(strapi-plugin-public-data-api/cli|\\.\\./dist/cli/index\\.js)$';
+
 /** A rule that `from` may not import `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
@@ -142,7 +145,7 @@ module.exports = {
       'plugin-stands-alone',
       'The plugin is a package of its own (its folder is what is packed): nothing in it imports a file outside its folder; packages are dependencies or peers in its package.json.',
       { path: '^src/plugins/public-api/' },
-      { pathNot: '^(src/plugins/public-api/|node_modules/)', dependencyTypesNot: ['core'] },
+      { pathNot: ['^(src/plugins/public-api/|node_modules/)', PLUGIN_BUILD], dependencyTypesNot: ['core'] },
     ),
     forbid(
       'plugin-not-to-app',
@@ -207,9 +210,10 @@ module.exports = {
     {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: 'An import that resolves to nothing fails at run time.',
+      comment:
+        "An import that resolves to nothing fails at run time. The plugin's command line is there once the plugin is built (scripts/plugin.js), not in a fresh clone.",
       from: {},
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, pathNot: PLUGIN_BUILD },
     },
   ],
   options: {
