@@ -83,6 +83,9 @@ const ensurePluginBuilt = ({ quiet = false } = {}) => {
 const PACKABLE =
   /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.js|dist\/(server|cli|transform-worker)\/index\.js|dist\/admin\/[^/]+\.m?js)$/;
 
+/** The paths of a tarball's content list that are not the package's build, manifest or documents. */
+const unpackable = (paths) => paths.filter((file) => !PACKABLE.test(file));
+
 /** Builds, verifies and packs the plugin; resolves to the tarball's path. */
 const pack = () => {
   build();
@@ -94,7 +97,7 @@ const pack = () => {
   }).toString();
   const [packed] = JSON.parse(output);
   const tarball = path.join(PACK_DIR, packed.filename);
-  const unexpected = packed.files.map((file) => file.path).filter((file) => !PACKABLE.test(file));
+  const unexpected = unpackable(packed.files.map((file) => file.path));
   if (unexpected.length > 0) {
     fs.rmSync(tarball, { force: true });
     throw new Error(`The tarball would hold files that are not the package's build:\n  ${unexpected.join('\n  ')}`);
@@ -157,7 +160,7 @@ const develop = () => {
   });
 };
 
-module.exports = { ensurePluginBuilt, sourceHash, PLUGIN_DIR };
+module.exports = { ensurePluginBuilt, sourceHash, unpackable, PLUGIN_DIR };
 
 if (require.main === module) {
   const supportedNode = require('./supported-node');
