@@ -68,6 +68,8 @@ const sdk = (args, { quiet = false } = {}) =>
 /** Builds the plugin (server, transform worker, command line, admin) into its dist/, and stamps it. */
 const build = ({ quiet = false } = {}) => {
   const hash = sourceHash();
+  // A build cut short leaves dist/ half written: without a stamp, the next check builds again.
+  fs.rmSync(STAMP, { force: true });
   sdk(['build', ...(quiet ? ['--silent'] : [])], { quiet });
   fs.writeFileSync(STAMP, hash);
 };
@@ -116,7 +118,9 @@ const pack = () => {
  * the plugin) is touched, and Strapi restarts on the new build; the admin's dev server reloads dist/admin.
  */
 const develop = () => {
-  const strapi = spawn(process.execPath, [path.join(ROOT, 'scripts', 'supported-node.js'), 'strapi', 'develop', ...process.argv.slice(3)], {
+  // This process runs on a supported Node.js already (below), and so does Strapi, its child.
+  const strapiBin = path.join(path.dirname(require.resolve('@strapi/strapi/package.json', { paths: [ROOT] })), 'bin', 'strapi.js');
+  const strapi = spawn(process.execPath, [strapiBin, 'develop', ...process.argv.slice(3)], {
     cwd: ROOT,
     stdio: 'inherit',
   });
