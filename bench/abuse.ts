@@ -310,7 +310,7 @@ export const main = async (args: string[]): Promise<number> => {
           'cheap',
           { ...env, PUBLIC_API_RATE_LIMIT_REQUESTS: String(DEFAULT_KEY_RATE_LIMIT.requests), PUBLIC_API_RATE_LIMIT_WINDOW: String(DEFAULT_KEY_RATE_LIMIT.window) },
           async (api) => ({
-            attack: { kind: 'http', url: `${api}/events?limit=10&sort=-startsAt`, headers: { Authorization: `Bearer ${k.attacker}` }, connections, seconds },
+            attack: { kind: 'http', url: `${api}/events?limit=10`, headers: { Authorization: `Bearer ${k.attacker}` }, connections, seconds },
             probes: { read: readProbe(api, k.victim) },
           }),
           options,
