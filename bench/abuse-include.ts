@@ -5,8 +5,14 @@
 
 /** One GET; its status and body size. */
 const sized = async (url: string, headers: Record<string, string>) => {
-  const res = await fetch(url, { headers });
-  return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
+  try {
+    const res = await fetch(url, { headers });
+    return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
+  } catch (error) {
+    // undici says only "fetch failed"; the reason is its cause.
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    throw new Error(`GET ${url}: ${cause ?? String(error)}`);
+  }
 };
 
 /** The reads an attacker would try, deepest first (the include depth limit is 3 levels). */
