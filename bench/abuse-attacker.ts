@@ -114,7 +114,10 @@ const atomicLoop = async (attack: Extract<Attack, { kind: 'atomic' }>, tally: Ta
       })),
     });
   await untilDeadline(attack.seconds, attack.connections, async () => {
-    count(tally, await request(agent, target, { method: 'POST', headers: { ...attack.headers, 'Content-Type': ATOMIC_MEDIA_TYPE }, body: body() }));
+    count(
+      tally,
+      await request(agent, target, { method: 'POST', headers: { ...attack.headers, 'Content-Type': ATOMIC_MEDIA_TYPE }, body: body() }),
+    );
   });
   agent.destroy();
 };

@@ -64,4 +64,3 @@ export const findAttack = async (api: string, headers: Record<string, string>): 
   }
   throw new Error('No include read is served at all; is the database seeded?');
 };
-

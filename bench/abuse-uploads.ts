@@ -84,4 +84,3 @@ export const uploadSoak = async (env: BenchEnv, key: string, uploadsDir: string)
       if (!before.has(file) && file.startsWith('CV_')) fs.rmSync(path.join(uploadsDir, file), { force: true });
   }
 };
-

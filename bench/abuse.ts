@@ -283,7 +283,13 @@ export const main = async (args: string[]): Promise<number> => {
           async (api) => {
             target ??= await findAttack(api, { Authorization: `Bearer ${k.attacker}` });
             return {
-              attack: { kind: 'http', url: `${api}${target.path}`, headers: { Authorization: `Bearer ${k.attacker}` }, connections, seconds },
+              attack: {
+                kind: 'http',
+                url: `${api}${target.path}`,
+                headers: { Authorization: `Bearer ${k.attacker}` },
+                connections,
+                seconds,
+              },
               probes: { read: readProbe(api, k.victim) },
               note: `GET ${target.label} (${(target.bytes / 1e6).toFixed(1)} MB)${target.refusedFirst.map((refused) => `; refused up front: ${refused}`).join('')}`,
             };
@@ -308,9 +314,19 @@ export const main = async (args: string[]): Promise<number> => {
       done(
         await runRow(
           'cheap',
-          { ...env, PUBLIC_API_RATE_LIMIT_REQUESTS: String(DEFAULT_KEY_RATE_LIMIT.requests), PUBLIC_API_RATE_LIMIT_WINDOW: String(DEFAULT_KEY_RATE_LIMIT.window) },
+          {
+            ...env,
+            PUBLIC_API_RATE_LIMIT_REQUESTS: String(DEFAULT_KEY_RATE_LIMIT.requests),
+            PUBLIC_API_RATE_LIMIT_WINDOW: String(DEFAULT_KEY_RATE_LIMIT.window),
+          },
           async (api) => ({
-            attack: { kind: 'http', url: `${api}/events?limit=10`, headers: { Authorization: `Bearer ${k.attacker}` }, connections, seconds },
+            attack: {
+              kind: 'http',
+              url: `${api}/events?limit=10`,
+              headers: { Authorization: `Bearer ${k.attacker}` },
+              connections,
+              seconds,
+            },
             probes: { read: readProbe(api, k.victim) },
           }),
           options,
@@ -434,7 +450,9 @@ export const main = async (args: string[]): Promise<number> => {
     `Load average at the end: ${load()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; the bench process's CPU ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (preparation included), the attackers' ${runs.reduce((sum, run) => sum + run.attack.cpuSeconds, 0).toFixed(1)} s.`,
   );
   say();
-  say('| Row | Other key | Idle p95 | Under attack p95 | Ratio | Other key not 2xx | Attacker 2xx/s | Attacker answers | Attacker CPU | Bench CPU | Peak RSS |');
+  say(
+    '| Row | Other key | Idle p95 | Under attack p95 | Ratio | Other key not 2xx | Attacker 2xx/s | Attacker answers | Attacker CPU | Bench CPU | Peak RSS |',
+  );
   say('| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |');
   for (const run of runs)
     for (const [probe, figures] of Object.entries(run.figures))

@@ -63,7 +63,9 @@ export const encodeChunks = async (chunks: readonly Buffer[], coding: ContentCod
   if (chunks.length === 1) return encode(chunks[0]!, coding, level);
   const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   const encoder =
-    coding === 'br' ? zlib.createBrotliCompress(brotliOptions(level ?? BROTLI_LEVEL, length)) : zlib.createGzip({ level: level ?? GZIP_LEVEL });
+    coding === 'br'
+      ? zlib.createBrotliCompress(brotliOptions(level ?? BROTLI_LEVEL, length))
+      : zlib.createGzip({ level: level ?? GZIP_LEVEL });
   const out: Buffer[] = [];
   await pipeline(Readable.from(chunks), encoder, async (coded: AsyncIterable<Buffer>) => {
     for await (const piece of coded) out.push(piece);

@@ -121,8 +121,7 @@ const encoded = async (
   const compressible = document.length >= COMPRESSION_THRESHOLD_BYTES;
   if (compressible) vary.push('Accept-Encoding');
   const coding = compressible ? chooseCoding(context.acceptEncoding) : null;
-  const memo =
-    cachedRead && tag !== null && !noStore ? { tag, compressible, headers: { ...headers }, vary: [...vary] } : undefined;
+  const memo = cachedRead && tag !== null && !noStore ? { tag, compressible, headers: { ...headers }, vary: [...vary] } : undefined;
   if (tag !== null) headers.ETag = codedTag(tag, coding);
 
   if (cachedRead && tag !== null && noneMatch(context.ifNoneMatch, tag)) {
