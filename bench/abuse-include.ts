@@ -3,15 +3,19 @@
  * the largest page the response bound serves, found on the running server.
  */
 
-/** One GET; its status and body size. */
-const sized = async (url: string, headers: Record<string, string>) => {
+/**
+ * One GET; its status and body size. Sent a second time when the connection fails: on a loaded machine a
+ * kept-alive socket the server was closing (its keep-alive timeout) was reused between two steps.
+ */
+const sized = async (url: string, headers: Record<string, string>, attempt = 1): Promise<{ status: number; bytes: number }> => {
   try {
     const res = await fetch(url, { headers });
     return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
   } catch (error) {
     // undici says only "fetch failed"; the reason is its cause.
+    if (attempt === 1) return sized(url, headers, 2);
     const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new Error(`GET ${url}: ${cause ?? String(error)}`);
+    throw new Error(`GET ${url}: ${cause ?? String(error)}`, { cause: error });
   }
 };
 
