@@ -14,6 +14,11 @@ import type { Attack, AttackResult } from './abuse-attacker';
 /** One probe of the victim: its status and milliseconds. */
 export type Probe = () => Promise<{ status: number; ms: number }>;
 
+/**
+ * `samples`: the milliseconds of every answer, whatever its status (a request left without an answer
+ * counts its 30 s), so that a flood that times the other key out shows as its p95, not as no figure;
+ * `notOk`: the answers that were not 2xx, by status (0: none within 30 s).
+ */
 export type Series = { samples: number[]; notOk: Record<string, number> };
 
 export type VictimFigures = { idle: Series; busy: Series };
@@ -38,8 +43,8 @@ export const timed = async (url: string, init: RequestInit = {}): Promise<{ stat
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const record = (series: Series, answer: { status: number; ms: number }) => {
-  if (answer.status >= 200 && answer.status < 300) series.samples.push(answer.ms);
-  else series.notOk[String(answer.status)] = (series.notOk[String(answer.status)] ?? 0) + 1;
+  series.samples.push(answer.ms);
+  if (answer.status < 200 || answer.status >= 300) series.notOk[String(answer.status)] = (series.notOk[String(answer.status)] ?? 0) + 1;
 };
 
 const DIST_ATTACKER = path.join(__dirname, 'abuse-attacker.js');
@@ -77,24 +82,24 @@ export const measureUnderAttack = async (
     names.map((name) => [name, { idle: { samples: [], notOk: {} }, busy: { samples: [], notOk: {} } }]),
   );
   for (const name of names) for (let i = 0; i < options.warmup; i += 1) await probes[name]!();
-  // The probes take turns, one every intervalMs at most, so that each sees the same moments of the run.
-  const turns = async (phase: 'idle' | 'busy', more: () => boolean) => {
-    for (let next = 0; more(); next += 1) {
-      const name = names[next % names.length]!;
-      const started = performance.now();
-      // A probe sent while the attack ran counts, however long after its end it is answered: under a
-      // flood that stalls the server, the one probe of the whole attack is the figure.
-      record(figures[name]![phase], await probes[name]!());
-      await sleep(Math.max(0, options.intervalMs - (performance.now() - started)));
-    }
-  };
-  let idleLeft = options.idleSamples * names.length;
-  await turns('idle', () => idleLeft-- > 0);
+  // Each probe is a loop of its own, one request every intervalMs at most: a write held up for seconds
+  // does not keep the reads from being measured meanwhile.
+  const loops = (phase: 'idle' | 'busy', more: (name: string) => boolean) =>
+    Promise.all(
+      names.map(async (name) => {
+        while (more(name)) {
+          const started = performance.now();
+          record(figures[name]![phase], await probes[name]!());
+          await sleep(Math.max(0, options.intervalMs - (performance.now() - started)));
+        }
+      }),
+    );
+  await loops('idle', (name) => figures[name]!.idle.samples.length < options.idleSamples);
   let over = false;
   const attacking = launchAttack(attack).finally(() => (over = true));
   // Awaited below; a failure meanwhile must not count as unhandled.
   attacking.catch(() => undefined);
   await sleep(RAMP_MS);
-  await turns('busy', () => !over);
+  await loops('busy', () => !over);
   return { figures, attack: await attacking };
 };

@@ -148,7 +148,7 @@ const notOkCount = (figures: VictimFigures) =>
 const describe = (run: RowRun) => {
   if (run.note) say(`  ${run.note}`);
   say(
-    `  attacker: ${run.attack.requests} requests in ${run.attack.seconds.toFixed(0)} s, ${run.attack.successesPerSecond.toFixed(1)} x 2xx/s; ${statusList(run.attack.statuses)}; its CPU ${run.attack.cpuSeconds.toFixed(1)} s`,
+    `  attacker: ${run.attack.requests} requests in ${run.attack.seconds.toFixed(0)} s, ${run.attack.successesPerSecond.toFixed(2)} x 2xx/s; ${statusList(run.attack.statuses)}; its CPU ${run.attack.cpuSeconds.toFixed(1)} s`,
   );
   for (const [probe, figures] of Object.entries(run.figures)) {
     say(
@@ -170,7 +170,7 @@ const rowAims = (run: RowRun): Aim[] => [
   {
     row: run.row,
     aim: 'attacker served (2xx/s > 0), server up',
-    measured: `${run.attack.successesPerSecond.toFixed(1)}/s; ${run.up ? 'up' : 'down'}`,
+    measured: `${run.attack.successesPerSecond.toFixed(2)}/s; ${run.up ? 'up' : 'down'}`,
     met: run.attack.successesPerSecond > 0 && run.up,
   },
 ];
@@ -457,7 +457,7 @@ export const main = async (args: string[]): Promise<number> => {
   for (const run of runs)
     for (const [probe, figures] of Object.entries(run.figures))
       say(
-        `| ${run.row} | ${probe} | ${percentile(figures.idle.samples, 95).toFixed(1)} ms | ${percentile(figures.busy.samples, 95).toFixed(1)} ms | ${ratioOf(figures).toFixed(1)}x | ${notOkCount(figures) || 'none'} | ${run.attack.successesPerSecond.toFixed(1)} | ${statusList(run.attack.statuses)} | ${run.attack.cpuSeconds.toFixed(1)} s | ${run.benchCpuSeconds.toFixed(1)} s | ${mib(run.peakRss)} |`,
+        `| ${run.row} | ${probe} | ${percentile(figures.idle.samples, 95).toFixed(1)} ms | ${percentile(figures.busy.samples, 95).toFixed(1)} ms | ${ratioOf(figures).toFixed(1)}x | ${notOkCount(figures) || 'none'} | ${run.attack.successesPerSecond.toFixed(2)} | ${statusList(run.attack.statuses)} | ${run.attack.cpuSeconds.toFixed(1)} s | ${run.benchCpuSeconds.toFixed(1)} s | ${mib(run.peakRss)} |`,
       );
   say();
   say('| Row | Aim | Measured | Met |');
