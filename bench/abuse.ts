@@ -1,60 +1,81 @@
 /**
- * `npm run bench:abuse`: the soak of issue 15 ("How we know"), three parts, each printed with its aims
- * and whether they were met:
+ * `npm run bench:abuse`: one key (or one anonymous client) attacks, another key's p95 under the attack is
+ * divided by its p95 idle, measured in the same run on the same server (issue 34, "How we know"). Rows:
  *
- *   (a) include: `--connections` (100) connections of one key ask for the heaviest include read the
- *       grants allow (the deepest include paths at the largest page the response bound serves) for
- *       `--seconds` (30); meanwhile a second key reads a 10-record page one request after another. Aims:
- *       the process stays up, its peak RSS stays under 1 GB, and the second key's p95 stays under 10 times
- *       its idle p95 (measured first, in the same run).
- *   (b) transforms: bench/transform-abuse.ts (6 clients of distinct heavy AVIF variants; another client's
- *       cached variant p95 under 50 ms, its first small thumbnails under 2 s).
- *   (c) uploads: 20 concurrent job applications with a 10 MiB CV, three rounds. Aim: RSS under 600 MB.
+ *   include          `--connections` (100) connections of the heaviest include read the grants allow (the
+ *                    deepest include paths at the largest page the response bound serves); also the
+ *                    server's peak RSS (aim: under 768 MB);
+ *   cheap            `--connections` connections of 10-record pages, at the default rate limit (600
+ *                    requests a minute: most of the flood is 429);
+ *   atomic-sqlite    a loop of 100-add atomic requests on 1, then 4, connections (SQLite);
+ *   atomic-postgres  the same on PostgreSQL; the other key reads, and writes events (the same type);
+ *   transforms       6 addresses asking for new AVIF variants of a 2400 x 1600 photo without pause; the
+ *                    other client asks for fresh 1000-pixel-wide WebPs of it and for a cached variant;
+ *   uploads          rounds of 20 concurrent job applications with a 10 MiB CV (issue 15 (c)): peak RSS.
  *
- *   npm run bench:abuse -- [--parts include,transforms,uploads] [--seconds 30] [--connections 100]
- *                          [--events 20000] [--in-flight 4,8,16,32] [--attack include|cheap]
+ *   npm run bench:abuse -- [--rows include,cheap,atomic-sqlite,atomic-postgres,transforms,uploads]
+ *                          [--seconds 20] [--connections 100] [--events 20000] [--in-flight 4,8,16,32]
  *
- * `--in-flight` runs part (a) once per value of PUBLIC_API_REQUESTS_IN_FLIGHT (a fresh server each) and
- * prints them side by side: how the load gate's default was chosen (docs/benchmarks.md). `--attack cheap`
- * makes part (a)'s attack 10-record pages by a key at the default limit of 600 requests a minute, most of
- * them answered 429: what a flood of cheap requests and refusals costs the second key (issue 34).
+ * Each row prints the other key's idle and attacked p95 and their ratio (aim < 10x, every answer 2xx), and
+ * the attacker's 2xx answers per second and answers by status (aim: not starved, more than none), the
+ * attacking process's CPU seconds and the bench process's own (the other key's prober), and the server's
+ * peak RSS. `--in-flight` runs the include row once per value of PUBLIC_API_REQUESTS_IN_FLIGHT.
  *
- * The database is bench/.data/abuse.db (the demo content and `--events` benchmark events, inserted when
- * missing and kept between runs); the application runs as a child process (its memory is sampled from
- * /proc with its descendants'), the attack runs in an autocannon process of its own so that the second
- * key's timings are not the load generator's. CVs stored by part (c) are removed at the end. Exit status 0 when
- * every aim of the parts run was met.
+ * Databases: bench/.data/abuse.db (the demo content and `--events` benchmark events, kept between runs)
+ * for include, cheap and uploads; a copy of it for atomic-sqlite, a new PostgreSQL database for
+ * atomic-postgres (bench/abuse-databases.ts), bench/.data/abuse-transforms.db with the bench images for
+ * transforms: each removed at the row's end. The application runs as a child process (its memory sampled
+ * from /proc with its descendants'), the attack in another (bench/abuse-attacker.ts). Exit status 0 when
+ * every aim of the rows run was met.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawn } from 'node:child_process';
+import type { Attack, AttackResult } from './abuse-attacker';
+import { postgresDatabase, sqliteCopy, type BenchDatabase } from './abuse-databases';
+import { findAttack, type AttackTarget } from './abuse-include';
+import { answers, uploadSoak, UPLOAD_RSS_AIM } from './abuse-uploads';
+import { measureUnderAttack, percentile, timed, type Probe, type VictimFigures } from './abuse-victim';
+import { BENCH_IMAGES, getJson, prepareAssets, removeAssets } from './assets';
 import { mib, residentBytes, sampleMemory } from './memory';
-import { APP_ROOT, startServer, type RunningServer } from './server';
-import { benchEnvironment, createApiKey, withStrapi, type BenchEnv } from './setup';
-import { main as transformSoak } from './transform-abuse';
+import { startServer } from './server';
+import { benchEnvironment, createApiKey, DATA_DIR, withStrapi, type BenchEnv } from './setup';
+import { DEFAULT_KEY_RATE_LIMIT } from '../src/plugins/public-api/server/src/config/rate-limits';
 import { seedBulkEvents, seedDemo } from '../src/seed';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-const PARTS = ['include', 'transforms', 'uploads'] as const;
-type Part = (typeof PARTS)[number];
+const ROWS = ['include', 'cheap', 'atomic-sqlite', 'atomic-postgres', 'transforms', 'uploads'] as const;
+type RowName = (typeof ROWS)[number];
 
-const INCLUDE_RSS_AIM = 1_000_000_000;
-const INCLUDE_P95_RATIO_AIM = 10;
-const UPLOAD_RSS_AIM = 600_000_000;
-const UPLOAD_CONCURRENCY = 20;
-const UPLOAD_ROUNDS = 3;
-const CV_BYTES = 10 * 1024 * 1024;
-const IDLE_REQUESTS = 100;
+/** Issue 34: the peak under the deepest include stays under 768 MB (the contract's bound is 1 GB). */
+export const INCLUDE_RSS_AIM = 768_000_000;
+const RATIO_AIM = 10;
+const ATOMIC_OPERATIONS = 100;
+const ATOMIC_CONNECTIONS = [1, 4];
+const TRANSFORM_CLIENTS = 6;
+/** The other key's pace: at most one request every 150 ms, 400 a minute, within the default rate limit. */
+const VICTIM_INTERVAL_MS = 150;
+const IDLE_SAMPLES = 60;
+/** A fresh WebP takes a few hundred milliseconds: fewer idle samples, so the row stays short. */
+const TRANSFORM_IDLE_SAMPLES = 10;
 
-type Aim = { part: string; aim: string; measured: string; met: boolean };
+type Keys = { attacker: string; victim: string };
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+/** One row's run: the victim's figures per probe, the attack's result, the server's memory. */
+type RowRun = {
+  row: string;
+  figures: Record<string, VictimFigures>;
+  attack: AttackResult;
+  benchCpuSeconds: number;
+  startRss: number;
+  peakRss: number;
+  up: boolean;
+  note?: string;
 };
+
+type Aim = { row: string; aim: string; measured: string; met: boolean };
 
 const load = () =>
   os
@@ -62,406 +83,385 @@ const load = () =>
     .map((value) => value.toFixed(2))
     .join(' ');
 
-/** One GET; its status, milliseconds and body size. */
-const timedGet = async (url: string, headers: Record<string, string>) => {
-  const started = performance.now();
-  const res = await fetch(url, { headers });
-  const bytes = (await res.arrayBuffer()).byteLength;
-  return { status: res.status, ms: performance.now() - started, bytes };
-};
+const statusList = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([status, n]) => `${n} x ${status === '0' ? 'no answer' : status}`)
+    .join(', ') || 'none';
 
-// ---------------------------------------------------------------------------------------------------------
-// (a) include
-// ---------------------------------------------------------------------------------------------------------
-
-/** The reads an attacker would try, deepest first (the include depth limit is 3 levels). */
-const INCLUDE_CANDIDATES = [
-  { resource: 'buildings', include: 'events.venue.events,events.festival.events' },
-  { resource: 'buildings', include: 'events.venue.events' },
-  { resource: 'events', include: 'venue.events,festival.events' },
-  { resource: 'events', include: 'venue.events' },
-  { resource: 'buildings', include: 'events.venue,events.festival' },
-  { resource: 'events', include: 'venue,festival' },
-];
-
-/** The attack's read: its path and query below the API base (the same on every server of the run). */
-type AttackTarget = { path: string; label: string; bytes: number; refusedFirst: string[] };
-
-/**
- * The heaviest read the server serves: for each candidate, deepest first, the largest `limit` (1 to 100)
- * that is not refused up front (400 include_too_large), found by bisection; the first candidate served
- * at any limit wins.
- */
-const findAttack = async (api: string, headers: Record<string, string>): Promise<AttackTarget> => {
-  const refusedFirst: string[] = [];
-  for (const candidate of INCLUDE_CANDIDATES) {
-    const pathOf = (limit: number) => `/${candidate.resource}?limit=${limit}&include=${candidate.include}`;
-    const urlOf = (limit: number) => `${api}${pathOf(limit)}`;
-    const at100 = await timedGet(urlOf(100), headers);
-    if (at100.status === 200)
-      return {
-        path: pathOf(100),
-        label: `/${candidate.resource}?limit=100&include=${candidate.include}`,
-        bytes: at100.bytes,
-        refusedFirst,
-      };
-    refusedFirst.push(`/${candidate.resource}?limit=100&include=${candidate.include}: ${at100.status}`);
-    let served = 0;
-    let bytes = 0;
-    let refused = 100;
-    while (refused - served > 1) {
-      const limit = Math.floor((served + refused) / 2);
-      const res = await timedGet(urlOf(limit), headers);
-      if (res.status === 200) {
-        served = limit;
-        bytes = res.bytes;
-      } else {
-        refused = limit;
-      }
-    }
-    if (served > 0) return { path: pathOf(served), label: pathOf(served), bytes, refusedFirst };
-  }
-  throw new Error('No include read is served at all; is the database seeded?');
-};
-
-type Attack = { requests: number; statuses: Record<string, number>; errors: number; timeouts: number; rps: number };
-
-/**
- * autocannon in a process of its own (its command line, JSON result): parsing tens of MB per answer
- * would otherwise take this process's event loop, which times the second key.
- */
-const attack = (url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<Attack> =>
-  new Promise((resolve, reject) => {
-    const cli = path.join(APP_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
-    const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
-    const child = spawn(process.execPath, [cli, '-c', String(connections), '-d', String(seconds), '-t', '30', '-j', ...headerArgs, url], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      try {
-        const result = JSON.parse(out) as {
-          requests: { total: number; average: number };
-          errors: number;
-          timeouts: number;
-          statusCodeStats?: Record<string, { count: number }>;
-        };
-        resolve({
-          requests: result.requests.total,
-          statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stat]) => [status, stat.count])),
-          errors: result.errors,
-          timeouts: result.timeouts,
-          rps: result.requests.average,
-        });
-      } catch {
-        reject(new Error(`autocannon exited with ${code} and no result`));
-      }
-    });
-  });
-
-/** The cheap read of `--attack cheap`: the second key's own page. */
-const CHEAP_ATTACK: AttackTarget = {
-  path: '/events?limit=10',
-  label: '/events?limit=10 (key at 600 requests a minute)',
-  bytes: 0,
-  refusedFirst: [],
-};
-
-type IncludeRun = {
-  inFlight: string;
-  target: AttackTarget;
-  attack: Attack;
-  idleP95: number;
-  busyP95: number;
-  busyP50: number;
-  victimRequests: number;
-  victimNon200: Record<string, number>;
-  peakRss: number;
-  startRss: number;
-  survived: boolean;
-};
-
-const includeSoak = async (
-  env: BenchEnv,
-  keys: Keys,
-  options: { seconds: number; connections: number; inFlight: number | null; cheap: boolean },
-  known: AttackTarget | null,
-): Promise<IncludeRun> => {
-  const server = await startServer({
-    ...env,
-    ...(options.inFlight === null ? {} : { PUBLIC_API_REQUESTS_IN_FLIGHT: String(options.inFlight) }),
-  });
-  try {
-    const api = `${server.url}/api/v2`;
-    // `--attack cheap`: the attacker reads the victim's own cheap page with a key at the default limit
-    // (600 requests a minute), so most of its flood is 429s (issue 34, the row of cheap reads).
-    const attacker = { Authorization: `Bearer ${options.cheap ? keys.limited : keys.attacker}` };
-    const victim = { Authorization: `Bearer ${keys.victim}` };
-    const victimUrl = `${api}/events?limit=10`;
-    const target = options.cheap ? CHEAP_ATTACK : (known ?? (await findAttack(api, attacker)));
-    for (let i = 0; i < 20; i += 1) await timedGet(victimUrl, victim);
-    const idle: number[] = [];
-    for (let i = 0; i < IDLE_REQUESTS; i += 1) idle.push((await timedGet(victimUrl, victim)).ms);
-    const startRss = residentBytes(server.pid);
-    const memory = sampleMemory(server.pid);
-    say(
-      `  ${options.connections} connections of GET ${target.label} (${(target.bytes / 1e6).toFixed(1)} MB each) for ${options.seconds} s ...`,
-    );
-    const attacking = attack(`${api}${target.path}`, attacker, options.connections, options.seconds);
-    let done = false;
-    void attacking.finally(() => (done = true)).catch(() => undefined);
-    // The first second is the attack's ramp: not counted.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const busy: number[] = [];
-    const non200: Record<string, number> = {};
-    while (!done) {
-      const res = await timedGet(victimUrl, victim).catch(() => ({ status: 0, ms: NaN, bytes: 0 }));
-      if (done) break;
-      if (res.status === 200) busy.push(res.ms);
-      else non200[String(res.status)] = (non200[String(res.status)] ?? 0) + 1;
-    }
-    const result = await attacking;
-    memory.stop();
-    const survived = await answers(server);
-    return {
-      inFlight: options.inFlight === null ? 'default' : String(options.inFlight),
-      target,
-      attack: result,
-      idleP95: percentile(idle, 95),
-      busyP95: percentile(busy, 95),
-      busyP50: percentile(busy, 50),
-      victimRequests: busy.length + Object.values(non200).reduce((a, b) => a + b, 0),
-      victimNon200: non200,
-      peakRss: memory.peak(),
-      startRss,
-      survived,
-    };
-  } finally {
-    await server.stop();
-  }
-};
-
-/** Whether the server still answers (its health check, within 10 s) and has not exited. */
-const answers = async (server: RunningServer): Promise<boolean> => {
-  try {
-    const res = await fetch(`${server.url}/_health`, { signal: AbortSignal.timeout(10_000) });
-    return res.status < 500 && !server.exited();
-  } catch {
-    return false;
-  }
-};
-
-const describeRun = (run: IncludeRun) => {
-  say(
-    `  attack: ${run.attack.requests} requests (${run.attack.rps.toFixed(1)}/s), by status ${JSON.stringify(run.attack.statuses)}, ${run.attack.errors} errors, ${run.attack.timeouts} timeouts`,
-  );
-  say(
-    `  second key: idle p95 ${run.idleP95.toFixed(1)} ms; under attack p50 ${run.busyP50.toFixed(1)} ms, p95 ${run.busyP95.toFixed(1)} ms (${(run.busyP95 / run.idleP95).toFixed(1)}x) over ${run.victimRequests} requests, not 200: ${JSON.stringify(run.victimNon200)}`,
-  );
-  say(`  RSS: ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; process ${run.survived ? 'up' : 'DOWN'} at the end`);
-};
-
-const includeAims = (run: IncludeRun): Aim[] => [
-  { part: '(a) include', aim: 'the process stays up', measured: run.survived ? 'up' : 'down', met: run.survived },
-  { part: '(a) include', aim: `peak RSS < ${mib(INCLUDE_RSS_AIM)}`, measured: mib(run.peakRss), met: run.peakRss < INCLUDE_RSS_AIM },
-  {
-    part: '(a) include',
-    aim: `second key p95 < ${INCLUDE_P95_RATIO_AIM}x idle, every answer 200`,
-    measured: `${run.busyP95.toFixed(1)} ms / ${run.idleP95.toFixed(1)} ms = ${(run.busyP95 / run.idleP95).toFixed(1)}x; not 200: ${Object.values(run.victimNon200).reduce((a, b) => a + b, 0)}`,
-    met: run.busyP95 < INCLUDE_P95_RATIO_AIM * run.idleP95 && Object.keys(run.victimNon200).length === 0,
-  },
-];
-
-// ---------------------------------------------------------------------------------------------------------
-// (c) uploads
-// ---------------------------------------------------------------------------------------------------------
-
-/** A PDF of exactly `bytes` bytes (a one-page document, padded after its end marker). */
-const paddedPdf = (bytes: number): Buffer => {
-  const head = Buffer.from(
-    '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
-    'latin1',
-  );
-  return Buffer.concat([head, Buffer.alloc(bytes - head.length, 0x20)]);
-};
-
-type UploadRun = { statuses: Record<string, number>; peakRss: number; startRss: number; survived: boolean };
-
-const uploadSoak = async (env: BenchEnv, keys: Keys, uploadsDir: string): Promise<UploadRun> => {
-  const before = new Set(fs.readdirSync(uploadsDir));
+/** A run of one row on a server of its own: the attack and probes are built once the server is up. */
+const runRow = async (
+  row: string,
+  env: Record<string, string>,
+  build: (api: string) => Promise<{ attack: Attack; probes: Record<string, Probe>; note?: string }>,
+  options: { idleSamples: number; warmup: number },
+): Promise<RowRun> => {
   const server = await startServer(env);
   try {
     const api = `${server.url}/api/v2`;
-    const auth = { Authorization: `Bearer ${keys.attacker}` };
-    const jobs = (await (await fetch(`${api}/jobs?limit=100`, { headers: auth })).json()) as {
-      data: { id: string; attributes: { closesOn?: string | null } }[];
-    };
-    const today = new Date().toISOString().slice(0, 10);
-    const job = jobs.data.find((candidate) => !candidate.attributes.closesOn || candidate.attributes.closesOn >= today);
-    if (!job) throw new Error('No open job to apply to in the demo content.');
-    const cv = new Blob([paddedPdf(CV_BYTES)], { type: 'application/pdf' });
+    const { attack, probes, note } = await build(api);
     const startRss = residentBytes(server.pid);
-    const memory = sampleMemory(server.pid, 100);
-    const statuses: Record<string, number> = {};
-    say(`  ${UPLOAD_ROUNDS} rounds of ${UPLOAD_CONCURRENCY} concurrent job applications, each with a ${mib(CV_BYTES)} CV ...`);
-    for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
-      await Promise.all(
-        Array.from({ length: UPLOAD_CONCURRENCY }, async (_, n) => {
-          const form = new FormData();
-          form.set(
-            'data',
-            JSON.stringify({
-              data: {
-                type: 'job-application',
-                attributes: { job: job.id, name: `Abuse Soak ${round}-${n}`, email: `soak-${round}-${n}@example.com`, consent: true },
-              },
-            }),
-          );
-          form.set('cv', cv, 'cv.pdf');
-          const res = await fetch(`${api}/commands/job-application`, { method: 'POST', headers: auth, body: form }).catch(() => null);
-          const status = res ? String(res.status) : 'error';
-          await res?.arrayBuffer();
-          statuses[status] = (statuses[status] ?? 0) + 1;
-        }),
-      );
-    }
+    const memory = sampleMemory(server.pid);
+    const cpu = process.cpuUsage();
+    const measured = await measureUnderAttack(probes, attack, { ...options, intervalMs: VICTIM_INTERVAL_MS });
+    const used = process.cpuUsage(cpu);
     memory.stop();
-    return { statuses, peakRss: memory.peak(), startRss, survived: await answers(server) };
+    return {
+      row,
+      figures: measured.figures,
+      attack: measured.attack,
+      benchCpuSeconds: (used.user + used.system) / 1e6,
+      startRss,
+      peakRss: memory.peak(),
+      up: await answers(server),
+      note,
+    };
   } finally {
     await server.stop();
-    // The CVs the accepted applications stored: this run's own files, removed.
-    for (const file of fs.readdirSync(uploadsDir))
-      if (!before.has(file) && file.startsWith('CV_')) fs.rmSync(path.join(uploadsDir, file), { force: true });
   }
 };
 
-// ---------------------------------------------------------------------------------------------------------
+const readProbe =
+  (api: string, key: string): Probe =>
+  () =>
+    timed(`${api}/events?limit=10`, { headers: { Authorization: `Bearer ${key}` } });
 
-type Keys = { attacker: string; victim: string; limited: string };
+let serial = 0;
+const writeProbe =
+  (api: string, key: string): Probe =>
+  () =>
+    timed(`${api}/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/vnd.api+json' },
+      body: JSON.stringify({
+        data: {
+          type: 'events',
+          attributes: { title: `Abuse victim ${process.pid} ${(serial += 1)}`, startsAt: '2027-03-01T19:00:00.000Z', category: 'talk' },
+        },
+      }),
+    });
 
-const USAGE =
-  'usage: npm run bench:abuse -- [--parts include,transforms,uploads] [--seconds S>=5] [--connections N>=1] [--events N>=1000] [--in-flight 4,8,16,32] [--attack include|cheap]\n';
+const ratioOf = (figures: VictimFigures) => percentile(figures.busy.samples, 95) / percentile(figures.idle.samples, 95);
+const notOkCount = (figures: VictimFigures) =>
+  [...Object.values(figures.idle.notOk), ...Object.values(figures.busy.notOk)].reduce((sum, n) => sum + n, 0);
+
+const describe = (run: RowRun) => {
+  if (run.note) say(`  ${run.note}`);
+  say(
+    `  attacker: ${run.attack.requests} requests in ${run.attack.seconds.toFixed(0)} s, ${run.attack.successesPerSecond.toFixed(2)} x 2xx/s; ${statusList(run.attack.statuses)}; its CPU ${run.attack.cpuSeconds.toFixed(1)} s`,
+  );
+  for (const [probe, figures] of Object.entries(run.figures)) {
+    say(
+      `  other key, ${probe}: idle p95 ${percentile(figures.idle.samples, 95).toFixed(1)} ms (${figures.idle.samples.length}); under attack p50 ${percentile(figures.busy.samples, 50).toFixed(1)} ms, p95 ${percentile(figures.busy.samples, 95).toFixed(1)} ms (${figures.busy.samples.length}): ${ratioOf(figures).toFixed(1)}x; not 2xx: idle ${statusList(figures.idle.notOk)}, under attack ${statusList(figures.busy.notOk)}`,
+    );
+  }
+  say(
+    `  bench process CPU ${run.benchCpuSeconds.toFixed(1)} s; server RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; ${run.up ? 'up' : 'DOWN'} at the end`,
+  );
+};
+
+const rowAims = (run: RowRun): Aim[] => [
+  ...Object.entries(run.figures).map(([probe, figures]) => ({
+    row: run.row,
+    aim: `${probe}: p95 < ${RATIO_AIM}x idle, every answer 2xx`,
+    measured: `${percentile(figures.busy.samples, 95).toFixed(1)} / ${percentile(figures.idle.samples, 95).toFixed(1)} ms = ${ratioOf(figures).toFixed(1)}x; not 2xx: ${notOkCount(figures)}`,
+    met: ratioOf(figures) < RATIO_AIM && notOkCount(figures) === 0,
+  })),
+  {
+    row: run.row,
+    aim: 'attacker served (2xx/s > 0), server up',
+    measured: `${run.attack.successesPerSecond.toFixed(2)}/s; ${run.up ? 'up' : 'down'}`,
+    met: run.attack.successesPerSecond > 0 && run.up,
+  },
+];
+
+/** Boots Strapi in this process on another database (`env` over this process's), then restores the environment. */
+const withStrapiOn = async <T>(env: Record<string, string>, work: Parameters<typeof withStrapi<T>>[0]): Promise<T> => {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await withStrapi(work);
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+};
+
+const newKeys = async (strapi: Parameters<Parameters<typeof withStrapi>[0]>[0], row: string): Promise<Keys> => {
+  const stamp = Date.now();
+  return {
+    attacker: await createApiKey(strapi, `abuse ${row} attacker ${stamp}`, 'all'),
+    victim: await createApiKey(strapi, `abuse ${row} other key ${stamp}`, 'all'),
+  };
+};
+
+const atomicAttack = (api: string, key: string, connections: number, seconds: number): Attack => ({
+  kind: 'atomic',
+  url: `${api}/operations`,
+  headers: { Authorization: `Bearer ${key}` },
+  connections,
+  operations: ATOMIC_OPERATIONS,
+  seconds,
+});
+
+const USAGE = `usage: npm run bench:abuse -- [--rows ${ROWS.join(',')}] [--seconds S>=5] [--connections N>=1] [--events N>=1000] [--in-flight 4,8,16,32]\n`;
 
 export const main = async (args: string[]): Promise<number> => {
   const { values } = parseArgs({
     args,
     options: {
-      parts: { type: 'string', default: PARTS.join(',') },
-      seconds: { type: 'string', default: '30' },
+      rows: { type: 'string' },
+      // The name of issue 15's runs, kept.
+      parts: { type: 'string' },
+      seconds: { type: 'string', default: '20' },
       connections: { type: 'string', default: '100' },
       events: { type: 'string', default: '20000' },
       'in-flight': { type: 'string' },
-      attack: { type: 'string', default: 'include' },
     },
   });
-  const parts = values.parts.split(',') as Part[];
+  const rows = (values.rows ?? values.parts ?? ROWS.join(',')).split(',') as RowName[];
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   const events = Number(values.events);
   const inFlights = values['in-flight']?.split(',').map(Number) ?? [null];
   if (
-    parts.some((part) => !PARTS.includes(part)) ||
+    rows.some((row) => !ROWS.includes(row)) ||
     !Number.isInteger(seconds) ||
     seconds < 5 ||
     !Number.isInteger(connections) ||
     connections < 1 ||
     !Number.isInteger(events) ||
     events < 1000 ||
-    inFlights.some((value) => value !== null && (!Number.isInteger(value) || value < 1)) ||
-    !['include', 'cheap'].includes(values.attack)
+    inFlights.some((value) => value !== null && (!Number.isInteger(value) || value < 1))
   ) {
     process.stderr.write(USAGE);
     return 2;
   }
 
   const started = Date.now();
+  const cpuAtStart = process.cpuUsage();
   say(`bench:abuse, ${new Date().toISOString()}, load average ${load()} (1, 5, 15 min), ${os.cpus().length} cores`);
+  const runs: RowRun[] = [];
   const aims: Aim[] = [];
-  if (parts.includes('include') || parts.includes('uploads')) {
-    const env = benchEnvironment('abuse.db');
+  const done = (run: RowRun, extra: Aim[] = []) => {
+    describe(run);
+    runs.push(run);
+    aims.push(...rowAims(run), ...extra);
+  };
+  const options = { idleSamples: IDLE_SAMPLES, warmup: 20 };
+
+  const env: BenchEnv = benchEnvironment('abuse.db');
+  const onBenchDatabase = rows.some((row) => ['include', 'cheap', 'atomic-sqlite', 'uploads'].includes(row));
+  let keys: Record<string, Keys> = {};
+  let uploadsDir = '';
+  if (onBenchDatabase) {
     say(`Preparing ${env.DATABASE_FILENAME} (demo content and ${events} events) ...`);
-    let uploadsDir = '';
-    const keys = await withStrapi(async (strapi) => {
+    keys = await withStrapi(async (strapi) => {
       await seedDemo(strapi, { log: () => {} });
       const bulk = await seedBulkEvents(strapi, events, { log: () => {} });
       say(`  ${bulk.inserted} events inserted, ${bulk.alreadyPresent} already present.`);
       uploadsDir = path.join(strapi.dirs.static.public, 'uploads');
-      const stamp = Date.now();
-      return {
-        attacker: await createApiKey(strapi, `abuse attacker ${stamp}`, 'all'),
-        victim: await createApiKey(strapi, `abuse second key ${stamp}`, 'all'),
-        limited: await createApiKey(strapi, `abuse attacker at 600 a minute ${stamp}`, 'all', { requests: 600, window: 60 }),
-      };
-    });
-    try {
-      if (parts.includes('include')) {
-        say();
-        say('(a) include');
-        const runs: IncludeRun[] = [];
-        let target: AttackTarget | null = null;
-        for (const inFlight of inFlights) {
-          if (inFlights.length > 1) say(` PUBLIC_API_REQUESTS_IN_FLIGHT=${inFlight}`);
-          const run = await includeSoak(env, keys, { seconds, connections, inFlight, cheap: values.attack === 'cheap' }, target);
-          if (!target) {
-            target = run.target;
-            for (const refused of target.refusedFirst) say(`  refused up front: ${refused}`);
-          }
-          describeRun(run);
-          runs.push(run);
-        }
-        if (runs.length > 1) {
-          say();
-          say('| In flight | Attack req/s | Attack answers | Second key idle p95 | Under attack p50 / p95 | Ratio | Not 200 | Peak RSS |');
-          say('| ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |');
-          for (const run of runs) {
-            say(
-              `| ${run.inFlight} | ${run.attack.rps.toFixed(1)} | ${Object.entries(run.attack.statuses)
-                .map(([status, count]) => `${count} x ${status}`)
-                .join(
-                  ', ',
-                )} | ${run.idleP95.toFixed(1)} ms | ${run.busyP50.toFixed(1)} / ${run.busyP95.toFixed(1)} ms | ${(run.busyP95 / run.idleP95).toFixed(1)}x | ${JSON.stringify(run.victimNon200)} | ${mib(run.peakRss)} |`,
-            );
-          }
-        }
-        for (const run of runs)
-          aims.push(...includeAims(run).map((aim) => (runs.length > 1 ? { ...aim, part: `${aim.part}, in flight ${run.inFlight}` } : aim)));
-      }
-      if (parts.includes('uploads')) {
-        say();
-        say('(c) uploads');
-        const run = await uploadSoak(env, keys, uploadsDir);
-        say(
-          `  answers by status: ${JSON.stringify(run.statuses)}; RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; process ${run.survived ? 'up' : 'DOWN'}`,
-        );
-        aims.push({
-          part: '(c) uploads',
-          aim: `peak RSS < ${mib(UPLOAD_RSS_AIM)}, process up`,
-          measured: mib(run.peakRss),
-          met: run.peakRss < UPLOAD_RSS_AIM && run.survived,
-        });
-      }
-    } finally {
-      fs.rmSync(env.PUBLIC_API_ASSET_CACHE_DIR, { recursive: true, force: true });
-    }
-  }
-  if (parts.includes('transforms')) {
-    say();
-    say('(b) transforms (bench/transform-abuse.ts)');
-    const status = await transformSoak(['--seconds', String(Math.min(seconds, 30)), '--clients', '6']);
-    aims.push({
-      part: '(b) transforms',
-      aim: 'cached variant p95 < 50 ms, first thumbnails < 2 s (see above)',
-      measured: status === 0 ? 'met' : 'not met',
-      met: status === 0,
+      const made: Record<string, Keys> = {};
+      for (const row of ['include', 'cheap', 'atomic-sqlite', 'uploads']) made[row] = await newKeys(strapi, row);
+      return made;
     });
   }
 
+  try {
+    if (rows.includes('include')) {
+      let target: AttackTarget | null = null;
+      for (const inFlight of inFlights) {
+        const row = inFlight === null ? 'include' : `include, ${inFlight} in flight`;
+        say();
+        say(`${row}: ${connections} connections of the deepest include`);
+        const k = keys.include!;
+        const run = await runRow(
+          row,
+          { ...env, ...(inFlight === null ? {} : { PUBLIC_API_REQUESTS_IN_FLIGHT: String(inFlight) }) },
+          async (api) => {
+            target ??= await findAttack(api, { Authorization: `Bearer ${k.attacker}` });
+            return {
+              attack: {
+                kind: 'http',
+                url: `${api}${target.path}`,
+                headers: { Authorization: `Bearer ${k.attacker}` },
+                connections,
+                seconds,
+              },
+              probes: { read: readProbe(api, k.victim) },
+              note: `GET ${target.label} (${(target.bytes / 1e6).toFixed(1)} MB)${target.refusedFirst.map((refused) => `; refused up front: ${refused}`).join('')}`,
+            };
+          },
+          options,
+        );
+        done(run, [
+          {
+            row,
+            aim: `peak RSS < ${INCLUDE_RSS_AIM / 1e6} MB`,
+            measured: `${mib(run.peakRss)} (${(run.peakRss / 1e6).toFixed(0)} MB)`,
+            met: run.peakRss < INCLUDE_RSS_AIM,
+          },
+        ]);
+      }
+    }
+
+    if (rows.includes('cheap')) {
+      say();
+      say(`cheap: ${connections} connections of 10-record pages, at the default rate limit (${DEFAULT_KEY_RATE_LIMIT.requests} a minute)`);
+      const k = keys.cheap!;
+      done(
+        await runRow(
+          'cheap',
+          {
+            ...env,
+            PUBLIC_API_RATE_LIMIT_REQUESTS: String(DEFAULT_KEY_RATE_LIMIT.requests),
+            PUBLIC_API_RATE_LIMIT_WINDOW: String(DEFAULT_KEY_RATE_LIMIT.window),
+          },
+          async (api) => ({
+            attack: {
+              kind: 'http',
+              url: `${api}/events?limit=10`,
+              headers: { Authorization: `Bearer ${k.attacker}` },
+              connections,
+              seconds,
+            },
+            probes: { read: readProbe(api, k.victim) },
+          }),
+          options,
+        ),
+      );
+    }
+
+    if (rows.includes('atomic-sqlite')) {
+      const copy: BenchDatabase = sqliteCopy(env.DATABASE_FILENAME, path.join(DATA_DIR, `abuse-atomic-${process.pid}.db`));
+      try {
+        for (const width of ATOMIC_CONNECTIONS) {
+          const row = `atomic-sqlite, ${width} connection${width > 1 ? 's' : ''}`;
+          say();
+          say(`${row}: a loop of ${ATOMIC_OPERATIONS}-add atomic requests`);
+          const k = keys['atomic-sqlite']!;
+          done(
+            await runRow(
+              row,
+              { ...env, ...copy.env },
+              async (api) => ({ attack: atomicAttack(api, k.attacker, width, seconds), probes: { read: readProbe(api, k.victim) } }),
+              options,
+            ),
+          );
+        }
+      } finally {
+        await copy.drop();
+      }
+    }
+
+    if (rows.includes('atomic-postgres')) {
+      say();
+      say('Preparing a PostgreSQL database (the demo content) ...');
+      const database = await postgresDatabase();
+      try {
+        const k = await withStrapiOn(database.env, async (strapi) => {
+          await seedDemo(strapi, { log: () => {} });
+          return newKeys(strapi, 'atomic-postgres');
+        });
+        for (const width of ATOMIC_CONNECTIONS) {
+          const row = `atomic-postgres, ${width} connection${width > 1 ? 's' : ''}`;
+          say();
+          say(`${row}: a loop of ${ATOMIC_OPERATIONS}-add atomic requests`);
+          done(
+            await runRow(
+              row,
+              { ...env, ...database.env },
+              async (api) => ({
+                attack: atomicAttack(api, k.attacker, width, seconds),
+                probes: { read: readProbe(api, k.victim), 'write (POST /events)': writeProbe(api, k.victim) },
+              }),
+              options,
+            ),
+          );
+        }
+      } finally {
+        await database.drop();
+      }
+    }
+
+    if (rows.includes('transforms')) {
+      say();
+      say(`transforms: ${TRANSFORM_CLIENTS} addresses asking for new AVIF variants of ${BENCH_IMAGES[0].name}`);
+      const assetsEnv = benchEnvironment('abuse-transforms.db');
+      fs.rmSync(assetsEnv.DATABASE_FILENAME, { force: true });
+      let written: string[] = [];
+      try {
+        const apiKey = await withStrapi(async (strapi) => {
+          written = await prepareAssets(strapi);
+          return createApiKey(strapi, 'bench abuse transforms', 'all');
+        });
+        let freshHeight = 600;
+        done(
+          await runRow(
+            'transforms',
+            { ...assetsEnv, IS_PROXIED: 'true' },
+            async (api) => {
+              const record = await getJson(`${api}/buildings/bench-assets`, { Authorization: `Bearer ${apiKey}` });
+              const urlOf = (name: string) => record.data.attributes.images.find((image) => image.fileName === name)!.url;
+              const photo = urlOf(BENCH_IMAGES[0].name);
+              const client = { 'X-Forwarded-For': '198.51.100.200' };
+              return {
+                attack: { kind: 'transforms', url: photo, clients: TRANSFORM_CLIENTS, seconds },
+                probes: {
+                  // A new height each time: a first-time 1000-pixel-wide WebP (cost 2.2, not a cheap one).
+                  'fresh 1000 px WebP': () => timed(`${photo}?w=1000&h=${(freshHeight += 1)}&fit=cover&format=webp`, { headers: client }),
+                  'cached variant': () => timed(`${photo}?w=400&format=webp`, { headers: client }),
+                },
+              };
+            },
+            { idleSamples: TRANSFORM_IDLE_SAMPLES, warmup: 2 },
+          ),
+        );
+      } finally {
+        removeAssets(written, assetsEnv.PUBLIC_API_ASSET_CACHE_DIR);
+        fs.rmSync(assetsEnv.DATABASE_FILENAME, { force: true });
+        benchEnvironment('abuse.db');
+      }
+    }
+
+    if (rows.includes('uploads')) {
+      say();
+      say('uploads (issue 15 (c))');
+      const run = await uploadSoak(env, keys.uploads!.attacker, uploadsDir);
+      say(
+        `  answers by status: ${JSON.stringify(run.statuses)}; RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; process ${run.survived ? 'up' : 'DOWN'}`,
+      );
+      aims.push({
+        row: 'uploads',
+        aim: `peak RSS < ${UPLOAD_RSS_AIM / 1e6} MB, process up`,
+        measured: mib(run.peakRss),
+        met: run.peakRss < UPLOAD_RSS_AIM && run.survived,
+      });
+    }
+  } finally {
+    fs.rmSync(env.PUBLIC_API_ASSET_CACHE_DIR, { recursive: true, force: true });
+  }
+
+  const benchCpu = process.cpuUsage(cpuAtStart);
   say();
-  say(`Load average at the end: ${load()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`);
-  say('| Part | Aim | Measured | Met |');
+  say(
+    `Load average at the end: ${load()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; the bench process's CPU ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (preparation included), the attackers' ${runs.reduce((sum, run) => sum + run.attack.cpuSeconds, 0).toFixed(1)} s.`,
+  );
+  say();
+  say(
+    '| Row | Other key | Idle p95 | Under attack p95 | Ratio | Other key not 2xx | Attacker 2xx/s | Attacker answers | Attacker CPU | Bench CPU | Peak RSS |',
+  );
+  say('| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |');
+  for (const run of runs)
+    for (const [probe, figures] of Object.entries(run.figures))
+      say(
+        `| ${run.row} | ${probe} | ${percentile(figures.idle.samples, 95).toFixed(1)} ms | ${percentile(figures.busy.samples, 95).toFixed(1)} ms | ${ratioOf(figures).toFixed(1)}x | ${notOkCount(figures) || 'none'} | ${run.attack.successesPerSecond.toFixed(2)} | ${statusList(run.attack.statuses)} | ${run.attack.cpuSeconds.toFixed(1)} s | ${run.benchCpuSeconds.toFixed(1)} s | ${mib(run.peakRss)} |`,
+      );
+  say();
+  say('| Row | Aim | Measured | Met |');
   say('| --- | --- | --- | --- |');
-  for (const aim of aims) say(`| ${aim.part} | ${aim.aim} | ${aim.measured} | ${aim.met ? 'yes' : 'NO'} |`);
+  for (const aim of aims) say(`| ${aim.row} | ${aim.aim} | ${aim.measured} | ${aim.met ? 'yes' : 'NO'} |`);
   return aims.every((aim) => aim.met) ? 0 : 1;
 };

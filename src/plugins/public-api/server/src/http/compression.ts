@@ -7,12 +7,17 @@
  *   which each further KB saved costs much more CPU.
  * - Bodies up to SYNC_LIMIT_BYTES are compressed at once (a thread-pool round trip costs more than the
  *   work); larger ones on zlib's thread pool, so a big page never blocks the event loop.
+ * - A document serialized in several chunks (http/json-chunks.ts) is fed to one zlib stream chunk by
+ *   chunk, never copied into one buffer first: a 42 MB include document was held twice while it was
+ *   compressed (issue 34, memory under the deepest include).
  * - Compressed bytes are kept by their entity tag (bounded): a document asked for again (the OpenAPI
  *   document, a popular page) is compressed once.
  *
  * Files (assets) never come here: they are sent as stored, and the image and PDF formats served are
  * compressed already.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { ContentCoding } from './accept-encoding';
@@ -48,13 +53,36 @@ export const encode = async (bytes: Buffer, coding: ContentCoding, level?: numbe
   return sync ? zlib.gzipSync(bytes, options) : gzipAsync(bytes, options);
 };
 
+/**
+ * The bytes of `chunks`, in order, in `coding`: one chunk as `encode` does; several through one zlib
+ * stream on the thread pool, so that only one chunk at a time is in zlib's hands and the document is
+ * never in memory twice. Decoded, the result is the chunks' bytes; its bytes may differ from `encode`'s
+ * of the joined chunks (where the encoder ends its blocks), which no tag depends on (http/entity-tags.ts).
+ */
+export const encodeChunks = async (chunks: readonly Buffer[], coding: ContentCoding, level?: number): Promise<Buffer> => {
+  if (chunks.length === 1) return encode(chunks[0]!, coding, level);
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const encoder =
+    coding === 'br'
+      ? zlib.createBrotliCompress(brotliOptions(level ?? BROTLI_LEVEL, length))
+      : zlib.createGzip({ level: level ?? GZIP_LEVEL });
+  const out: Buffer[] = [];
+  await pipeline(Readable.from(chunks), encoder, async (coded: AsyncIterable<Buffer>) => {
+    for await (const piece of coded) out.push(piece);
+  });
+  return out.length === 1 ? out[0]! : Buffer.concat(out);
+};
+
 const cache = new CompressedCache(COMPRESSED_CACHE_BYTES, COMPRESSED_ENTRY_BYTES);
 
-/** The representation in `coding` of the document whose coded tag is `tag` (null: untagged, not kept): kept, or compressed now and kept. */
-export const compressed = async (bytes: Buffer, coding: ContentCoding, tag: string | null): Promise<Buffer> => {
+/**
+ * The representation in `coding` of the document whose identity bytes are `chunks` and whose coded tag is
+ * `tag` (null: untagged, not kept): kept, or compressed now and kept.
+ */
+export const compressed = async (chunks: readonly Buffer[], coding: ContentCoding, tag: string | null): Promise<Buffer> => {
   const kept = tag === null ? undefined : cache.get(tag);
   if (kept) return kept;
-  const encoded = await encode(bytes, coding);
+  const encoded = await encodeChunks(chunks, coding);
   if (tag !== null) cache.set(tag, encoded);
   return encoded;
 };

@@ -76,14 +76,20 @@ const serialized = async (response: ApiResponse): Promise<{ type: string; chunks
 /** The bytes of chunks as koa sends them: one Buffer, or a stream of the chunks (not copied into one). */
 const bodyOf = (chunks: Buffer[]): Buffer | Readable => (chunks.length === 1 ? chunks[0]! : Readable.from(chunks));
 
-export const prepareResponse = async (response: ApiResponse, context: ResponseContext): Promise<OutgoingResponse> => {
+/**
+ * Not itself async, and so are its callers up to the handler's (middlewares/api-v2.ts): an async function
+ * keeps its parameters and locals alive across every await, so the handler's response, a 1,000-record
+ * include's objects, stayed in memory until its bytes had been tagged, compressed and sent. Here only
+ * `serialized` holds it, until its bytes exist (issue 34, memory under the deepest include).
+ */
+export const prepareResponse = (response: ApiResponse, context: ResponseContext): Promise<OutgoingResponse> => {
   const headers: Record<string, string> = {};
   const vary: string[] = [];
   for (const [name, value] of Object.entries(response.headers ?? {})) {
     if (name.toLowerCase() === 'vary') vary.push(...value.split(',').map((field) => field.trim()));
     else headers[name] = value;
   }
-  if (response.content !== undefined) return { status: response.status, headers, vary, body: response.content };
+  if (response.content !== undefined) return Promise.resolve({ status: response.status, headers, vary, body: response.content });
 
   const keyed = context.cachePolicy !== undefined;
   const cachedRead = keyed && isRead(context.method) && response.status === 200;
@@ -95,16 +101,27 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
     headers['Cache-Control'] = NOT_STORED;
   }
 
-  const document = await serialized(response);
-  if (document === null) return { status: response.status, headers, vary, body: null };
+  const { status, etag, noStore } = response;
+  return encoded(serialized(response), { status, etag, noStore, headers, vary, cachedRead }, context);
+};
 
-  const tagged = response.status >= 200 && response.status < 300;
-  const tag = tagged ? (response.etag ?? (await entityTagOfChunks(document.chunks))) : null;
+type Prepared = Pick<ApiResponse, 'status' | 'etag' | 'noStore'> & { headers: Record<string, string>; vary: string[]; cachedRead: boolean };
+
+/** The serialized document tagged, revalidated and content-coded: what `prepareResponse` does once the bytes exist. */
+const encoded = async (
+  serializing: ReturnType<typeof serialized>,
+  { status, etag, noStore, headers, vary, cachedRead }: Prepared,
+  context: ResponseContext,
+): Promise<OutgoingResponse> => {
+  const document = await serializing;
+  if (document === null) return { status, headers, vary, body: null };
+
+  const tagged = status >= 200 && status < 300;
+  const tag = tagged ? (etag ?? (await entityTagOfChunks(document.chunks))) : null;
   const compressible = document.length >= COMPRESSION_THRESHOLD_BYTES;
   if (compressible) vary.push('Accept-Encoding');
   const coding = compressible ? chooseCoding(context.acceptEncoding) : null;
-  const memo =
-    cachedRead && tag !== null && !response.noStore ? { tag, compressible, headers: { ...headers }, vary: [...vary] } : undefined;
+  const memo = cachedRead && tag !== null && !noStore ? { tag, compressible, headers: { ...headers }, vary: [...vary] } : undefined;
   if (tag !== null) headers.ETag = codedTag(tag, coding);
 
   if (cachedRead && tag !== null && noneMatch(context.ifNoneMatch, tag)) {
@@ -113,11 +130,11 @@ export const prepareResponse = async (response: ApiResponse, context: ResponseCo
   if (coding === null) {
     // A stream has no length of its own: Content-Length is the document's.
     if (document.chunks.length > 1) headers['Content-Length'] = String(document.length);
-    return { status: response.status, headers, vary, type: document.type, body: bodyOf(document.chunks), memo };
+    return { status, headers, vary, type: document.type, body: bodyOf(document.chunks), memo };
   }
   headers['Content-Encoding'] = coding;
-  // Untagged bodies (errors) are not kept: their tag would have to be computed for nothing.
-  const bytes = document.chunks.length === 1 ? document.chunks[0]! : Buffer.concat(document.chunks, document.length);
-  const body = await compressed(bytes, coding, tag === null ? null : headers.ETag!);
-  return { status: response.status, headers, vary, type: document.type, body, memo };
+  // Untagged bodies (errors) are not kept: their tag would have to be computed for nothing. The chunks are
+  // compressed as they are, never joined first (http/compression.ts).
+  const body = await compressed(document.chunks, coding, tag === null ? null : headers.ETag!);
+  return { status, headers, vary, type: document.type, body, memo };
 };

@@ -39,7 +39,7 @@ import { revalidationOf, sendMemoAnswer } from './revalidation';
 import { rateLimitHeaders, tooManyRequests, type RateLimitPolicy } from '../http/rate-limit';
 import type { RateLimit } from '../config/rate-limits';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
-import { prepareResponse } from '../http/respond';
+import { prepareResponse, type OutgoingResponse } from '../http/respond';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
 import { assertStorableRequest } from '../http/storable';
 import { bearerToken, parseKey } from '../keys/token';
@@ -94,13 +94,19 @@ const isUnderBase = (path: string) => path === API_BASE_PATH || path.startsWith(
 /** What the edge knows when it sends: the key's cache policy once the key is known (undefined before). */
 type Sending = { cachePolicy: CachePolicy | null | undefined };
 
-const send = async (ctx: Context, response: ApiResponse, sending: Sending = { cachePolicy: undefined }) => {
-  const outgoing = await prepareResponse(response, {
+/**
+ * Not async: an async function would hold `response` (a large include's objects) until the bytes were
+ * sent; only the serializer holds it, until the bytes exist (http/respond.ts, issue 34).
+ */
+const send = (ctx: Context, response: ApiResponse, sending: Sending = { cachePolicy: undefined }) =>
+  prepareResponse(response, {
     method: ctx.method,
     acceptEncoding: ctx.get('Accept-Encoding') || undefined,
     ifNoneMatch: ctx.get('If-None-Match') || undefined,
     cachePolicy: sending.cachePolicy,
-  });
+  }).then((outgoing) => deliver(ctx, outgoing));
+
+const deliver = (ctx: Context, outgoing: OutgoingResponse) => {
   ctx.status = outgoing.status;
   ctx.set(outgoing.headers);
   // Vary adds to what the CORS layer set (Origin) instead of replacing it.
@@ -356,18 +362,13 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     reserveExpansion,
     assertExpansionRoom,
   };
-  let response: ApiResponse;
-  try {
-    response = await handler(request);
-  } catch (error) {
-    release();
-    throw error;
-  }
   // The response is built, serialized, compressed and sent within the turn: what it holds in memory is
   // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag, so it
-  // takes a turn as well; its 304 costs no compression and no bytes on the wire.
+  // takes a turn as well; its 304 costs no compression and no bytes on the wire. The handler's response
+  // goes straight to `send`, in no variable of this function: one would keep its objects alive until
+  // this function resumed, after the bytes had been compressed (issue 34).
   try {
-    const outgoing = await send(ctx, response, { cachePolicy: key.cache });
+    const outgoing = await send(ctx, await handler(request), { cachePolicy: key.cache });
     if (revalidation && mark && outgoing.memo)
       getService('revalidation').remember(revalidation.id, revalidation.state, mark, outgoing.memo);
   } catch (error) {
