@@ -33,6 +33,7 @@ import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { normalizeRequestOrigin, originAllowed } from '../http/origins';
 import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
+import { createCharge, type KeyCount } from './charge';
 import { observeUsage } from './usage';
 import { revalidationOf, sendMemoAnswer } from './revalidation';
 import { rateLimitHeaders, tooManyRequests } from '../http/rate-limit';
@@ -137,14 +138,16 @@ const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: Address
 /**
  * Counts the request against the key's limit (its own, else the config's default; read with the key at
  * every request, so a change applies on the next one). The RateLimit fields go on every answer that
- * follows, errors included; past the limit, 429 with Retry-After.
+ * follows, errors included; past the limit, 429 with Retry-After. What the request's work costs beyond
+ * its unit is charged by the handler before the work (middlewares/charge.ts).
  */
-const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey) => {
+const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey): Promise<KeyCount | null> => {
   const limit = key.limits ?? pluginConfig(strapi).rateLimit;
   const count = await getService('rate-limits').count({ kind: 'key', id: key.keyId }, limit);
-  if (!count) return;
+  if (!count) return null;
   if (count.exceeded) throw tooManyRequests(limit, count, 'key');
   ctx.set(rateLimitHeaders(limit, count));
+  return { keyId: key.keyId, limit, count };
 };
 
 /**
@@ -276,7 +279,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   const key = await authenticate(ctx, strapi, limits.addresses);
   observeUsage(ctx, key, match);
   labelRequestKey(ctx, key.keyId);
-  await applyRateLimit(ctx, strapi, key);
+  const counted = await applyRateLimit(ctx, strapi, key);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets
   // judge their own names.
@@ -335,6 +338,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     supports,
     reserveExpansion,
     assertExpansionRoom,
+    charge: createCharge(ctx, counted),
   };
   let response: ApiResponse;
   try {
