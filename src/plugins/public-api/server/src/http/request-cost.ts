@@ -27,6 +27,7 @@
  * per-client share (assets/fair-queue.ts) and weighed by their own cost there (assets/transform-cost.ts).
  * Pure.
  */
+import { MAX_REQUESTS } from '../config/rate-limits';
 
 /** The work a request announces beyond being a request: each counted as soon as it is known. */
 export type RequestCost = {
@@ -55,15 +56,22 @@ export const COST_WEIGHTS = {
 /** A count as a whole number of at least 0 (anything else counts as nothing: the caller counted it). */
 const whole = (value: number | undefined): number => (value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
 
+/**
+ * Units of one kind of work, at most the largest quota a key may have: with the request's own unit that
+ * is more than any quota, so a larger price would change nothing (the request is refused whole), and the
+ * sum of the kinds stays a safe integer whatever a client declared.
+ */
+const priced = (units: number): number => Math.min(units, MAX_REQUESTS);
+
 /** Units for `records` records expanded by `include`. */
-export const expansionUnits = (records: number): number => Math.ceil(whole(records) / COST_WEIGHTS.expandedRecordsPerUnit);
+export const expansionUnits = (records: number): number => priced(Math.ceil(whole(records) / COST_WEIGHTS.expandedRecordsPerUnit));
 
 /** Units for `operations` atomic operations. */
-export const operationUnits = (operations: number): number => whole(operations) * COST_WEIGHTS.operation;
+export const operationUnits = (operations: number): number => priced(whole(operations) * COST_WEIGHTS.operation);
 
 /** Units for a body of `bytes` bytes: what it brings past the first MiB, per started MiB. */
 export const uploadUnits = (bytes: number): number =>
-  Math.ceil(Math.max(0, whole(bytes) - COST_WEIGHTS.uploadBytesIncluded) / COST_WEIGHTS.uploadBytesPerUnit);
+  priced(Math.ceil(Math.max(0, whole(bytes) - COST_WEIGHTS.uploadBytesIncluded) / COST_WEIGHTS.uploadBytesPerUnit));
 
 /** The units `cost` adds to the request's own. */
 export const unitsOf = (cost: RequestCost): number =>
