@@ -23,8 +23,9 @@
  *
  * With the default budget (600 units per 60 s) a client still makes 10 ordinary requests a second, or
  * 5 a second that each include up to 50 records, or writes 600 records a minute in any batching.
- * Transforms are not charged to a key: asset URLs carry none. They are governed by the transform queue's
- * per-client share (assets/fair-queue.ts) and weighed by their own cost there (assets/transform-cost.ts).
+ * Transforms are not charged to a key: asset URLs carry none. The transform queue shares them between
+ * client addresses instead, each address's share counted in the estimated cost of its transforms
+ * (assets/fair-queue.ts, assets/transform-cost.ts).
  * Pure.
  */
 import { MAX_REQUESTS } from '../config/rate-limits';
