@@ -35,7 +35,6 @@ const FESTIVAL_READ = {
   },
 };
 
-type Limit = { requests: number; window: number };
 type Answer = { status: number; headers: Record<string, string>; body: any };
 
 /** `r` of the RateLimit field: the units left. */
