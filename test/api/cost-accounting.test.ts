@@ -155,7 +155,7 @@ describe('counters in the database', () => {
         status: '429',
         code: 'too_many_requests',
         detail:
-          "This request costs 101 units (1 for the request, 100 for 100 atomic operations), more than this key's whole quota of 3 units per 60-second window: it can never be served under this limit. Ask for less (a smaller limit, fewer include paths, fewer operations per request) or for a higher limit.",
+          "This request costs 101 units (1 for the request, 100 for 100 atomic operations), more than this key's whole quota of 3 units per 60-second window: it can never be served under this limit. Ask for less (a smaller page `limit`, fewer include paths, fewer operations per request, a smaller file) or for a higher rate limit.",
         meta: { reason: 'cost_over_quota' },
       }),
     ]);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { MAX_REQUESTS } from '../../src/plugins/public-api/server/src/config/rate-limits';
+import { MAX_BODY_BYTES } from '../../src/plugins/public-api/server/src/http/body';
 import { costRefused } from '../../src/plugins/public-api/server/src/http/rate-limit';
 import {
   COST_WEIGHTS,
@@ -32,6 +33,10 @@ describe('the weights (docs/api.md, Rate limits)', () => {
   test("the testers' flood: an atomic request of 100 adds spends 100 operations' worth, a maximal include 21 units", () => {
     expect(COST_WEIGHTS.request + unitsOf({ operations: 100 })).toBe(101);
     expect(COST_WEIGHTS.request + unitsOf({ expandedRecords: 1000 })).toBe(21);
+  });
+
+  test("the bytes a request's unit covers are the JSON body limit", () => {
+    expect(COST_WEIGHTS.uploadBytesIncluded).toBe(MAX_BODY_BYTES);
   });
 
   test('a price past every quota is the largest quota: with the unit, more than any key may spend', () => {

@@ -50,7 +50,7 @@ export const costRefused = (limit: RateLimit, state: RateLimitState, cost: Reque
   if (total > limit.requests) {
     return apiError(
       429,
-      `This request costs ${describeCost(cost)}, more than this key's whole quota of ${limit.requests} units per ${limit.window}-second window: it can never be served under this limit. Ask for less (a smaller limit, fewer include paths, fewer operations per request) or for a higher limit.`,
+      `This request costs ${describeCost(cost)}, more than this key's whole quota of ${limit.requests} units per ${limit.window}-second window: it can never be served under this limit. Ask for less (a smaller page \`limit\`, fewer include paths, fewer operations per request, a smaller file) or for a higher rate limit.`,
       { reason: 'cost_over_quota', headers: rateLimitHeaders(limit, state, 'key') },
     );
   }

@@ -50,11 +50,14 @@ export const COST_WEIGHTS = {
   operation: 1,
   /** Bytes per unit (a started MiB costs a whole unit), past the bytes the request's own unit covers. */
   uploadBytesPerUnit: 1024 * 1024,
-  /** Body bytes the request's unit covers: the JSON body limit (http/body.ts MAX_BODY_BYTES). */
+  /**
+   * Body bytes the request's unit covers: the JSON body limit, http/body.ts MAX_BODY_BYTES (not imported:
+   * body.ts reaches this module through request.ts; test/unit/request-cost.test.ts holds them equal).
+   */
   uploadBytesIncluded: 1024 * 1024,
 } as const;
 
-/** A count as a whole number of at least 0 (anything else counts as nothing: the caller counted it). */
+/** A count as a whole number of at least 0: what is no positive finite number counts as nothing. */
 const whole = (value: number | undefined): number => (value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
 
 /**
