@@ -61,6 +61,8 @@ const onPostgres = {
   'read-indexes.test.ts': 'the indexes the plugin creates, and the plans that use them',
   'rate-limits-instances.test.ts':
     'two processes on one database sharing a counter (the table, then Redis); PostgreSQL only (skipped on SQLite)',
+  'cost-accounting.test.ts':
+    "charges and refunds of a request's further cost are counts of the plugin's counter table (RateLimiterPostgres); refused atomic requests and uploads write nothing",
   'rate-limits-store.test.ts': "the sweep deletes rows of the plugin's counter table by their expiry (a bigint on PostgreSQL)",
   'rate-limits.test.ts': "the counters are rows of the plugin's table (RateLimiterPostgres on Strapi's connection)",
   'read-pagination.test.ts': 'keyset conditions and sort orders (nulls, ties, collation)',

@@ -187,3 +187,42 @@ test('with one instance, every request is admitted up to the limit and none past
     ),
   );
 });
+
+describe("a request's further cost (take, giveBack, settle)", () => {
+  test('points held unused are taken first, and given back when the charge is refused', async () => {
+    const time = clock();
+    const store = sharedStore(60_000, time);
+    const leases = createRateLeases({ now: time.now, horizonMs: 50, maxSize: 100 });
+    const limit = { requests: 100_000, window: 60 };
+    // Two requests 1 ms apart: the second leases 50 points and holds 49.
+    await leases.count('key:1', limit, store.count);
+    time.advance(1);
+    expect(await leases.count('key:1', limit, store.count)).toEqual({ consumed: 2, resetMs: 59_999 });
+    expect(store.consumed()).toBe(51);
+    expect(leases.take('key:1', 10)).toEqual({ taken: 10, state: { consumed: 12, resetMs: 59_999 } });
+    expect(leases.take('key:1', 100)).toEqual({ taken: 39, state: { consumed: 51, resetMs: 59_999 } });
+    leases.giveBack('key:1', 39);
+    expect(leases.take('key:1', 5)).toEqual({ taken: 5, state: { consumed: 17, resetMs: 59_999 } });
+    // No lease, or one whose window ended: nothing to take.
+    expect(leases.take('key:2', 5)).toBeNull();
+    time.advance(60_000);
+    expect(leases.take('key:1', 5)).toBeNull();
+  });
+
+  test("a count made outside the lease moves the lease's count, the points it holds still not spent", async () => {
+    const time = clock();
+    const store = sharedStore(60_000, time);
+    const leases = createRateLeases({ now: time.now, horizonMs: 50, maxSize: 100 });
+    const limit = { requests: 100_000, window: 60 };
+    await leases.count('key:1', limit, store.count);
+    time.advance(1);
+    await leases.count('key:1', limit, store.count);
+    // 49 held; 30 more counted in the store for a charge.
+    const counted = await store.count('key:1', 30);
+    expect(leases.settle('key:1', counted!)).toEqual({ consumed: 81 - 49, resetMs: counted!.resetMs });
+    // The next request is served from the lease, counted after the charge.
+    expect((await leases.count('key:1', limit, store.count))!.consumed).toBe(33);
+    // A state older than the lease's own count does not move it back.
+    expect(leases.settle('key:1', { consumed: 10, resetMs: 59_000 })).toEqual({ consumed: 33, resetMs: 59_000 });
+  });
+});

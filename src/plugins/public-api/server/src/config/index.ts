@@ -86,7 +86,7 @@ export type PluginConfig = OperationsConfig & {
   assetOriginFetchesInFlight: number;
   /** The largest remote original copied for a transform; a larger one answers 422 `image_too_large`. */
   transformSourceMaxBytes: number;
-  /** A key's requests per window unless its own limit says otherwise (contract section 13). */
+  /** A key's units of cost per window unless its own limit says otherwise (contract section 13, http/request-cost.ts). */
   rateLimit: RateLimit;
   /** Requests without a valid key (401s), per client address (Koa's ctx.ip: see Strapi's server.proxy). */
   unauthenticatedRateLimit: RateLimit;

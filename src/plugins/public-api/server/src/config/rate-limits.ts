@@ -1,6 +1,8 @@
 /**
  * A rate limit as written in config, the grants file or the admin: `{ "requests": 600, "window": 60 }`
- * (at most `requests` requests in each window of `window` seconds; contract section 13).
+ * (at most `requests` units of cost in each window of `window` seconds, an ordinary request costing one;
+ * contract section 13, http/request-cost.ts). The field keeps its name, so limits written before costs
+ * keep their meaning.
  */
 export type RateLimit = { requests: number; window: number };
 

@@ -37,6 +37,20 @@ export type CountInStore = (name: string, points: number) => Promise<CounterStat
 export type RateLeases = {
   /** Counts one request of `name` against `limit`: from a held lease, else by taking one from the store. */
   count: (name: string, limit: RateLimit, store: CountInStore) => Promise<CounterState | null>;
+  /**
+   * Takes up to `points` of the points `name`'s lease holds unused, for a request's further cost
+   * (http/request-cost.ts): how many it took, and the counter as a request sees it then. Null when no lease
+   * of the window is held here.
+   */
+  take: (name: string, points: number) => { taken: number; state: CounterState } | null;
+  /** Gives back to `name`'s lease `points` taken for a charge that was refused (gone with a lease that ended). */
+  giveBack: (name: string, points: number) => void;
+  /**
+   * The store's counter of `name` after points were counted there outside a lease (a request's further
+   * cost): the lease's count follows it, and the state is returned as a request sees it, the points this
+   * process holds unused not counted as spent.
+   */
+  settle: (name: string, state: CounterState) => CounterState;
 };
 
 export const RATE_LEASE_DEFAULTS = { capacity: 10_000, horizonMs: 50, maxSize: 100 } as const;
@@ -109,5 +123,33 @@ export const createRateLeases = (
     return { consumed: state.consumed - (size - 1), resetMs: state.resetMs };
   };
 
-  return { count };
+  /** The lease of `name` while its window lasts, else null. */
+  const liveLease = (name: string, at: number): Lease | null => {
+    const lease = entries.get(name)?.lease ?? null;
+    return lease && at < lease.endsAt ? lease : null;
+  };
+
+  const take = (name: string, points: number): { taken: number; state: CounterState } | null => {
+    const at = now();
+    const lease = liveLease(name, at);
+    if (!lease) return null;
+    const taken = Math.max(0, Math.min(lease.held, points));
+    lease.held -= taken;
+    return { taken, state: { consumed: lease.consumed - lease.held, resetMs: lease.endsAt - at } };
+  };
+
+  const giveBack = (name: string, points: number): void => {
+    const lease = liveLease(name, now());
+    if (lease) lease.held = Math.min(lease.size, lease.held + points);
+  };
+
+  const settle = (name: string, state: CounterState): CounterState => {
+    const lease = liveLease(name, now());
+    if (!lease) return state;
+    // Counts only grow within a window: the larger one is the later (another count may have answered first).
+    lease.consumed = Math.max(lease.consumed, state.consumed);
+    return { consumed: lease.consumed - lease.held, resetMs: state.resetMs };
+  };
+
+  return { count, take, giveBack, settle };
 };

@@ -11,7 +11,8 @@
  * Bodies: JSON (`application/json` or JSON:API) for every command; multipart/form-data for commands that
  * take files, with the JSON document in a `data` part (a field, or a file part) and each file in the part
  * named after it (`cv`). File kinds are sniffed from the bytes; an empty file part counts as not sent.
- * A multipart body is admitted under the bound on uploads in flight (503 over it) before it is read, and
+ * A multipart body is paid for from the key's rate limit by its size (429, http/request-cost.ts) and
+ * admitted under the bound on uploads in flight (503 over it) before it is read, and
  * received into the request's private workspace (services/uploads.ts), which goes once the transaction
  * has ended.
  */
@@ -36,7 +37,7 @@ import { unstorableProblems } from '../write/storable';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';
 import type { UploadSession, Workspace } from '../services/uploads';
-import { reservedBytes } from '../uploads/gate';
+import { declaredLength, reservedBytes } from '../uploads/gate';
 import { storeReceivedFile } from '../uploads/store';
 import { lockUntilCommit } from '../database/connection';
 
@@ -143,7 +144,16 @@ const readMultipartCommand = async (
   if (reserved === null) await request.readBody(limit, 'multipart');
   // Room under the bound on uploads in flight (503 without), before a byte of the body is read.
   const workspace = await uploads.open(reserved ?? limit);
-  const body = await readMultipartBody(request, { directory: workspace.directory, maxFileBytes });
+  // Paid for once the room is held (a body shed with 503 has not paid): a declared length before a byte
+  // of the body is read (429 when the key cannot), a chunked body once it has arrived, before it is
+  // parsed or stored (http/request-cost.ts).
+  const declared = declaredLength(request.headers['content-length']);
+  if (declared !== null) await request.charge({ uploadedBytes: declared });
+  const body = await readMultipartBody(request, {
+    directory: workspace.directory,
+    maxFileBytes,
+    received: declared === null ? (bytes) => request.charge({ uploadedBytes: bytes }) : undefined,
+  });
   for (const name of [...Object.keys(body.fields), ...Object.keys(body.files)]) {
     if (name !== 'data' && !(name in rules)) {
       throw malformed(

@@ -12,7 +12,7 @@
  * If-Match does not apply (there is no one record whose ETag it could be).
  *
  *   parse (400, 413) -> per operation: resource, mode, grant, locale (404, 400, 403)
- *     -> [Idempotency-Key] -> transaction(operation 0 .. n-1 -> atomic:results) -> send
+ *     -> [Idempotency-Key] -> charge one unit per operation (429) -> transaction(operation 0 .. n-1 -> atomic:results) -> send
  */
 import { mayWrite, takesLocale, type Projection } from '../grants/projection';
 import { ApiError, apiError, apiErrors } from '../http/errors';
@@ -403,6 +403,8 @@ const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
   const steps = await prepareSteps(request, operations);
   return {
     body,
+    // Each operation is priced like the single write it stands for (http/request-cost.ts).
+    cost: { operations: operations.length },
     execute: async () => ({
       status: 200,
       // The applied extension is named by the media type (`ext=` of Content-Type), not by `jsonapi.ext`:

@@ -38,7 +38,8 @@ const localesFor = async (projection: Projection) => {
  * Refuses, before any included record is loaded, a read whose `include` would expand more than
  * MAX_EXPANDED_RECORDS records (counted level by level from ids: read/expansion.ts). A page is told the
  * largest `limit` that fits from its first record on. A read that fits reserves its expanded records in
- * the process's budget (503 when none frees up in time).
+ * the process's budget (503 when none frees up in time) and pays for them from the key's rate limit (429
+ * when it cannot, http/request-cost.ts), still before any is loaded.
  */
 const boundInclude = async (
   request: ApiRequest,
@@ -59,6 +60,8 @@ const boundInclude = async (
   const expanded = expandedFor(reaches, rows.length);
   if (expanded <= MAX_EXPANDED_RECORDS) {
     await request.reserveExpansion(expanded);
+    // Charged once the room is held, so that a read shed for want of room (503) has not paid for it.
+    await request.charge({ expandedRecords: expanded });
     return;
   }
   const fitting = largestFittingLimit(reaches, rows.length);

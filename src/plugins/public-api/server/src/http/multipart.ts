@@ -53,13 +53,16 @@ export const multipartBodyLimit = (maxFileBytes: number): number => maxFileBytes
 
 /**
  * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`
- * (a private one: a crash may leave a part there half written).
+ * (a private one: a crash may leave a part there half written). `received` hears the body's size once it
+ * has arrived, before it is parsed.
  */
 export const readMultipartBody = async (
   request: ApiRequest,
-  options: { directory: string; maxFileBytes: number },
+  options: { directory: string; maxFileBytes: number; received?: (bytes: number) => Promise<void> },
 ): Promise<MultipartBody> => {
   const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes), 'multipart');
+  // Told the size of a body that declared none, before anything of it is parsed or written to disk.
+  await options.received?.(bytes.length);
   const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
   const form = formidable({
     uploadDir: options.directory,

@@ -5,10 +5,11 @@
  */
 import type { RateLimit } from '../config/rate-limits';
 import { apiError, type ApiError } from './errors';
+import { COST_WEIGHTS, describeCost, unitsOf, type RequestCost } from './request-cost';
 
 /** Where a counter stands after a request was counted. */
 export type RateLimitState = {
-  /** Requests left in the current window (0 once it is spent). */
+  /** Units left in the current window (0 once it is spent; http/request-cost.ts says what a request costs). */
   remaining: number;
   /** Milliseconds until the window ends and the quota is whole again. */
   resetMs: number;
@@ -30,10 +31,35 @@ export const tooManyRequests = (limit: RateLimit, state: RateLimitState, subject
   apiError(
     429,
     subject === 'key'
-      ? `This key has used its ${limit.requests} requests of the ${limit.window}-second window; retry after the time in Retry-After.`
+      ? `This key has used its ${limit.requests} units of the ${limit.window}-second window; retry after the time in Retry-After.`
       : `Too many requests without a valid API key from this address; retry after the time in Retry-After.`,
     {
       reason: subject === 'key' ? 'rate_limited' : 'unauthenticated_rate_limited',
       headers: { ...rateLimitHeaders(limit, state, subject), 'Retry-After': String(Math.max(1, secondsToReset(state.resetMs))) },
     },
   );
+
+/**
+ * 429 for work a key cannot pay for (http/request-cost.ts), refused before any of it is done. When the
+ * request costs more than the key's whole quota no wait helps: the detail says so, names the cost and the
+ * quota, and there is no Retry-After (`meta.reason` `cost_over_quota`). Otherwise it is the ordinary 429
+ * of a spent quota (`rate_limited`, Retry-After), its detail naming the cost and what is left.
+ */
+export const costRefused = (limit: RateLimit, state: RateLimitState, cost: RequestCost): ApiError => {
+  const total = COST_WEIGHTS.request + unitsOf(cost);
+  if (total > limit.requests) {
+    return apiError(
+      429,
+      `This request costs ${describeCost(cost)}, more than this key's whole quota of ${limit.requests} units per ${limit.window}-second window: it can never be served under this limit. Ask for less (a smaller page \`limit\`, fewer include paths, fewer operations per request, a smaller file) or for a higher rate limit.`,
+      { reason: 'cost_over_quota', headers: rateLimitHeaders(limit, state, 'key') },
+    );
+  }
+  return apiError(
+    429,
+    `This request costs ${describeCost(cost)}; this key has ${Math.max(0, state.remaining)} of its ${limit.requests} units of the ${limit.window}-second window left. Nothing of it was done; retry after the time in Retry-After.`,
+    {
+      reason: 'rate_limited',
+      headers: { ...rateLimitHeaders(limit, state, 'key'), 'Retry-After': String(Math.max(1, secondsToReset(state.resetMs))) },
+    },
+  );
+};

@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
+import type { RequestCost } from './request-cost';
 
 /** Which time limit a request body is read under (http/body.ts). */
 export type BodyKind = 'json' | 'multipart';
@@ -51,6 +52,13 @@ export type ApiRequest = PublicRequest & {
    * records.
    */
   assertExpansionRoom: () => Promise<void>;
+  /**
+   * Charges the key's rate limit for work beyond the request's own unit (http/request-cost.ts), before the
+   * work is done: throws 429 when the key has not that much left, nothing of it charged. A read calls it
+   * once it has counted its expanded records, an atomic request once it has parsed its operations, an
+   * upload before its body is read.
+   */
+  charge: (cost: RequestCost) => Promise<void>;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

@@ -34,6 +34,7 @@ import { createRecordBudget, type RecordBudget } from '../http/record-budget';
 import { normalizeRequestOrigin, originAllowed } from '../http/origins';
 import { labelRequestKey, labelRequestRoute, v2RouteLabel } from './request-labels';
 import { captureSecurityHeaders } from './security-headers';
+import { createCharge, type KeyCount } from './charge';
 import { observeUsage } from './usage';
 import { revalidationOf, sendMemoAnswer } from './revalidation';
 import { rateLimitHeaders, tooManyRequests, type RateLimitPolicy } from '../http/rate-limit';
@@ -160,17 +161,20 @@ const authenticate = async (ctx: Context, strapi: Core.Strapi, standing: Address
  * follows, errors included; past the limit, 429 with Retry-After. A key that sends again once refused is
  * refused from memory until its window ends (http/key-standing.ts), and that refusal is held back like a
  * shed one (`keyShedDelayMs`): a flood past the limit then costs no count in the store, and at most one
- * refusal per connection per pause, instead of taking the CPU other keys need (bench:abuse --attack cheap).
+ * refusal per connection per pause, instead of taking the CPU other keys need (bench:abuse, row cheap).
+ * What the request's work costs beyond its unit is charged by the handler before the work
+ * (middlewares/charge.ts).
  */
-const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey, standing: KeyStanding) => {
+const applyRateLimit = async (ctx: Context, strapi: Core.Strapi, key: ApiKey, standing: KeyStanding): Promise<KeyCount | null> => {
   const limit = key.limits ?? pluginConfig(strapi).rateLimit;
   const spent = standing.spent(key.keyId, limit);
   if (spent) return refuseSpent(strapi, limit, spent, 'key');
   const count = await getService('rate-limits').count({ kind: 'key', id: key.keyId }, limit);
   standing.learned(key.keyId, limit, count);
-  if (!count) return;
+  if (!count) return null;
   if (count.exceeded) throw tooManyRequests(limit, count, 'key');
   ctx.set(rateLimitHeaders(limit, count));
+  return { keyId: key.keyId, limit, count };
 };
 
 /**
@@ -302,7 +306,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
   const key = await authenticate(ctx, strapi, limits.addresses);
   observeUsage(ctx, key, match);
   labelRequestKey(ctx, key.keyId);
-  await applyRateLimit(ctx, strapi, key, limits.keys);
+  const counted = await applyRateLimit(ctx, strapi, key, limits.keys);
   applyOriginRules(ctx, key);
   // Text no database stores never reaches a lookup of a resource, record or filter (issue 13); assets
   // judge their own names.
@@ -361,6 +365,7 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     supports,
     reserveExpansion,
     assertExpansionRoom,
+    charge: createCharge(ctx, counted),
   };
   // The response is built, serialized, compressed and sent within the turn: what it holds in memory is
   // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag, so it

@@ -88,7 +88,7 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'The request body is not application/json or application/vnd.api+json.',
   416: 'The requested byte range cannot be served from this file.',
   422: 'The body is valid JSON but names unknown or non-writable fields or holds invalid values (see `source.pointer`).',
-  429: "Too many requests: the key has used its rate limit's requests of the window (`rate_limited`), or its client address too many failed authentications (`unauthenticated_rate_limited`); retry after `Retry-After` seconds.",
+  429: "Too many requests: the key has not the units this request costs left in its rate limit's window (`rate_limited`; retry after `Retry-After` seconds), the request costs more than the key's whole quota (`cost_over_quota`; no wait helps, ask for less), or its client address made too many failed authentications (`unauthenticated_rate_limited`; retry after `Retry-After` seconds).",
   431: 'The request line and header fields are longer than the server reads (16 KiB by default): shorten the URL or the headers; the connection is closed.',
   500: 'The server could not complete the request; it has been logged.',
   502: "An asset's bytes could not be read from the upload provider's storage (`asset_origin_failed`, `asset_too_large`).",
@@ -122,11 +122,11 @@ export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
         'Retry-After': retryAfter(),
         RateLimit: c.header('RateLimit', () => ({
           description:
-            'The limit that refused the request (`"key"` or `"address"`): `r` requests remain, `t` seconds until its window ends.',
+            'The limit that refused the request (`"key"` or `"address"`): `r` units remain, `t` seconds until its window ends. A request spends one unit, and a key\'s request more for the records it expands, the atomic operations it runs and the bytes it uploads (docs/api.md, *Rate limits*).',
           schema: { type: 'string' },
         })),
         'RateLimit-Policy': c.header('RateLimit-Policy', () => ({
-          description: 'The refusing limit: `q` requests in a window of `w` seconds.',
+          description: 'The refusing limit: `q` units in a window of `w` seconds.',
           schema: { type: 'string' },
         })),
       };

@@ -10,8 +10,9 @@
  *   connection; every count is still one committed statement);
  * - in this process's memory only when `rateLimitStore` is `memory` (one process, e.g. a demo).
  *
- * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts every
- * request of the window; the limit is compared at each request, so a changed limit applies on the next
+ * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts the units
+ * of every request of the window (one at entry, and what the request's work costs beyond that, charged
+ * before the work: `charge`, http/request-cost.ts); the limit is compared at each request, so a changed limit applies on the next
  * request without resetting the count (a changed window starts a new count). A busy key's requests are
  * counted in the store a lease of points at a time (database/rate-leases.ts; `rateLimitLeaseMs`, 0 turns it
  * off); failed authentications are always counted one at a time. If the store fails (the
@@ -35,6 +36,8 @@ const REDIS_CONNECT_WAIT_MS = 2_000;
 /** How often the counters table is swept, and how long a row is kept after its window ended. */
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 const EXPIRED_ROWS_KEPT_MS = 60 * 60_000;
+/** A refused charge is not given back within this long of its window's end (the count resets anyway). */
+const REFUND_MARGIN_MS = 1_000;
 
 /** Resolves when the client is ready, or after the wait: either way the limiter can be used. */
 const redisReady = (client: Redis): Promise<void> =>
@@ -184,16 +187,69 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
+  /** Gives `points` back to `name`'s counter (a refused charge); false when it could not (logged). */
+  const refundInStore = async (name: string, points: number, window: number): Promise<boolean> => {
+    try {
+      await (await limiterFor(window)).reward(name, points);
+      return true;
+    } catch (error) {
+      strapi.log.error(`[public-api] rate limits: could not give back a refused charge: ${(error as Error)?.message ?? String(error)}`);
+      return false;
+    }
+  };
+
+  // Leases are per window length too: a changed window starts a new count.
+  const leaseName = (name: string, limit: RateLimit) => `w${limit.window}:${name}`;
+
   return {
     /** Counts one request of `subject` against `limit`; null when the store could not count it (logged). */
     async count(subject: RateLimitSubject, limit: RateLimit): Promise<RateLimitCount | null> {
       const name = subjectName(subject);
       const leased = subject.kind === 'key' ? leasesOf() : null;
       const state = leased
-        ? // Leases are per window length too: a changed window starts a new count.
-          await leased.count(`w${limit.window}:${name}`, limit, (_, points) => countInStore(name, points, limit.window))
+        ? await leased.count(leaseName(name, limit), limit, (_, points) => countInStore(name, points, limit.window))
         : await countInStore(name, 1, limit.window);
       return state ? countOf(limit, state.consumed, state.resetMs) : null;
+    },
+
+    /**
+     * Charges `points` more to a key's counter for work its request is about to do (http/request-cost.ts),
+     * all or nothing: `charged` false when they are more than the key has left, and then nothing of them
+     * stays spent. `known` is where the counter stood at the request's own count: points beyond what it
+     * had left then are refused without a write to the store (its count only grows within a window). Else
+     * they are counted in the store in one count, like a lease, and given back when the count went past
+     * the limit meanwhile (another request of the key, on any instance): until given back they count as
+     * spent, so a request in that moment may be refused early, never admitted late. Null when the store
+     * could not count (logged): the work is let through, as a request is.
+     */
+    async charge(
+      subject: RateLimitSubject,
+      limit: RateLimit,
+      points: number,
+      known: RateLimitCount,
+    ): Promise<{ charged: boolean; count: RateLimitCount } | null> {
+      if (points <= 0) return { charged: true, count: known };
+      if (points > known.remaining) return { charged: false, count: known };
+      const name = subjectName(subject);
+      const leased = subject.kind === 'key' ? leasesOf() : null;
+      // Points this process leased for the key and holds unused are spent first: they are counted already.
+      const fromLease = leased?.take(leaseName(name, limit), points) ?? null;
+      const taken = fromLease?.taken ?? 0;
+      if (fromLease && taken === points) return { charged: true, count: countOf(limit, fromLease.state.consumed, fromLease.state.resetMs) };
+      const rest = points - taken;
+      const state = await countInStore(name, rest, limit.window);
+      if (!state) return null;
+      const counted = countOf(limit, state.consumed, state.resetMs);
+      if (counted.exceeded) {
+        // A window about to end resets the count anyway; a refund there could land in the next window.
+        const given = state.resetMs > REFUND_MARGIN_MS && (await refundInStore(name, rest, limit.window));
+        if (taken) leased?.giveBack(leaseName(name, limit), taken);
+        const after = given ? { consumed: state.consumed - rest, resetMs: state.resetMs } : state;
+        const seen = leased ? leased.settle(leaseName(name, limit), after) : after;
+        return { charged: false, count: countOf(limit, seen.consumed, seen.resetMs) };
+      }
+      const seen = leased ? leased.settle(leaseName(name, limit), state) : state;
+      return { charged: true, count: countOf(limit, seen.consumed, seen.resetMs) };
     },
 
     /** Where `subject`'s counter stands without counting (null: nothing counted in this window, or no store). */

@@ -41,9 +41,15 @@ export const createUploadGate = (limits: UploadLimits): UploadGate => {
  * it declares more than the limit (the body reader refuses it with 413 before reading).
  */
 export const reservedBytes = (contentLength: string | string[] | undefined, limit: number): number | null => {
-  const raw = Array.isArray(contentLength) ? contentLength[0] : contentLength;
-  if (raw === undefined || raw.trim() === '') return limit;
-  const declared = Number(raw);
-  if (!Number.isSafeInteger(declared) || declared < 0) return limit;
+  const declared = declaredLength(contentLength);
+  if (declared === null) return limit;
   return declared <= limit ? declared : null;
+};
+
+/** The body's declared Content-Length, or null when it declares none (chunked) or none that is a length. */
+export const declaredLength = (contentLength: string | string[] | undefined): number | null => {
+  const raw = Array.isArray(contentLength) ? contentLength[0] : contentLength;
+  if (raw === undefined || raw.trim() === '') return null;
+  const declared = Number(raw);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
 };

@@ -37,6 +37,7 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       // A signed-in editor's preview, one at a time from the admin: not counted against the API's budget.
       reserveExpansion: async () => undefined,
       assertExpansionRoom: async () => undefined,
+      charge: async () => undefined,
     });
     // The OpenAPI document comes serialized already (it is cached as bytes).
     const body = response.raw ? (JSON.parse(response.raw.text.toString()) as unknown) : response.body;

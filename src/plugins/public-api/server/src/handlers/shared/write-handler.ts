@@ -6,7 +6,10 @@
  * *executes* the write; everything it answers from then on (2xx, 409, 422) belongs to the request and is
  * stored for replays. Commands (POST /commands/{name}) are written the same way and reuse this.
  *
- *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> transaction(execute -> answer -> store) -> send
+ *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> charge (429) -> transaction(execute -> answer -> store) -> send
+ *
+ * The charge is what executing costs the key beyond the request's unit (atomic operations): a replay sends
+ * a stored answer and executes nothing, so it costs its unit alone.
  *
  * The answer is serialized here once, so a replay sends the stored bytes exactly; it is stored in the
  * write's own transaction, so a kept answer always belongs to a kept write. A refused write rolls back and
@@ -18,12 +21,18 @@ import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
 import type { ApiRequest, ApiResponse, Handler } from '../../http/request';
+import type { RequestCost } from '../../http/request-cost';
 import type { Claim, StoredResponse } from '../../services/idempotency';
 import { getService } from '../../utils/get-service';
 
 export type Execution = {
   /** The request body as the fingerprint sees it (a JSON value), or null for none. */
   body: unknown;
+  /**
+   * What executing costs the key beyond the request's unit (atomic operations, http/request-cost.ts):
+   * charged before the transaction, and not for a replay, which executes nothing.
+   */
+  cost?: RequestCost;
   /** Performs the write inside the request's transaction and answers. */
   execute: () => Promise<ApiResponse>;
   /** An error the write threw -> the client error it means, or null for a server error. */
@@ -94,7 +103,10 @@ export const writeHandler =
   async (request) => {
     const idempotencyKey = options.idempotent ? parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : null;
     const execution = await prepare(request);
-    if (idempotencyKey === null) return asResponse(await runExecution(execution, null));
+    if (idempotencyKey === null) {
+      if (execution.cost) await request.charge(execution.cost);
+      return asResponse(await runExecution(execution, null));
+    }
 
     const result = await getService('idempotency').claim({
       apiKey: request.key.id,
@@ -127,6 +139,15 @@ export const writeHandler =
           reason: 'idempotency_in_progress',
         });
       default: {
+        if (execution.cost) {
+          // A refused charge (429) is not kept: the claim is given up, so the same request may run later.
+          await request.charge(execution.cost).catch(async (error: unknown) => {
+            await getService('idempotency')
+              .release(result.claim)
+              .catch(() => undefined);
+            throw error;
+          });
+        }
         // The lease is renewed while the write runs, so that only a request whose process died loses its claim.
         const release = getService('idempotency').hold(result.claim);
         try {
