@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * Runs one of the application's TypeScript scripts (scripts/<name>.ts): compiles the application
- * incrementally (a no-op when nothing changed), then calls the script's exported `main(args)`,
+ * Runs one of the application's TypeScript scripts (scripts/<name>.ts): builds the public-api plugin when
+ * its sources changed and compiles the application incrementally (each a no-op when nothing changed), then calls the script's exported `main(args)`,
  * whose resolved number is the exit status.
  */
 const { execFileSync } = require('node:child_process');
@@ -23,7 +23,14 @@ function main() {
     process.exit(2);
   }
 
-  // The test suite compiles once in its global setup and sets PDA_SKIP_COMPILE for the processes it runs.
+  // The test suite builds and compiles once in its global setup and sets PDA_SKIP_COMPILE for the processes it runs.
+  try {
+    // The application loads the plugin from its package's build (scripts/plugin.js): built when its sources changed.
+    if (!process.env.PDA_SKIP_COMPILE) require('./plugin').ensurePluginBuilt({ quiet: true });
+  } catch (error) {
+    process.stderr.write(`The public-api plugin does not build: ${error.message}\n`);
+    process.exit(1);
+  }
   try {
     if (!process.env.PDA_SKIP_COMPILE)
       execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {

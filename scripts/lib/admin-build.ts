@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const SOURCES = [
-  'src/plugins/public-api/admin',
-  'src/plugins/public-api/shared',
+  // The plugin's admin as its package's build has it (scripts/plugin.js builds it from admin/ and shared/).
+  'src/plugins/public-api/dist/admin',
   'src/admin',
   'package-lock.json',
   'config/admin.ts',

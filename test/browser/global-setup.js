@@ -1,7 +1,7 @@
 'use strict';
 
 // Before the browser tests: Chromium installed (by the project's own script when missing), and the
-// application compiled (once per run) with its admin panel built (only when the admin's sources changed since the last
+// plugin built and the application compiled (once per run) with its admin panel built (only when the admin's sources changed since the last
 // build, the same check `npm run demo` uses).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,7 +13,8 @@ module.exports = async () => {
   if (!fs.existsSync(chromium)) {
     execFileSync('sh', [path.join(root, 'scripts', 'install-browser.sh')], { cwd: root, stdio: 'inherit' });
   }
-  // The api project's setup compiled the application already when it is part of this run.
+  // The api project's setup built the plugin and compiled the application already when it is part of this run.
+  if (!process.env.PDA_TEST_COMPILED) require(path.join(root, 'scripts', 'plugin.js')).ensurePluginBuilt({ quiet: true });
   if (!process.env.PDA_TEST_COMPILED)
     execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
   const { adminBuildIsCurrent, markAdminBuild } = require(path.join(root, 'dist', 'scripts', 'lib', 'admin-build.js'));

@@ -1,9 +1,11 @@
 'use strict';
 
 /**
- * Before the API suites: the application compiled (once per run: tsc is incremental, and the browser
- * project's setup reuses this compilation when the api project runs too), then the template databases
- * (templates.js) the suites copy: the schema always, the demo content when a suite of this run uses it.
+ * Before the API suites: the public-api plugin built (its package's dist/, which the application loads;
+ * only when its sources changed since the last build: scripts/plugin.js) and the application compiled
+ * (once per run: tsc is incremental, and the browser project's setup reuses this compilation when the api
+ * project runs too), then the template databases (templates.js) the suites copy: the schema always, the
+ * demo content when a suite of this run uses it.
  */
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -32,6 +34,7 @@ const compile = () =>
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
 
 module.exports = async (globalConfig) => {
+  require('../../scripts/plugin').ensurePluginBuilt({ quiet: true });
   compile();
   // Read by the browser project's setup: this run's application is compiled already.
   process.env.PDA_TEST_COMPILED = '1';

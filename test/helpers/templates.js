@@ -32,6 +32,7 @@ const path = require('node:path');
 const APP_ROOT = path.resolve(__dirname, '..', '..');
 /** SQLite templates, and for every template the list of the media files its rows point to. */
 const TEMPLATES_DIR = path.join(APP_ROOT, '.tmp', 'test-templates');
+const PLUGIN_DIST = path.join(APP_ROOT, 'src', 'plugins', 'public-api', 'dist');
 const UPLOADS_DIR = path.join(APP_ROOT, 'public', 'uploads');
 const TEST_SECRETS = path.join(__dirname, 'test-secrets.json');
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -65,6 +66,8 @@ const fingerprint = () => {
   const hash = createHash('sha256').update(APP_ROOT).update('\0');
   const inputs = [
     ...compiledFiles(dist),
+    // The plugin's build (its package's dist/), which the application loads; its admin bundle holds no schema.
+    ...compiledFiles(PLUGIN_DIST).filter((file) => !file.startsWith(path.join(PLUGIN_DIST, 'admin') + path.sep)),
     path.join(APP_ROOT, 'package-lock.json'),
     path.join(APP_ROOT, 'node_modules', '@strapi', 'strapi', 'package.json'),
     TEST_SECRETS,

@@ -9,7 +9,7 @@ import {
 } from '../../src/plugins/public-api/server/src/config/rate-limits';
 import { EXPOSED_RESPONSE_HEADERS } from '../../src/plugins/public-api/server/src/http/cors';
 import { rateLimitHeaders, secondsToReset, tooManyRequests } from '../../src/plugins/public-api/server/src/http/rate-limit';
-import { splitGrantsFile } from '../../scripts/key';
+import { splitGrantsFile } from '../../src/plugins/public-api/cli/src/key';
 
 describe('RateLimit header fields (draft-ietf-httpapi-ratelimit-headers)', () => {
   test('the key policy and where its counter stands', () => {

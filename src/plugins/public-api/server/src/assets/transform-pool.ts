@@ -39,7 +39,7 @@ export type TransformPoolOptions = {
   threads: number;
   /** How long an idle process is kept. */
   idleMs?: number;
-  /** The process's script; the compiled assets/transform-worker.js by default. */
+  /** The process's script; the plugin's built transform worker by default (TRANSFORM_WORKER_SCRIPT). */
   script?: string;
   warn?: (message: string) => void;
 };
@@ -57,6 +57,13 @@ export type TransformPool = {
 
 export const DEFAULT_IDLE_MS = 60_000;
 
+/**
+ * The built transform worker. The plugin's build (package.json `exports`) bundles the server into
+ * dist/server/ and the worker, an entry of its own so that a transform process loads sharp and nothing
+ * else, into dist/transform-worker/: this code runs from dist/server/index.js.
+ */
+export const TRANSFORM_WORKER_SCRIPT = path.join(__dirname, '..', 'transform-worker', 'index.js');
+
 type Worker = {
   child: ChildProcess;
   /** Taken by a transform (from the moment it is handed out until its answer or its death). */
@@ -66,7 +73,7 @@ type Worker = {
 };
 
 export const createTransformPool = (options: TransformPoolOptions): TransformPool => {
-  const script = options.script ?? path.join(__dirname, 'transform-worker.js');
+  const script = options.script ?? TRANSFORM_WORKER_SCRIPT;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const workers = new Set<Worker>();
   /** Transforms waiting for a process (only while more run than `size`: the queue's bounds prevent it). */
