@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/admin';
 import { expectAccessible } from '../helpers/axe';
 import { launchBrowser, type Browser } from '../helpers/browser';
-import { createKey, loadFixture, startFixture, type RunningFixture } from './fixture';
+import { createKey, loadFixture, registerAdmin, startFixture, type RunningFixture } from './fixture';
 
 const fixture = loadFixture();
 const EMAIL = 'editor@blog.example';
@@ -19,15 +19,11 @@ let page: Page;
 const NOT_THE_PLUGIN = [/\/favicon\.(ico|png)\b/, /api\.github\.com\/repos\/strapi\/strapi\/releases/, /\/admin\/ai-feature-config\b/, /ai-localization-jobs/];
 
 beforeAll(async () => {
-  running = await startFixture(fixture);
+  // NODE_ENV=test, as for the main application's browser suites: Strapi's admin then allows inline scripts,
+  // which is how axe gets into the page (its production Content-Security-Policy refuses them).
+  running = await startFixture(fixture, { NODE_ENV: 'test' });
   await createKey(fixture, running, 'shop');
-  // The first administrator, registered as a new installation's owner does it from the admin's welcome form.
-  const registered = await fetch(`${running.url}/admin/register-admin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: ADMIN_PASSWORD, firstname: 'Blog', lastname: 'Editor' }),
-  });
-  expect(registered.status).toBe(200);
+  await registerAdmin(running, EMAIL);
   browser = await launchBrowser();
   page = browser.page;
 }, 240_000);

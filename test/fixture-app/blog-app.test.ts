@@ -6,7 +6,7 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Database from 'better-sqlite3';
-import { api, createKey, loadFixture, runBin, startFixture, type RunningFixture } from './fixture';
+import { api, createKey, loadFixture, registerAdmin, runBin, startFixture, type RunningFixture } from './fixture';
 
 const fixture = loadFixture();
 let running: RunningFixture;
@@ -114,8 +114,17 @@ test('writes and reads articles with their author, categories and a dynamic zone
   expect((await api(running, key, 'GET', `/authors/${author.id}`)).status).toBe(200);
 });
 
-test('the front page single type is a singleton: written and read at its own path', async () => {
+test('the front page single type is a singleton: made by an editor, then written and read at its own path', async () => {
   const article = await created('/articles', 'articles', { title: 'Spring sowing' });
+  // A single type's record is made in the admin; until then the API has none to change.
+  expect((await api(running, key, 'GET', '/front-page')).status).toBe(404);
+  const token = await registerAdmin(running, 'editor@blog.example');
+  const made = await fetch(`${running.url}/content-manager/single-types/api::front-page.front-page`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ headline: 'Welcome' }),
+  });
+  expect(made.status).toBe(200);
   const written = await api(running, key, 'PATCH', '/front-page', {
     data: {
       type: 'front-page',

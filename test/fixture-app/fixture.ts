@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ADMIN_PASSWORD } from '../helpers/admin';
 import { freePort, type ProcessResult } from '../helpers/processes';
-import { FIXTURE_ENV, type PreparedFixture } from './prepare';
+import { fixtureEnv, type PreparedFixture } from './prepare';
 
 export const loadFixture = (): PreparedFixture => {
   const file = process.env.FIXTURE_APP_STATE;
@@ -32,7 +33,7 @@ export const startFixture = async (fixture: PreparedFixture, extraEnv: Record<st
   fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
   fs.rmSync(databaseFile, { force: true });
   const port = await freePort();
-  const env = { ...FIXTURE_ENV, DATABASE_FILENAME: databaseFile, ...extraEnv };
+  const env = { ...fixtureEnv(fixture.appDir), DATABASE_FILENAME: databaseFile, ...extraEnv };
   const child = spawn(process.execPath, [fixture.strapiBin, 'start'], {
     cwd: fixture.appDir,
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
@@ -109,4 +110,19 @@ export const api = async (running: RunningFixture, key: string | null, method: s
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as ApiAnswer['body']) : {} };
+};
+
+/**
+ * The first administrator, registered as a new installation's owner does it from the admin's welcome form;
+ * resolves to their admin token (for the Content Manager's own API, as the admin panel calls it).
+ */
+export const registerAdmin = async (running: RunningFixture, email: string): Promise<string> => {
+  const response = await fetch(`${running.url}/admin/register-admin`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: ADMIN_PASSWORD, firstname: 'Blog', lastname: 'Editor' }),
+  });
+  const body = (await response.json()) as { data?: { token?: string } };
+  if (response.status !== 200 || !body.data?.token) throw new Error(`register-admin answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.data.token;
 };

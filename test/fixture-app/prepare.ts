@@ -13,6 +13,7 @@
  * application's own dependencies too, that is, Strapi a second time.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import TEST_SECRETS from '../helpers/test-secrets.json';
@@ -24,12 +25,25 @@ export type PreparedFixture = {
   appDir: string;
   strapiBin: string;
   tarball: string;
+  /** The hash of the tarball and the fixture's sources this copy was built from. */
+  inputs: string;
   /** Seconds each step took, for the report (docs/testing.md). */
   timings: Record<string, number>;
 };
 
-/** The secrets every run of the fixture is started with (test-only values, as for the main application). */
-export const FIXTURE_ENV: Record<string, string> = { ...TEST_SECRETS, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' };
+/**
+ * The environment every run of the fixture gets: the test-only secrets of the main application, and
+ * NODE_PATH at the application's node_modules. Strapi finds an installed plugin with a plain
+ * `require('<package>/package.json')` from its own files (@strapi/core), which in a normal installation sit
+ * in the application's node_modules; here they sit in the shared one, from which Node never looks down into
+ * the application's folder. NODE_PATH is where Node looks last, so it changes nothing else.
+ */
+export const fixtureEnv = (appDir: string): Record<string, string> => ({
+  ...TEST_SECRETS,
+  NODE_ENV: 'production',
+  STRAPI_TELEMETRY_DISABLED: 'true',
+  NODE_PATH: path.join(appDir, 'node_modules'),
+});
 
 export const stateFile = (version: string) => path.join(REPO_ROOT, '.tmp', 'fixture-app', `state-${version}.json`);
 
@@ -167,19 +181,39 @@ const installPlugin = (appDir: string, tarball: string, timings: Record<string, 
   fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, dependencies }, null, 2)}\n`);
 };
 
-/** Everything before the suites run; the result is also written to stateFile(version) for them. */
+/** What a build is made of: the tarball's bytes and the fixture's sources (paths and contents). */
+const inputsHash = (tarball: string, version: string): string => {
+  const hash = createHash('sha256').update(version).update('\0').update(fs.readFileSync(tarball));
+  const files = fs
+    .readdirSync(FIXTURE_SOURCE, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(path.relative(FIXTURE_SOURCE, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  return hash.digest('hex');
+};
+
+/**
+ * Everything before the suites run; the result is also written to stateFile(version) for them. A copy
+ * built from the same tarball and fixture sources is used again (the build is most of the time).
+ */
 export const prepareFixture = (version: string): PreparedFixture => {
   const timings: Record<string, number> = {};
   const tarball = timed(timings, 'pack', packPlugin);
   const modulesRoot = version === lockedStrapi() ? REPO_ROOT : installStrapi(version, timings);
   const appDir = path.join(modulesRoot, '.tmp', 'fixture-app', version, 'blog-app');
+  const inputs = inputsHash(tarball, version);
+  const previous = fs.existsSync(stateFile(version)) ? (JSON.parse(fs.readFileSync(stateFile(version), 'utf8')) as PreparedFixture) : null;
+  if (previous?.inputs === inputs && previous.appDir === appDir && fs.existsSync(path.join(appDir, 'dist', 'build', 'index.html'))) {
+    return { ...previous, timings };
+  }
   timed(timings, 'copy', () => copyFixture(appDir));
   timed(timings, 'install plugin', () => installPlugin(appDir, tarball, timings));
   const strapiBin = path.join(path.dirname(require.resolve('@strapi/strapi/package.json', { paths: [appDir] })), 'bin', 'strapi.js');
   const installed = readManifest(path.join(path.dirname(strapiBin), '..', 'package.json')).version;
   if (installed !== version) throw new Error(`The fixture resolved Strapi ${installed}, not ${version} (${strapiBin}).`);
-  timed(timings, 'strapi build', () => run(process.execPath, [strapiBin, 'build'], appDir, FIXTURE_ENV));
-  const prepared = { version, appDir, strapiBin, tarball, timings };
+  timed(timings, 'strapi build', () => run(process.execPath, [strapiBin, 'build'], appDir, fixtureEnv(appDir)));
+  const prepared = { version, appDir, strapiBin, tarball, inputs, timings };
   fs.mkdirSync(path.dirname(stateFile(version)), { recursive: true });
   fs.writeFileSync(stateFile(version), `${JSON.stringify(prepared, null, 2)}\n`);
   return prepared;
