@@ -16,7 +16,12 @@ let browser: Browser;
 let page: Page;
 
 /** Not the plugin's: the fixture has no favicon, the machine no internet for Strapi's release check. */
-const NOT_THE_PLUGIN = [/\/favicon\.(ico|png)\b/, /api\.github\.com\/repos\/strapi\/strapi\/releases/, /\/admin\/ai-feature-config\b/, /ai-localization-jobs/];
+const NOT_THE_PLUGIN = [
+  /\/favicon\.(ico|png)\b/,
+  /api\.github\.com\/repos\/strapi\/strapi\/releases/,
+  /\/admin\/ai-feature-config\b/,
+  /ai-localization-jobs/,
+];
 
 beforeAll(async () => {
   // NODE_ENV=test, as for the main application's browser suites: Strapi's admin then allows inline scripts,

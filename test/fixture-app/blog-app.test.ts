@@ -101,7 +101,11 @@ test('writes and reads articles with their author, categories and a dynamic zone
 
   // A bad write is a JSON:API error naming the value, and changes nothing.
   const refused = await api(running, key, 'PATCH', `/articles/${article.id}`, {
-    data: { type: 'articles', id: article.id, attributes: { sections: [{ type: 'blog.call-to-action', attributes: { label: 'No address' } }] } },
+    data: {
+      type: 'articles',
+      id: article.id,
+      attributes: { sections: [{ type: 'blog.call-to-action', attributes: { label: 'No address' } }] },
+    },
   });
   expect(refused.status).toBe(422);
   expect(refused.body.errors?.[0]).toMatchObject({ source: { pointer: '/data/attributes/sections/0/attributes/url' } });
@@ -135,7 +139,12 @@ test('the front page single type is a singleton: made by an editor, then written
   const read = await api(running, key, 'GET', '/front-page');
   expect(read.status).toBe(200);
   expect(read.body.data).toMatchObject({
-    attributes: { headline: 'The garden blog', tagline: 'Every week', featuredArticles: [{ id: article.id }], seo: { metaTitle: 'Garden blog' } },
+    attributes: {
+      headline: 'The garden blog',
+      tagline: 'Every week',
+      featuredArticles: [{ id: article.id }],
+      seo: { metaTitle: 'Garden blog' },
+    },
   });
   expect((await api(running, key, 'POST', '/front-page', { data: { type: 'front-page', attributes: {} } })).status).toBe(405);
 });
@@ -153,7 +162,7 @@ test('the OpenAPI document passes an outside validator and describes the blog an
   expect(JSON.stringify(document)).not.toContain('author-messages');
 });
 
-test("runs the command the application registers: contact-author stores the message, an unknown author is a 422", async () => {
+test('runs the command the application registers: contact-author stores the message, an unknown author is a 422', async () => {
   const author = await created('/authors', 'authors', { name: 'Bo Reader-Friendly' });
   const schema = await api(running, key, 'GET', '/commands/schema');
   expect((schema.body.data as Record[]).map((command) => command.id)).toContain('contact-author');
@@ -172,7 +181,9 @@ test("runs the command the application registers: contact-author stores the mess
   });
   expect(unknown.status).toBe(422);
   expect(unknown.body.errors?.[0]).toMatchObject({ source: { pointer: '/data/attributes/author' }, meta: { reason: 'author_not_found' } });
-  const invalid = await api(running, key, 'POST', '/commands/contact-author', { data: { type: 'contact-author', attributes: { author: author.id } } });
+  const invalid = await api(running, key, 'POST', '/commands/contact-author', {
+    data: { type: 'contact-author', attributes: { author: author.id } },
+  });
   expect(invalid.status).toBe(422);
   expect((invalid.body.errors ?? []).map((error) => (error.source as { pointer: string }).pointer)).toEqual(
     expect.arrayContaining(['/data/attributes/email', '/data/attributes/message', '/data/attributes/name']),

@@ -48,6 +48,7 @@ export const startFixture = async (fixture: PreparedFixture, extraEnv: Record<st
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
     clearTimeout(killer);
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${databaseFile}${suffix}`, { force: true });
   };
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
@@ -96,10 +97,20 @@ export const createKey = async (fixture: PreparedFixture, running: RunningFixtur
   return result.stdout.trim().split('\n').pop()!.trim();
 };
 
-export type ApiAnswer = { status: number; headers: Headers; body: Record<string, unknown> & { data?: unknown; errors?: Array<Record<string, unknown>> } };
+export type ApiAnswer = {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> & { data?: unknown; errors?: Array<Record<string, unknown>> };
+};
 
 /** One request to /api/v2 with a key, a JSON:API body when given. */
-export const api = async (running: RunningFixture, key: string | null, method: string, target: string, body?: unknown): Promise<ApiAnswer> => {
+export const api = async (
+  running: RunningFixture,
+  key: string | null,
+  method: string,
+  target: string,
+  body?: unknown,
+): Promise<ApiAnswer> => {
   const response = await fetch(`${running.url}/api/v2${target}`, {
     method,
     headers: {

@@ -12,7 +12,8 @@ import { REPO_ROOT, wantedStrapi } from './versions';
 export default async () => {
   const version = wantedStrapi();
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!fs.existsSync(chromium)) execFileSync('sh', [path.join(REPO_ROOT, 'scripts', 'install-browser.sh')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (!fs.existsSync(chromium))
+    execFileSync('sh', [path.join(REPO_ROOT, 'scripts', 'install-browser.sh')], { cwd: REPO_ROOT, stdio: 'inherit' });
   const prepared = prepareFixture(version);
   process.env.FIXTURE_APP_STATE = stateFile(version);
   const steps = Object.entries(prepared.timings).map(([step, seconds]) => `${step} ${seconds.toFixed(1)} s`);

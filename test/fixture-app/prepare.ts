@@ -58,7 +58,10 @@ const run = (command: string, args: string[], cwd: string, env: Record<string, s
     });
   } catch (error) {
     const failed = error as { status?: number; stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${failed.status}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} (in ${cwd}) exited with ${failed.status}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`,
+      { cause: error },
+    );
   }
 };
 
@@ -134,7 +137,8 @@ const installStrapi = (version: string, timings: Record<string, number>): string
     .concat('@strapi/strapi')
     .map((name) => [name, readManifest(path.join(dir, 'node_modules', ...name.split('/'), 'package.json')).version])
     .filter(([, installed]) => installed !== version);
-  if (wrong.length) throw new Error(`Strapi ${version} came with other versions of its packages: ${wrong.map((w) => w.join('@')).join(', ')}`);
+  if (wrong.length)
+    throw new Error(`Strapi ${version} came with other versions of its packages: ${wrong.map((w) => w.join('@')).join(', ')}`);
   fs.writeFileSync(marker, wanted);
   return dir;
 };
@@ -160,7 +164,17 @@ const installPlugin = (appDir: string, tarball: string, timings: Record<string, 
     timed(timings, 'plugin dependencies', () =>
       run(
         'npm',
-        ['install', '--omit=dev', '--omit=peer', '--legacy-peer-deps', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline'],
+        [
+          'install',
+          '--omit=dev',
+          '--omit=peer',
+          '--legacy-peer-deps',
+          '--ignore-scripts',
+          '--no-package-lock',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+        ],
         pluginDir,
       ),
     );
@@ -176,7 +190,9 @@ const installPlugin = (appDir: string, tarball: string, timings: Record<string, 
   // The application's package.json names the tarball it was given, as `npm install <tarball>` would write it.
   const manifestFile = path.join(appDir, 'package.json');
   const manifest = readManifest(manifestFile);
-  const dependencies = Object.fromEntries(Object.entries(manifest.dependencies ?? {}).filter(([name]) => !name.startsWith('strapi-plugin-')));
+  const dependencies = Object.fromEntries(
+    Object.entries(manifest.dependencies ?? {}).filter(([name]) => !name.startsWith('strapi-plugin-')),
+  );
   dependencies[plugin.name] = `file:${tarball}`;
   fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, dependencies }, null, 2)}\n`);
 };
