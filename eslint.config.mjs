@@ -11,6 +11,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'src/plugins/public-api/dist/**',
       'build/**',
       '.cache/**',
       '.strapi/**',

@@ -42,19 +42,28 @@ const sourceFiles = () =>
 /** 64 hex digits that change whenever a file the build reads changes. */
 const sourceHash = () => {
   const hash = createHash('sha256');
-  for (const file of sourceFiles()) hash.update(file).update('\0').update(fs.readFileSync(path.join(PLUGIN_DIR, file))).update('\0');
+  for (const file of sourceFiles())
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(PLUGIN_DIR, file)))
+      .update('\0');
   hash.update(fs.readFileSync(path.join(ROOT, 'package-lock.json')));
   return hash.digest('hex');
 };
 
 /** Runs the SDK's command line in the plugin's folder (on this node: callers run on a supported one). */
 const sdk = (args, { quiet = false } = {}) =>
-  execFileSync(process.execPath, [path.join(path.dirname(require.resolve('@strapi/sdk-plugin/package.json')), 'bin', 'strapi-plugin.js'), ...args], {
-    cwd: PLUGIN_DIR,
-    // The SDK logs to standard output; a caller that prints a result of its own (pack) keeps it on standard error.
-    stdio: ['ignore', quiet ? 'ignore' : process.stderr, 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(path.dirname(require.resolve('@strapi/sdk-plugin/package.json')), 'bin', 'strapi-plugin.js'), ...args],
+    {
+      cwd: PLUGIN_DIR,
+      // The SDK logs to standard output; a caller that prints a result of its own (pack) keeps it on standard error.
+      stdio: ['ignore', quiet ? 'ignore' : process.stderr, 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 
 /** Builds the plugin (server, transform worker, command line, admin) into its dist/, and stamps it. */
 const build = ({ quiet = false } = {}) => {
@@ -71,7 +80,11 @@ const ensurePluginBuilt = ({ quiet = false } = {}) => {
 };
 
 /** What a tarball may hold: the package's manifest and documents, its command and its build (no maps). */
-const PACKABLE = /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.js|dist\/(server|cli|transform-worker)\/index\.js|dist\/admin\/[^/]+\.m?js)$/;
+const PACKABLE =
+  /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.js|dist\/(server|cli|transform-worker)\/index\.js|dist\/admin\/[^/]+\.m?js)$/;
+
+/** The paths of a tarball's content list that are not the package's build, manifest or documents. */
+const unpackable = (paths) => paths.filter((file) => !PACKABLE.test(file));
 
 /** Builds, verifies and packs the plugin; resolves to the tarball's path. */
 const pack = () => {
@@ -84,7 +97,7 @@ const pack = () => {
   }).toString();
   const [packed] = JSON.parse(output);
   const tarball = path.join(PACK_DIR, packed.filename);
-  const unexpected = packed.files.map((file) => file.path).filter((file) => !PACKABLE.test(file));
+  const unexpected = unpackable(packed.files.map((file) => file.path));
   if (unexpected.length > 0) {
     fs.rmSync(tarball, { force: true });
     throw new Error(`The tarball would hold files that are not the package's build:\n  ${unexpected.join('\n  ')}`);
@@ -147,7 +160,7 @@ const develop = () => {
   });
 };
 
-module.exports = { ensurePluginBuilt, sourceHash, PLUGIN_DIR };
+module.exports = { ensurePluginBuilt, sourceHash, unpackable, PLUGIN_DIR };
 
 if (require.main === module) {
   const supportedNode = require('./supported-node');

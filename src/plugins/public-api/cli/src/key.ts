@@ -398,4 +398,3 @@ export const runKey = async (
     throw error;
   }
 };
-
