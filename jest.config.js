@@ -3,8 +3,9 @@
  * browser tests of the admin panel (test/browser/jest.config.js).
  */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
-// dist/ holds compiled copies (package.json included) that must not shadow the sources.
-const modulePathIgnorePatterns = ['<rootDir>/dist/'];
+// dist/ holds compiled copies (package.json included) that must not shadow the sources; so do the fixture
+// application's built copies (test/fixture-app) under .tmp/fixture-app and .cache/fixture-<version>.
+const modulePathIgnorePatterns = ['<rootDir>/dist/', '<rootDir>/.tmp/fixture-app/', '<rootDir>/.cache/'];
 // @apidevtools/json-schema-ref-parser (under swagger-parser) ships ES modules only: compile it like our own code.
 const transformIgnorePatterns = ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'];
 

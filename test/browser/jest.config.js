@@ -12,7 +12,7 @@ module.exports = {
   displayName: 'browser',
   testEnvironment: 'node',
   transform,
-  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tmp/fixture-app/', '<rootDir>/.cache/'],
   testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
   globalSetup: '<rootDir>/test/browser/global-setup.js',
   setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts'],
