@@ -123,7 +123,8 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
       held.points += points;
       return { points: (stored?.points ?? 0) + held.points, expire: stored ? stored.expire : held.expire };
     });
-    if (!counted) return this.onConnection((connection) => this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter);
+    if (!counted)
+      return this.onConnection((connection) => this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter);
     this.flushWhenFree();
     return counted.value;
   }
@@ -210,7 +211,8 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
       if (!held || (held.expire !== null && held.expire <= now)) return stored;
       return { points: (stored?.points ?? 0) + held.points, expire: stored ? stored.expire : held.expire };
     });
-    if (!read) return this.onConnection((connection) => (this.statementsOf(connection).read.get(rlKey, now) as Counter | undefined) ?? null);
+    if (!read)
+      return this.onConnection((connection) => (this.statementsOf(connection).read.get(rlKey, now) as Counter | undefined) ?? null);
     return read.value;
   }
 
