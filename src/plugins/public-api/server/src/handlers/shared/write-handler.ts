@@ -6,14 +6,16 @@
  * *executes* the write; everything it answers from then on (2xx, 409, 422) belongs to the request and is
  * stored for replays. Commands (POST /commands/{name}) are written the same way and reuse this.
  *
- *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> transaction(execute -> answer -> store) -> send
+ *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> [SQLite: the key's turn] -> transaction(execute -> answer -> store) -> send
  *
  * The answer is serialized here once, so a replay sends the stored bytes exactly; it is stored in the
  * write's own transaction, so a kept answer always belongs to a kept write. A refused write rolls back and
  * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh. While
  * it runs, its claim's lease is renewed; a claim whose process died is taken over by a retry seconds later.
  */
-import { inTransaction } from '../../database/connection';
+import type { Core } from '@strapi/strapi';
+import { databaseClient, inTransaction } from '../../database/connection';
+import { createWriteTurns, type WriteTurns } from '../../database/write-turns';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
@@ -58,10 +60,24 @@ const errorResponse = (error: ApiError): StoredResponse => ({
 /** Thrown inside the transaction when the claim was taken over while the write ran: roll it back. */
 class ClaimLost extends Error {}
 
-const runExecution = async (execution: Execution, claim: Claim | null): Promise<StoredResponse> => {
+const turnsByApp = new WeakMap<Core.Strapi, WriteTurns | null>();
+
+/** SQLite's fair turns at its one writer (database/write-turns.ts); none on PostgreSQL. */
+const writeTurns = (app: Core.Strapi): WriteTurns | null => {
+  if (!turnsByApp.has(app)) turnsByApp.set(app, databaseClient(app) === 'sqlite' ? createWriteTurns() : null);
+  return turnsByApp.get(app)!;
+};
+
+/** Runs the write's transaction, on SQLite in the key's turn (database/write-turns.ts). */
+const inTurn = <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
+  const turns = writeTurns(strapi);
+  return turns ? turns.run(keyId, () => inTransaction(strapi, work)) : inTransaction(strapi, work);
+};
+
+const runExecution = async (execution: Execution, claim: Claim | null, keyId: string): Promise<StoredResponse> => {
   const idempotency = getService('idempotency');
   try {
-    return await inTransaction(strapi, async () => {
+    return await inTurn(keyId, async () => {
       const response = serialize(await execution.execute());
       if (claim && isStoredStatus(response.status) && !(await idempotency.complete(claim, response))) throw new ClaimLost();
       return response;
@@ -94,7 +110,7 @@ export const writeHandler =
   async (request) => {
     const idempotencyKey = options.idempotent ? parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : null;
     const execution = await prepare(request);
-    if (idempotencyKey === null) return asResponse(await runExecution(execution, null));
+    if (idempotencyKey === null) return asResponse(await runExecution(execution, null, request.key.keyId));
 
     const result = await getService('idempotency').claim({
       apiKey: request.key.id,
@@ -130,7 +146,7 @@ export const writeHandler =
         // The lease is renewed while the write runs, so that only a request whose process died loses its claim.
         const release = getService('idempotency').hold(result.claim);
         try {
-          return asResponse(await runExecution(execution, result.claim));
+          return asResponse(await runExecution(execution, result.claim, request.key.keyId));
         } finally {
           release();
         }
