@@ -19,6 +19,7 @@ const onPostgres = {
   'audit-log.test.ts': "entries written in the change's own transaction (rolled back with it), keyset paging by id in SQL",
   'usage.test.ts':
     'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
+  'atomic-time-limit.test.ts': 'an atomic request past its time limit rolls back whole: what each database keeps of it (nothing)',
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'assets-remote.test.ts':

@@ -322,7 +322,10 @@ export default {
     const atomicMs = config.atomicTimeLimitMs;
     if (
       atomicMs !== undefined &&
-      (typeof atomicMs !== 'number' || !Number.isSafeInteger(atomicMs) || atomicMs < MIN_ATOMIC_TIME_LIMIT_MS || atomicMs > MAX_ATOMIC_TIME_LIMIT_MS)
+      (typeof atomicMs !== 'number' ||
+        !Number.isSafeInteger(atomicMs) ||
+        atomicMs < MIN_ATOMIC_TIME_LIMIT_MS ||
+        atomicMs > MAX_ATOMIC_TIME_LIMIT_MS)
     ) {
       throw new Error(
         `PUBLIC_API_ATOMIC_TIME_LIMIT_MS is a whole number of milliseconds from ${MIN_ATOMIC_TIME_LIMIT_MS} to ${MAX_ATOMIC_TIME_LIMIT_MS}.`,
