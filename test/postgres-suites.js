@@ -20,6 +20,8 @@ const onPostgres = {
   'usage.test.ts':
     'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
   'atomic-time-limit.test.ts': 'an atomic request past its time limit rolls back whole: what each database keeps of it (nothing)',
+  'postgres-slug-locks.test.ts':
+    "slug locks per value (advisory locks): another key's write to the type completes while an atomic request holds its transaction (PostgreSQL only)",
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'assets-remote.test.ts':
@@ -96,6 +98,8 @@ const onPostgres = {
 };
 
 const notOnPostgres = {
+  'sqlite-reads-during-writes.test.ts':
+    "SQLite's read-only connection beside its one writer; PostgreSQL's pool reads beside its writers (skipped there)",
   'webhooks-cli.test.ts':
     "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
   'webhooks-local-receiver.test.ts':

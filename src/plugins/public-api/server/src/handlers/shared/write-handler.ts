@@ -74,10 +74,43 @@ const inTurn = <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
   return turns ? turns.run(keyId, () => inTransaction(strapi, work)) : inTransaction(strapi, work);
 };
 
+/** How often a write PostgreSQL broke a deadlock with is run again before it is answered 503. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Whether PostgreSQL failed the transaction to break a deadlock (SQLSTATE 40P01): two writers each
+ * waiting for a lock the other holds (slug values, rows; services/slugs.ts). Nothing of it was kept.
+ */
+const isDeadlock = (error: unknown): boolean => {
+  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; depth += 1) {
+    if ((cause as { code?: unknown }).code === '40P01') return true;
+    cause = (cause as { cause?: unknown; originalError?: unknown }).cause ?? (cause as { originalError?: unknown }).originalError;
+  }
+  return false;
+};
+
+const deadlockRefusal = () =>
+  apiError(503, 'This write met other writes in a deadlock and was rolled back each time it was tried; nothing was written. Retry it.', {
+    reason: 'write_conflict',
+    headers: { 'Retry-After': '1' },
+  });
+
+/** The write's transaction, run again (whole, in a new transaction) when PostgreSQL broke a deadlock with it. */
+const inTurnRetried = async <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inTurn(keyId, work);
+    } catch (error) {
+      if (!isDeadlock(error)) throw error;
+      if (attempt >= DEADLOCK_ATTEMPTS) throw deadlockRefusal();
+    }
+  }
+};
+
 const runExecution = async (execution: Execution, claim: Claim | null, keyId: string): Promise<StoredResponse> => {
   const idempotency = getService('idempotency');
   try {
-    return await inTurn(keyId, async () => {
+    return await inTurnRetried(keyId, async () => {
       const response = serialize(await execution.execute());
       if (claim && isStoredStatus(response.status) && !(await idempotency.complete(claim, response))) throw new ClaimLost();
       return response;
