@@ -112,8 +112,8 @@ export const DEFAULT_UPLOADS_IN_FLIGHT = 8;
 /** A busy key's lease of rate-limit points covers this much of its demand (0: none; at most a second). */
 export const DEFAULT_RATE_LIMIT_LEASE_MS = 50;
 export const MAX_RATE_LIMIT_LEASE_MS = 1_000;
-/** An atomic request of 100 operations took 0.9-3.9 s on the shared 2-core machine (issue 34): room above that. */
-export const DEFAULT_ATOMIC_TIME_LIMIT_MS = 5_000;
+/** An atomic request of 100 operations took 0.9-3.9 s on the shared 2-core machine (issue 34), over 5 s under test load. */
+export const DEFAULT_ATOMIC_TIME_LIMIT_MS = 10_000;
 export const MIN_ATOMIC_TIME_LIMIT_MS = 100;
 export const MAX_ATOMIC_TIME_LIMIT_MS = 600_000;
 /**
