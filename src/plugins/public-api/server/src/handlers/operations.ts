@@ -367,6 +367,9 @@ const runStep = async (request: ApiRequest, step: Step, state: RunState, readBac
   return { data: { ...data, meta: { ...data.meta, publishedAt: null } } };
 };
 
+/** Resolves after the I/O and timers already due have run (a macrotask: `setImmediate`). */
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * The atomic time limit (`atomicTimeLimitMs`), checked between operations: a transaction that ran past it
  * rolls back whole (nothing of it is kept) and is answered 503 with Retry-After, not stored for
@@ -396,6 +399,10 @@ const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
     const deadline = Date.now() + limitMs;
     for (const step of steps) {
       assertWithinTimeLimit(deadline, limitMs);
+      // Lets the requests that arrived meanwhile run between two operations: an operation's work is a chain
+      // of promises that never waits for I/O on SQLite, and 100 of them kept every other request waiting
+      // for the whole request (issue 34).
+      await yieldToOthers();
       try {
         const result = await runStep(request, step, state, readBacks);
         if (result !== 'later') results[step.operation.index] = result;

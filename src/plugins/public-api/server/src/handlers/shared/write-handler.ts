@@ -15,7 +15,9 @@
  */
 import type { Core } from '@strapi/strapi';
 import { databaseClient, inTransaction } from '../../database/connection';
+import type { Knex } from 'knex';
 import { createWriteTurns, type WriteTurns } from '../../database/write-turns';
+import { yieldBetweenStatements } from '../../database/yielding-writes';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
@@ -64,7 +66,12 @@ const turnsByApp = new WeakMap<Core.Strapi, WriteTurns | null>();
 
 /** SQLite's fair turns at its one writer (database/write-turns.ts); none on PostgreSQL. */
 const writeTurns = (app: Core.Strapi): WriteTurns | null => {
-  if (!turnsByApp.has(app)) turnsByApp.set(app, databaseClient(app) === 'sqlite' ? createWriteTurns() : null);
+  if (!turnsByApp.has(app)) {
+    const sqlite = databaseClient(app) === 'sqlite';
+    // And its writes yield between statements, so that requests arriving meanwhile run (database/yielding-writes.ts).
+    if (sqlite) yieldBetweenStatements(app.db.connection as unknown as Knex);
+    turnsByApp.set(app, sqlite ? createWriteTurns() : null);
+  }
   return turnsByApp.get(app)!;
 };
 
