@@ -178,7 +178,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     // SQLite: on the transaction running, if any (its one connection is held by it), else on the read-only
     // connection: the entries of a write still running lie past its committed end, so at or past this horizon.
-    const rows = (await readConnectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
+    const rows = (await readConnectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as {
+      next: number;
+    }[];
     return { txid: 0, seq: Number(rows[0]!.next) };
   };
 
