@@ -10,6 +10,7 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { usingPostgres } from '../helpers/database';
 import { website } from '../helpers/fixtures';
 import { createKey } from '../helpers/keys';
+import { listenOnce } from '../helpers/writes';
 
 const PAGE = 'api::page.page';
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
@@ -25,6 +26,8 @@ let hold: { reached: () => void; released: Promise<void> } | null = null;
 describePostgres('PostgreSQL: slug locks per value', () => {
   beforeAll(async () => {
     app = await bootApp();
+    // One listener for the suite: requests in flight together must not close it under each other.
+    await listenOnce(app);
     await website(app.strapi, 'site-a', [{ collection: 'pages', contentType: PAGE, mode: 'collection' }]);
     app.strapi.documents.use(async (context, next) => {
       const title = (context.params as { data?: { title?: unknown } } | undefined)?.data?.title;

@@ -10,6 +10,7 @@
 import { bootApp, type TestApp } from '../helpers/app';
 import { usingPostgres } from '../helpers/database';
 import { createKey } from '../helpers/keys';
+import { listenOnce } from '../helpers/writes';
 
 const EVENT = 'api::event.event';
 const RATE_LIMIT_TABLE = 'public_api_rate_limits';
@@ -43,6 +44,8 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
     // Counters in the database (no Redis), so that every request's count is a write of its own.
     // Without leases, every request is one point in the table: the counts below are exact.
     app = await bootApp({ REDIS_URL: '', PUBLIC_API_RATE_LIMIT_REQUESTS: '600', PUBLIC_API_RATE_LIMIT_LEASE_MS: '0' });
+    // One listener for the suite: requests in flight together must not close it under each other.
+    await listenOnce(app);
     await app.strapi.documents(EVENT).create({
       data: { title: 'Committed before', startsAt: '2027-05-01T19:00:00.000Z', category: 'concert' } as never,
       status: 'published',
@@ -95,6 +98,89 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
     expect(after.body.data.map((record: any) => record.attributes.title).sort()).toEqual(['Committed before', 'Held write']);
     // Four requests before this one (the list, the record, the revalidation, the sync).
     expect(after.headers.ratelimit).toMatch(/r=595\b/);
+  });
+
+  test("another key's read answers while an atomic request holds the writer, and its write takes the next turn", async () => {
+    const writer = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } });
+    const other = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } });
+    let release!: () => void;
+    let reached!: () => void;
+    const holding = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const failsafe = setTimeout(release, 30_000);
+    /** The titles created, in the order the writes ran: the order of the turns. */
+    const created: string[] = [];
+    // The atomic request's second operation waits, inside its transaction, until the test lets it go on.
+    app.strapi.documents.use(async (context, next) => {
+      const title = (context.params as { data?: { title?: unknown } } | undefined)?.data?.title;
+      if (context.uid === EVENT && context.action === 'create' && typeof title === 'string') created.push(title);
+      if (context.uid === EVENT && context.action === 'create' && title === 'Atomic hold') {
+        reached();
+        await released;
+      }
+      return next();
+    });
+    const order: string[] = [];
+    const add = (title: string) => ({
+      op: 'add',
+      data: { type: 'events', attributes: { title, startsAt: '2027-06-01T19:00:00.000Z', category: 'concert' } },
+    });
+    const atomic = app
+      .http()
+      .post('/api/v2/operations')
+      .set('Authorization', writer.auth)
+      .set('Content-Type', 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"')
+      .send(JSON.stringify({ 'atomic:operations': [add('Atomic first'), add('Atomic hold')] }))
+      .then((res) => {
+        order.push('atomic');
+        return res;
+      });
+    await holding;
+    // A second atomic request of the same key waits for a turn; the other key's write is given the next one.
+    const second = app
+      .http()
+      .post('/api/v2/operations')
+      .set('Authorization', writer.auth)
+      .set('Content-Type', 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"')
+      .send(JSON.stringify({ 'atomic:operations': [add('Atomic second')] }))
+      .then((res) => {
+        order.push('second atomic');
+        return res;
+      });
+    const read = await get('/api/v2/events?limit=100').set('Authorization', other.auth);
+    order.push('read');
+    expect(read.status).toBe(200);
+    expect(read.body.data.map((record: any) => record.attributes.title)).not.toContain('Atomic first');
+    // Sent after the second atomic request reached its turn's queue (the read above went round the event loop).
+    const single = app
+      .http()
+      .post('/api/v2/events')
+      .set('Authorization', other.auth)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'events', attributes: { title: 'Other key', startsAt: '2027-06-01T19:00:00.000Z', category: 'concert' } },
+        }),
+      )
+      .then((res) => {
+        order.push('other write');
+        return res;
+      });
+    // Both writes must have reached their turn's queue before the held one ends; nothing tells the test when
+    // they have (a second is ample: each needs its key looked up and its body read), and no time is asserted.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    release();
+    clearTimeout(failsafe);
+    const [first, again, written] = await Promise.all([atomic, second, single]);
+    expect([first.status, again.status, written.status]).toEqual([200, 200, 201]);
+    expect(order[0]).toBe('read');
+    // Turns: the other key's write ran before the second request of the key that held the writer.
+    expect(created.filter((title) => title !== 'Held write' && title !== 'Second held write')).toEqual([
+      'Atomic first',
+      'Atomic hold',
+      'Other key',
+      'Atomic second',
+    ]);
   });
 
   test('points counted while the writer was busy are written to the table once it is free, none twice', async () => {
