@@ -80,6 +80,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams) => ({
       rateLimitPrefix: env('PUBLIC_API_RATE_LIMIT_PREFIX', 'public-api'),
       // A busy key's requests are counted a lease of points at a time (docs/api.md, "Rate limits"); 0: each.
       rateLimitLeaseMs: env.int('PUBLIC_API_RATE_LIMIT_LEASE_MS', 50),
+      // How long an atomic request's transaction may run before it rolls back whole (docs/api.md, "Atomic operations").
+      atomicTimeLimitMs: env.int('PUBLIC_API_ATOMIC_TIME_LIMIT_MS', 10000),
       // Records read again with the same inputs are not made again (docs/api.md, "Performance notes"); 0: no cache.
       recordCacheChars: env.int('PUBLIC_API_RECORD_CACHE_CHARS', 4 * 1024 * 1024),
       // Webhooks (docs/api.md, "Webhooks"); unset settings keep the defaults of the plugin's config/webhooks.ts.

@@ -19,6 +19,9 @@ const onPostgres = {
   'audit-log.test.ts': "entries written in the change's own transaction (rolled back with it), keyset paging by id in SQL",
   'usage.test.ts':
     'additive upserts (ON CONFLICT ... DO UPDATE) of the usage counters, rollup with DELETE ... RETURNING; two processes adding up (PostgreSQL only)',
+  'atomic-time-limit.test.ts': 'an atomic request past its time limit rolls back whole: what each database keeps of it (nothing)',
+  'postgres-slug-locks.test.ts':
+    "slug locks per value (advisory locks): another key's write to the type completes while an atomic request holds its transaction (PostgreSQL only)",
   'atomic-operations.test.ts': 'up to 100 writes in one transaction: what a rollback leaves in each database, lids resolved by queries',
   'assets.test.ts': 'asset lookups are SQL of the plugin (services/assets.ts, file-versions.ts); one case needs a second connection',
   'assets-remote.test.ts':
@@ -97,6 +100,8 @@ const onPostgres = {
 };
 
 const notOnPostgres = {
+  'sqlite-reads-during-writes.test.ts':
+    "SQLite's read-only connection beside its one writer; PostgreSQL's pool reads beside its writers (skipped there)",
   'webhooks-cli.test.ts':
     "the command line's arguments and output; the endpoints it stores are webhooks-admin.test.ts's rows, on PostgreSQL",
   'webhooks-local-receiver.test.ts':
@@ -117,6 +122,8 @@ const notOnPostgres = {
   'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
   'load-shedding.test.ts': 'the bound on requests in flight is held in the process, at the edge, before any handler',
   'load-shedding-share.test.ts': "one key's share of the turns and its shed delay: held in the process, at the edge",
+  'load-shedding-fair.test.ts': 'the rotation between keys waiting for a turn: held in the process, at the edge',
+  'plugin-bin.test.ts': 'the packed bin as a process of its own; the key command against each database is operator-commands',
   'load-shedding-budget.test.ts':
     "the record budget's refusal gives its turn back before its delay: held in the process, whatever the database counts",
   'http-conformance.test.ts': 'methods, Allow, CORS and negotiation per path: the HTTP layer and the registry',

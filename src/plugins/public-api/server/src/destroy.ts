@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { drainPool, type PoolCounts } from './database/drain';
+import { closeSqliteReader } from './database/sqlite-reader';
 import { getService } from './utils/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
@@ -18,4 +19,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // Last: the reads Strapi starts after a write's commit must finish before it closes the pool.
   const pool = (strapi.db?.connection as unknown as { client?: { pool?: PoolCounts } } | undefined)?.client?.pool;
   if (!(await drainPool(pool))) strapi.log.warn('[public-api] shutting down with database queries still running');
+  // SQLite's read-only connection (database/sqlite-reader.ts), after the reads that ran on it.
+  await closeSqliteReader(strapi);
 };

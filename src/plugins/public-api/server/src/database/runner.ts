@@ -1,10 +1,12 @@
 /**
  * The application's one statement runner (database/statements.ts): shapes and prepared statements are
- * shared by every service that reads through it, on the pool Strapi's knex holds.
+ * shared by every service that reads through it, on the pool Strapi's knex holds (PostgreSQL) or on
+ * SQLite's read-only connection (database/sqlite-reader.ts), and in a write's transaction inside one.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { currentTransaction, databaseClient } from './connection';
+import { sqliteReader } from './sqlite-reader';
 import { createStatementRunner, type StatementRunner } from './statements';
 
 const runners = new WeakMap<Core.Strapi, StatementRunner>();
@@ -22,13 +24,28 @@ const transactionOf = (strapi: Core.Strapi) => {
   return strapi.db.transaction(async ({ trx }) => trx).then((trx) => ({ trx: trx as unknown as Knex.Transaction, own: false }));
 };
 
+type ReaderClient = { acquireConnection: () => Promise<unknown>; releaseConnection: (connection: unknown) => unknown };
+
+/** Runs a builder made on Strapi's knex on the read-only connection instead (knex's `.connection`). */
+const onReader = async (strapi: Core.Strapi, builder: Knex.QueryBuilder): Promise<unknown> => {
+  const client = sqliteReader(strapi)!.client as unknown as ReaderClient;
+  const connection = await client.acquireConnection();
+  try {
+    return await builder.connection(connection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+};
+
 export const statementRunner = (strapi: Core.Strapi): StatementRunner => {
   let runner = runners.get(strapi);
   if (!runner) {
     runner = createStatementRunner({
-      knex: () => strapi.db.connection as unknown as Knex,
+      // On SQLite, reads outside a transaction run on the read-only connection (database/sqlite-reader.ts).
+      knex: () => sqliteReader(strapi) ?? (strapi.db.connection as unknown as Knex),
       transaction: () => transactionOf(strapi),
       client: databaseClient(strapi),
+      readOutside: sqliteReader(strapi) ? (builder) => onReader(strapi, builder) : undefined,
     });
     runners.set(strapi, runner);
   }

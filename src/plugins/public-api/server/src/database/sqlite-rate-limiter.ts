@@ -15,14 +15,33 @@
  * declarations do not name; the library is pinned to an exact version in package.json, and the rate
  * limit tests (test/api/rate-limits*.test.ts, test/unit/sqlite-rate-limiter.test.ts) fail if its
  * internals move. Any other SQLite driver than better-sqlite3 goes to the library's own code.
+ *
+ * **A count never waits for a writer** (issue 34). A count is a write, and SQLite has one writer: while a
+ * write's transaction holds Strapi's one connection (an atomic request of 100 operations: seconds), a
+ * count on it would wait, and every request of every key with it. When that connection is busy, a count
+ * reads the stored counter on the read-only connection (database/sqlite-reader.ts), adds the points
+ * counted here since (held in this process, per counter) and answers at once; the held points are written
+ * by one upsert per counter as soon as the connection is free (the next count that finds it idle, or a
+ * flush waiting its turn for it), in the same synchronous step that takes them out, so no point is
+ * counted twice or lost. With one process per database file (how SQLite is deployed: docs/deployment.md)
+ * the count answered is exact. Several processes on one file would each miss the others' held points
+ * until the writer is free: at most one write transaction's duration (the atomic time limit) of requests.
+ * Points held when the process stops are not written (a window is at most a few minutes; a limiter is a
+ * guard, not an account).
  */
 import { RateLimiterSQLite } from 'rate-limiter-flexible';
 import { idleConnection, type PooledClient } from './idle-connection';
+import { openedSqliteReader } from './sqlite-reader';
 import { stablePlanSql } from './sqlite-stable-plans';
 
 type Statement = { get: (...bindings: unknown[]) => unknown };
 type Connection = { prepare: (sql: string) => Statement };
 type Counter = { points: number; expire: number | null };
+/** Points counted while the writer's connection was busy, not written yet, and the window they count in. */
+type Held = { points: number; expire: number | null };
+
+/** How long a failed write of held points waits before it is tried again. */
+const HELD_RETRY_MS = 1_000;
 
 /** What the library keeps on the instance and its methods this class uses (internal, untyped upstream). */
 type LibraryInternals = {
@@ -48,6 +67,15 @@ export const counterSql = (table: string) => ({
 export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
   /** Per connection: its prepared upsert and read (a connection closed by the pool takes them along). */
   private readonly prepared = new WeakMap<Connection, { upsert: Statement; read: Statement }>();
+
+  /** Per read-only connection: its prepared read (the upsert is never prepared there). */
+  private readonly readOnly = new WeakMap<Connection, Statement>();
+
+  /** Points counted while the writer was busy, by counter (see the header). */
+  private readonly held = new Map<string, Held>();
+
+  /** The flush waiting for the writer's connection, if any. */
+  private flushing: Promise<void> | null = null;
 
   private get internals(): LibraryInternals {
     return this as unknown as LibraryInternals;
@@ -77,7 +105,97 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
     }
     const now = Date.now();
     const expire = msDuration > 0 ? now + msDuration : null;
-    return this.onConnection((connection) => this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter);
+    const pool = this.internals.client.client;
+    const idle = pool ? (idleConnection(pool) as Connection | null) : null;
+    if (idle) {
+      this.writeHeld(idle, now);
+      return this.statementsOf(idle).upsert.get(rlKey, points, expire, now, now) as Counter;
+    }
+    // The writer's connection is busy: count here, from what is stored (committed) plus what is held, in
+    // one synchronous step with the read (a flush cannot run between them).
+    const counted = await this.onReader((statement): Counter => {
+      const stored = (statement.get(rlKey, now) as Counter | undefined) ?? null;
+      let held = this.held.get(rlKey);
+      if (!held || (held.expire !== null && held.expire <= now)) {
+        held = { points: 0, expire: stored ? stored.expire : expire };
+        this.held.set(rlKey, held);
+      }
+      held.points += points;
+      return { points: (stored?.points ?? 0) + held.points, expire: stored ? stored.expire : held.expire };
+    });
+    if (!counted)
+      return this.onConnection((connection) => this.statementsOf(connection).upsert.get(rlKey, points, expire, now, now) as Counter);
+    this.flushWhenFree();
+    return counted.value;
+  }
+
+  /**
+   * Runs `read` (synchronous) on the read-only connection of this database, if it has one
+   * (database/sqlite-reader.ts): `{ value }`, or null without one.
+   */
+  private async onReader<T>(read: (statement: Statement) => T): Promise<{ value: T } | null> {
+    const reader = openedSqliteReader(this.internals.client);
+    if (!reader) return null;
+    const pool = reader.client as unknown as PooledClient & {
+      acquireConnection: () => Promise<unknown>;
+      releaseConnection: (connection: unknown) => unknown;
+    };
+    const statement = (connection: Connection) => {
+      let cached = this.readOnly.get(connection);
+      if (!cached) {
+        cached = connection.prepare(stablePlanSql(counterSql(this.internals.tableName).read));
+        this.readOnly.set(connection, cached);
+      }
+      return cached;
+    };
+    const idle = idleConnection(pool) as Connection | null;
+    if (idle) return { value: read(statement(idle)) };
+    const connection = (await pool.acquireConnection()) as Connection;
+    try {
+      return { value: read(statement(connection)) };
+    } finally {
+      await pool.releaseConnection(connection);
+    }
+  }
+
+  /**
+   * Writes the held points, one upsert per counter, on a connection this step holds (or nobody holds):
+   * synchronous, so a count cannot slip between taking them out and writing them. Points of a window that
+   * ended are dropped (the window's count no longer matters).
+   */
+  private writeHeld(connection: Connection, now: number): void {
+    if (this.held.size === 0) return;
+    const statements = this.statementsOf(connection);
+    const held = [...this.held];
+    this.held.clear();
+    for (const [index, [rlKey, { points, expire }]] of held.entries()) {
+      if (expire !== null && expire <= now) continue;
+      try {
+        statements.upsert.get(rlKey, points, expire, now, now);
+      } catch (error) {
+        // Not written (the file busy in another process, say): held again, and tried again later.
+        for (const [key, value] of held.slice(index)) this.hold(key, value);
+        setTimeout(() => this.flushWhenFree(), HELD_RETRY_MS).unref();
+        throw error;
+      }
+    }
+  }
+
+  /** Adds points back to what is held for a counter (a failed write). */
+  private hold(rlKey: string, value: Held): void {
+    const current = this.held.get(rlKey);
+    if (current && current.expire === value.expire) current.points += value.points;
+    else if (!current) this.held.set(rlKey, { ...value });
+  }
+
+  /** Writes the held points once the writer's connection is free: waits its turn for it in the pool. */
+  private flushWhenFree(): void {
+    if (this.flushing || this.held.size === 0) return;
+    this.flushing = this.onConnection((connection) => this.writeHeld(connection, Date.now()))
+      .catch(() => undefined)
+      .finally(() => {
+        this.flushing = null;
+      });
   }
 
   async _get(rlKey: string): Promise<Counter | null> {
@@ -85,7 +203,17 @@ export class PreparedRateLimiterSQLite extends RateLimiterSQLite {
       const library = RateLimiterSQLite.prototype as unknown as { _get: PreparedRateLimiterSQLite['_get'] };
       return library._get.call(this, rlKey);
     }
-    return this.onConnection((connection) => (this.statementsOf(connection).read.get(rlKey, Date.now()) as Counter | undefined) ?? null);
+    const now = Date.now();
+    // A read: on the read-only connection, plus the points held here (see the header).
+    const read = await this.onReader((statement): Counter | null => {
+      const stored = (statement.get(rlKey, now) as Counter | undefined) ?? null;
+      const held = this.held.get(rlKey);
+      if (!held || (held.expire !== null && held.expire <= now)) return stored;
+      return { points: (stored?.points ?? 0) + held.points, expire: stored ? stored.expire : held.expire };
+    });
+    if (!read)
+      return this.onConnection((connection) => (this.statementsOf(connection).read.get(rlKey, now) as Counter | undefined) ?? null);
+    return read.value;
   }
 
   /**

@@ -7,7 +7,8 @@
  * with a placeholder for every parameter; the SQL text and the order of its bindings (placeholders and
  * constants) are kept as the shape's template. Every later read of the shape fills the template with its
  * values and runs it on a connection of the pool Strapi's knex holds (acquired and released around the
- * statement, or on SQLite one nobody holds used at once: database/idle-connection.ts; no second pool):
+ * statement, or on SQLite one nobody holds used at once: database/idle-connection.ts), or on SQLite on
+ * the read-only connection reads have of their own (database/sqlite-reader.ts):
  *
  * - SQLite: each connection keeps its better-sqlite3 prepared statements, by SQL text, so a statement is
  *   prepared once per connection and shape instead of on every query; its text is written so that SQLite
@@ -61,6 +62,11 @@ export type StatementRunnerOptions = {
    */
   transaction: () => Joined | null | Promise<Joined>;
   client: 'sqlite' | 'postgres';
+  /**
+   * Runs a query built with its values outside a transaction, when reads have a connection of their own
+   * (SQLite's read-only one, database/sqlite-reader.ts); else it runs where its builder was made.
+   */
+  readOutside?: (builder: Knex.QueryBuilder) => Promise<unknown>;
   shapeCapacity?: number;
   statementsPerConnection?: number;
 };
@@ -187,6 +193,7 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
         // registry reads websites on the pool), and on SQLite's one connection such a read would wait for
         // the transaction that holds it forever. On a builder made on the transaction this changes nothing.
         if (transaction) builder.transacting(transaction.trx);
+        else if (options.readOutside) return (await options.readOutside(builder)) as T[];
         return (await builder) as T[];
       }
       let template = shapes.get(shape);
@@ -194,7 +201,10 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
         template = compile(build);
         shapes.set(shape, template);
       }
-      if (!('sql' in template)) return (await build((index) => values[index] as Knex.Value)) as T[];
+      if (!('sql' in template)) {
+        const builder = build((index) => values[index] as Knex.Value);
+        return (await (options.readOutside ? options.readOutside(builder) : builder)) as T[];
+      }
       stats.templated += 1;
       const { slots } = template;
       const bindings = slots.map((slot) => ('param' in slot ? values[slot.param] : slot.constant));

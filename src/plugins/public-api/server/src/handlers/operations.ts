@@ -14,6 +14,7 @@
  *   parse (400, 413) -> per operation: resource, mode, grant, locale (404, 400, 403)
  *     -> [Idempotency-Key] -> charge one unit per operation (429) -> transaction(operation 0 .. n-1 -> atomic:results) -> send
  */
+import { pluginConfig } from '../config';
 import { mayWrite, takesLocale, type Projection } from '../grants/projection';
 import { ApiError, apiError, apiErrors } from '../http/errors';
 import { headerValue } from '../http/headers';
@@ -365,6 +366,24 @@ const runStep = async (request: ApiRequest, step: Step, state: RunState, readBac
   return { data: { ...data, meta: { ...data.meta, publishedAt: null } } };
 };
 
+/** Resolves after the I/O and timers already due have run (a macrotask: `setImmediate`). */
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The atomic time limit (`atomicTimeLimitMs`), checked between operations: a transaction that ran past it
+ * rolls back whole (nothing of it is kept) and is answered 503 with Retry-After, not stored for
+ * Idempotency-Key, so that a retry runs afresh. On SQLite, whose writes run one at a time, it bounds how
+ * long other keys' writes wait behind one request (database/write-turns.ts).
+ */
+const assertWithinTimeLimit = (deadline: number, limitMs: number): void => {
+  if (Date.now() <= deadline) return;
+  throw apiError(
+    503,
+    `The operations did not finish within the time limit of ${limitMs} ms for one atomic request; nothing was written. Retry later, or send fewer operations per request.`,
+    { reason: 'atomic_time_limit', headers: { 'Retry-After': String(Math.max(1, Math.ceil(limitMs / 1000))) } },
+  );
+};
+
 /**
  * Runs the operations in order inside the request's transaction; the first refusal, under its operation,
  * ends it. The journal entries of plain creates are written together (services/journal/deferred.ts), as
@@ -375,7 +394,14 @@ const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
     const state: RunState = { lids: new Map(), removed: new Set() };
     const results: Result[] = new Array<Result>(steps.length);
     const readBacks = createReadBacks(request, results);
+    const limitMs = pluginConfig(strapi).atomicTimeLimitMs;
+    const deadline = Date.now() + limitMs;
     for (const step of steps) {
+      assertWithinTimeLimit(deadline, limitMs);
+      // Lets the requests that arrived meanwhile run between two operations: an operation's work is a chain
+      // of promises that never waits for I/O on SQLite, and 100 of them kept every other request waiting
+      // for the whole request (issue 34).
+      await yieldToOthers();
       try {
         const result = await runStep(request, step, state, readBacks);
         if (result !== 'later') results[step.operation.index] = result;
@@ -386,6 +412,7 @@ const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
       }
     }
     await readBacks.flush();
+    assertWithinTimeLimit(deadline, limitMs);
     return results;
   });
 

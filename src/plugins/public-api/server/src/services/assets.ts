@@ -30,6 +30,7 @@ import { createTransformPool, type TransformPool } from '../assets/transform-poo
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
+import { readConnectionOf } from '../database/sqlite-reader';
 import { ASSET_TOKEN_LENGTH, assetTokenMatches, type AssetKey } from '../assets/token';
 import { derivedKeys } from '../keys/derived';
 
@@ -96,7 +97,8 @@ const WRITES = ['afterCreate', 'afterCreateMany', 'afterUpdate', 'afterUpdateMan
 type Transactor = { executionPromise?: Promise<unknown> };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const knex = (): Knex => strapi.db.connection as unknown as Knex;
+  // Asset lookups are reads: on SQLite's read-only connection outside a transaction (database/sqlite-reader.ts).
+  const knex = (): Knex => readConnectionOf(strapi);
   let tables: ContentTables | null = null;
   let cache: { dir: string; maxBytes: number; cache: VariantCache<OutputFormat> } | null = null;
   let queue: FairQueue | null = null;

@@ -10,7 +10,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { connectionOf } from '../database/connection';
+import { readConnectionOf } from '../database/sqlite-reader';
 import { statementRunner } from '../database/runner';
 import { COMPONENT_FIELD_TYPES, MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES } from '../fields/table';
 import type { Projection } from '../grants/projection';
@@ -44,7 +44,7 @@ const ROW_ID = '__row_id';
 type RawRow = Record<string, unknown>;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const knex = (): Knex => connectionOf(strapi);
+  const knex = (): Knex => readConnectionOf(strapi);
   const statements = statementRunner(strapi);
   const run = (shape: string, values: readonly unknown[], build: Parameters<typeof statements.rows>[2]) =>
     statements.rows<RawRow>(shape, values, build);

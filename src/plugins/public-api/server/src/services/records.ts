@@ -12,7 +12,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FILE_VERSIONS_TABLE } from '../content-types/file-version';
-import { connectionOf, databaseClient, readAll } from '../database/connection';
+import { databaseClient, readAll } from '../database/connection';
+import { readConnectionOf } from '../database/sqlite-reader';
 import { statementRunner } from '../database/runner';
 import { bindValue } from '../fields/sort-kinds';
 import type { Projection } from '../grants/projection';
@@ -81,7 +82,7 @@ type RawRow = Record<string, unknown>;
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
   // The write in progress, when there is one: a write reads its own record back inside its transaction.
-  const knex = (): Knex => connectionOf(strapi);
+  const knex = (): Knex => readConnectionOf(strapi);
   const statements = statementRunner(strapi);
   const run = (shape: string | null, values: readonly unknown[], build: Parameters<typeof statements.rows>[2]) =>
     statements.rows<RawRow>(shape, values, build);

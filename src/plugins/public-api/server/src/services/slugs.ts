@@ -11,12 +11,15 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
-import { lockUntilCommit } from '../database/connection';
+import { databaseClient, lockUntilCommit } from '../database/connection';
 import { candidatesOf, slugBase, type SlugifyOptions } from '../slugs/candidates';
 import { slugTargetFieldOf } from '../registry/fields';
 import type { StrapiAttribute } from '../registry/types';
 import { slugDefinitionOf, type SlugDefinition, type SlugSchema } from '../slugs/definition';
 import { clashingVersions, missingSlugs, SLUG_TAKEN_MESSAGES, type SlugHolder, type SlugVersion } from '../slugs/versions';
+
+/** The name of a slug value's lock (database/connection.ts `lockUntilCommit`). */
+export const slugLockName = (uid: string, slug: string): string => `public-api:slug:${uid}:${slug}`;
 
 /** Which records a slug must differ from. */
 export type SlugScope = {
@@ -70,17 +73,37 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return where;
   };
 
-  /** The first free candidate: twenty per indexed query, by exact value (no `LIKE 'x%'`, which is a scan). */
-  const firstFree = async (uid: string, attribute: string, base: string, scope: SlugScope): Promise<string> => {
+  /** Which of `candidates` a version of another document within the scope holds (drafts too). */
+  const takenOf = async (uid: string, attribute: string, candidates: readonly string[], scope: SlugScope): Promise<Set<unknown>> => {
+    const rows = (await query(uid).findMany({
+      where: { ...scopeWhere(scope), [attribute]: { $in: candidates } },
+      select: [attribute],
+    })) as Row[];
+    return new Set(rows.map((row) => row[attribute]));
+  };
+
+  /**
+   * Holds the locks of these slug values of the content type until the transaction ends (issue 34): two
+   * writers of one slug take turns, writers of different slugs do not wait for each other. In a stable
+   * order, so that two writers locking the same slugs cannot each hold one the other waits for.
+   */
+  const lockValues = async (uid: string, values: readonly string[], connection?: Knex): Promise<void> => {
+    for (const value of [...new Set(values)].sort()) await lockUntilCommit(strapi, slugLockName(uid, value), connection);
+  };
+
+  /**
+   * The first free candidate: twenty per indexed query, by exact value (no `LIKE 'x%'`, which is a scan).
+   * Locked, then checked again: a writer that held its lock may have committed it meanwhile (PostgreSQL
+   * reads what committed before each statement); then the next free one.
+   */
+  const firstFree = async (uid: string, attribute: string, base: string, scope: SlugScope, connection?: Knex): Promise<string> => {
     for (let batch = 0; ; batch += 1) {
       const candidates = candidatesOf(base, batch);
-      const rows = (await query(uid).findMany({
-        where: { ...scopeWhere(scope), [attribute]: { $in: candidates } },
-        select: [attribute],
-      })) as Row[];
-      const taken = new Set(rows.map((row) => row[attribute]));
-      const free = candidates.find((candidate) => !taken.has(candidate));
-      if (free) return free;
+      const taken = await takenOf(uid, attribute, candidates, scope);
+      for (const free of candidates.filter((candidate) => !taken.has(candidate))) {
+        await lockValues(uid, [free], connection);
+        if (databaseClient(strapi) !== 'postgres' || (await takenOf(uid, attribute, [free], scope)).size === 0) return free;
+      }
     }
   };
 
@@ -99,16 +122,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Holds the content type's slug lock until the transaction ends, so that two writers cannot both find
-     * a slug free and both take it (no index can enforce it: the website is in a link table). `connection`:
-     * the transaction, when it is Strapi's own rather than the plugin's.
+     * Holds the lock of this slug value until the transaction ends, so that two writers cannot both find
+     * it free and both take it (no index can enforce it: the website is in a link table). Per value, not
+     * per content type (issue 34): writes of other slugs of the type go on meanwhile. `connection`: the
+     * transaction, when it is Strapi's own rather than the plugin's.
      */
-    lock(uid: string, connection?: Knex): Promise<void> {
-      return lockUntilCommit(strapi, `public-api:slug:${uid}`, connection);
+    lock(uid: string, slug: string, connection?: Knex): Promise<void> {
+      return lockValues(uid, [slug], connection);
     },
 
-    /** Whether another document holds this slug in a published version within the scope. */
+    /** Whether another document holds this slug in a published version within the scope; takes its lock first. */
     async taken(uid: string, attribute: string, slug: string, scope: SlugScope): Promise<boolean> {
+      await lockValues(uid, [slug]);
       const where = { ...scopeWhere(scope), [attribute]: slug, publishedAt: { $notNull: true } };
       return (await query(uid).findOne({ where, select: ['id'] })) !== null;
     },
@@ -118,20 +143,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * model's name, slugified with the field's options; then `-1`, `-2`...), free of every version of
      * other documents within the scope.
      */
-    async generate(uid: string, attribute: string, source: unknown, scope: SlugScope): Promise<string> {
+    async generate(uid: string, attribute: string, source: unknown, scope: SlugScope, connection?: Knex): Promise<string> {
       const model = modelOf(uid);
       const { default: fallback, options } = model.attributes[attribute] ?? {};
       const base = slugBase(source, [typeof fallback === 'function' ? (fallback as () => unknown)() : fallback, model.modelName], options);
-      return firstFree(uid, attribute, base, scope);
+      return firstFree(uid, attribute, base, scope, connection);
     },
 
     /**
      * After a write of a document with a plugin slug: versions left without a slug get one, generated
      * within their website; a published version whose slug another document of its website publishes is
      * refused (Strapi's ValidationError, which the admin shows on the field). Returns the generated
-     * slugs by row id. Call it inside the write's transaction, holding the lock.
+     * slugs by row id. Call it inside the write's transaction (`connection`: Strapi's, when it is not the
+     * plugin's); it takes the locks of the slugs it generates and of the published ones it checks.
      */
-    async settle(definition: SlugDefinition, documentId: string): Promise<Map<number, string>> {
+    async settle(definition: SlugDefinition, documentId: string, connection?: Knex): Promise<Map<number, string>> {
       const { uid, attribute, targetField, scopeAttribute } = definition;
       const select = ['id', 'locale', 'publishedAt', attribute, ...(targetField ? [targetField] : [])];
       const populate = scopeAttribute ? { [scopeAttribute]: { select: ['id'] } } : undefined;
@@ -152,7 +178,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           exceptDocumentId: documentId,
           ...(scopeAttribute ? { website: { attribute: scopeAttribute, id: missing.website } } : {}),
         };
-        const slug = await service.generate(uid, attribute, missing.source, scope);
+        const slug = await service.generate(uid, attribute, missing.source, scope, connection);
         await query(uid).updateMany({ where: { id: { $in: missing.rowIds } }, data: { [attribute]: slug } });
         for (const id of missing.rowIds) generated.set(id, slug);
       }
@@ -160,6 +186,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       const published = settled.filter((version) => version.published && version.slug !== null);
       if (published.length === 0) return generated;
+      // Checked under the locks of these values: a writer publishing one of them now either committed
+      // before (and is found below) or waits until this transaction ends (and finds this one).
+      await lockValues(
+        uid,
+        published.map((version) => version.slug!),
+        connection,
+      );
       const holders = (await query(uid).findMany({
         where: {
           documentId: { $ne: documentId },

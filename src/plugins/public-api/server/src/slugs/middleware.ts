@@ -6,7 +6,10 @@
  * It works on what the write stored rather than on what it was sent (relation input comes in many
  * shapes): the write runs, then, in the same transaction and under the content type's slug lock, the
  * document's versions get a slug where they have none and are refused when a published one clashes
- * within its website. Refusing throws, so the whole write rolls back.
+ * within its website, each slug value checked under its own lock (issue 34: not the content type's, so
+ * writes of other slugs of the type go on). Refusing throws, so the whole write rolls back. Locks taken
+ * after rows were written can meet another writer's in a deadlock, which PostgreSQL breaks by failing one
+ * transaction; the API retries that write (handlers/shared/write-handler.ts).
  */
 import type { Core, Modules } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -45,12 +48,10 @@ export const createSlugMiddleware =
     if (!definition) return next();
     // Joins the caller's transaction when there is one (the API's write), else opens the write's own.
     return strapi.db.transaction(async ({ trx }) => {
-      // Before the write, as the API's writes take it: every writer takes this lock first, so none waits
-      // for it while holding rows another writer needs.
-      await slugs.lock(context.uid, trx as unknown as Knex);
       const result = await next();
       const documentId = documentIdOf(context.action, context.params, result);
-      if (documentId) withGenerated(result, definition.attribute, await slugs.settle(definition, documentId));
+      // The locks of the slug values it generates or publishes, taken as it checks them (services/slugs.ts).
+      if (documentId) withGenerated(result, definition.attribute, await slugs.settle(definition, documentId, trx as unknown as Knex));
       return result;
     });
   };

@@ -6,7 +6,7 @@
  * *executes* the write; everything it answers from then on (2xx, 409, 422) belongs to the request and is
  * stored for replays. Commands (POST /commands/{name}) are written the same way and reuse this.
  *
- *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> charge (429) -> transaction(execute -> answer -> store) -> send
+ *   prepare -> [Idempotency-Key: claim -> replay | 409 | 422] -> charge (429) -> [SQLite: the key's turn] -> transaction(execute -> answer -> store) -> send
  *
  * The charge is what executing costs the key beyond the request's unit (atomic operations): a replay sends
  * a stored answer and executes nothing, so it costs its unit alone.
@@ -16,7 +16,11 @@
  * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh. While
  * it runs, its claim's lease is renewed; a claim whose process died is taken over by a retry seconds later.
  */
-import { inTransaction } from '../../database/connection';
+import type { Core } from '@strapi/strapi';
+import { databaseClient, inTransaction } from '../../database/connection';
+import type { Knex } from 'knex';
+import { createWriteTurns, type WriteTurns } from '../../database/write-turns';
+import { yieldBetweenStatements } from '../../database/yielding-writes';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
@@ -67,10 +71,62 @@ const errorResponse = (error: ApiError): StoredResponse => ({
 /** Thrown inside the transaction when the claim was taken over while the write ran: roll it back. */
 class ClaimLost extends Error {}
 
-const runExecution = async (execution: Execution, claim: Claim | null): Promise<StoredResponse> => {
+const turnsByApp = new WeakMap<Core.Strapi, WriteTurns | null>();
+
+/** SQLite's fair turns at its one writer (database/write-turns.ts); none on PostgreSQL. */
+const writeTurns = (app: Core.Strapi): WriteTurns | null => {
+  if (!turnsByApp.has(app)) {
+    const sqlite = databaseClient(app) === 'sqlite';
+    // And its writes yield between statements, so that requests arriving meanwhile run (database/yielding-writes.ts).
+    if (sqlite) yieldBetweenStatements(app.db.connection as unknown as Knex);
+    turnsByApp.set(app, sqlite ? createWriteTurns() : null);
+  }
+  return turnsByApp.get(app)!;
+};
+
+/** Runs the write's transaction, on SQLite in the key's turn (database/write-turns.ts). */
+const inTurn = <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
+  const turns = writeTurns(strapi);
+  return turns ? turns.run(keyId, () => inTransaction(strapi, work)) : inTransaction(strapi, work);
+};
+
+/** How often a write PostgreSQL broke a deadlock with is run again before it is answered 503. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Whether PostgreSQL failed the transaction to break a deadlock (SQLSTATE 40P01): two writers each
+ * waiting for a lock the other holds (slug values, rows; services/slugs.ts). Nothing of it was kept.
+ */
+const isDeadlock = (error: unknown): boolean => {
+  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; depth += 1) {
+    if ((cause as { code?: unknown }).code === '40P01') return true;
+    cause = (cause as { cause?: unknown; originalError?: unknown }).cause ?? (cause as { originalError?: unknown }).originalError;
+  }
+  return false;
+};
+
+const deadlockRefusal = () =>
+  apiError(503, 'This write met other writes in a deadlock and was rolled back each time it was tried; nothing was written. Retry it.', {
+    reason: 'write_conflict',
+    headers: { 'Retry-After': '1' },
+  });
+
+/** The write's transaction, run again (whole, in a new transaction) when PostgreSQL broke a deadlock with it. */
+const inTurnRetried = async <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inTurn(keyId, work);
+    } catch (error) {
+      if (!isDeadlock(error)) throw error;
+      if (attempt >= DEADLOCK_ATTEMPTS) throw deadlockRefusal();
+    }
+  }
+};
+
+const runExecution = async (execution: Execution, claim: Claim | null, keyId: string): Promise<StoredResponse> => {
   const idempotency = getService('idempotency');
   try {
-    return await inTransaction(strapi, async () => {
+    return await inTurnRetried(keyId, async () => {
       const response = serialize(await execution.execute());
       if (claim && isStoredStatus(response.status) && !(await idempotency.complete(claim, response))) throw new ClaimLost();
       return response;
@@ -105,7 +161,7 @@ export const writeHandler =
     const execution = await prepare(request);
     if (idempotencyKey === null) {
       if (execution.cost) await request.charge(execution.cost);
-      return asResponse(await runExecution(execution, null));
+      return asResponse(await runExecution(execution, null, request.key.keyId));
     }
 
     const result = await getService('idempotency').claim({
@@ -151,7 +207,7 @@ export const writeHandler =
         // The lease is renewed while the write runs, so that only a request whose process died loses its claim.
         const release = getService('idempotency').hold(result.claim);
         try {
-          return asResponse(await runExecution(execution, result.claim));
+          return asResponse(await runExecution(execution, result.claim, request.key.keyId));
         } finally {
           release();
         }

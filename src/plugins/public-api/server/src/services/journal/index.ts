@@ -28,7 +28,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { connectionOf, databaseClient, type DatabaseClient } from '../../database/connection';
+import { databaseClient, type DatabaseClient } from '../../database/connection';
+import { readConnectionOf } from '../../database/sqlite-reader';
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
 import { componentIndexStatements, referencePaths } from './reference-paths';
@@ -156,11 +157,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * Rows of a raw statement, on the plugin's transaction when one is running (the webhook dispatcher's turn
-   * on SQLite, whose one connection that transaction holds), else on the pool (SQLite answers the rows,
-   * PostgreSQL a result holding them).
+   * on SQLite, whose one connection that transaction holds), else on the pool, or SQLite's read-only
+   * connection (database/sqlite-reader.ts) (SQLite answers the rows, PostgreSQL a result holding them).
    */
   const rawRows = async <Row>(sql: string, bindings: readonly unknown[]): Promise<Row[]> => {
-    const result = (await connectionOf(strapi).raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
+    const result = (await readConnectionOf(strapi).raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
     return Array.isArray(result) ? result : result.rows;
   };
 
@@ -175,8 +176,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const result = (await knex().raw(POSTGRES_HORIZON)) as { rows: { horizon: string }[] };
       return { txid: Number(result.rows[0]!.horizon), seq: 0 };
     }
-    // SQLite: on the transaction running, if any (its one connection is held by it).
-    const rows = (await connectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as { next: number }[];
+    // SQLite: on the transaction running, if any (its one connection is held by it), else on the read-only
+    // connection: the entries of a write still running lie past its committed end, so at or past this horizon.
+    const rows = (await readConnectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as {
+      next: number;
+    }[];
     return { txid: 0, seq: Number(rows[0]!.next) };
   };
 

@@ -24,8 +24,9 @@ const slugScope = (target: WriteTarget, exceptDocumentId: string | null): SlugSc
 
 /**
  * Sets `data[slug]`: generated when the write leaves it out (create) or sends null, refused with 409
- * when another record of the scope publishes the one sent. Under the content type's slug lock, which
- * the document service middleware takes too, so that two writers cannot both take one slug.
+ * when another record of the scope publishes the one sent. Under the lock of the slug value (the one sent,
+ * or the candidate generated), which the document service middleware takes too, so that two writers
+ * cannot both take one slug; writers of other slugs of the type do not wait (issue 34).
  */
 export const applySlug = async (
   target: WriteTarget,
@@ -38,7 +39,6 @@ export const applySlug = async (
   const sent = Object.prototype.hasOwnProperty.call(data, attribute);
   if (current && !sent) return;
   const slugs = getService('slugs');
-  await slugs.lock(resource.uid);
   const scope = slugScope(target, current?.documentId ?? null);
   const slug = data[attribute];
   if (typeof slug === 'string' && slug !== '') {
