@@ -64,7 +64,13 @@ export const applyOrder = (builder: Knex.QueryBuilder, order: readonly OrderTerm
   }
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/**
+ * LIKE patterns escape with `!`, not a backslash: MySQL and MariaDB read a backslash inside a string
+ * literal as an escape of its own (`ESCAPE '\\'` would not even parse there), and `!` means nothing
+ * special in any of the three databases' literals.
+ */
+export const LIKE_ESCAPE = `ESCAPE '!'`;
+export const escapeLike = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
 
 const bind = (key: SqlKey, value: FilterValue): Knex.Value => bindValue(key.kind, value as ScalarValue) as Knex.Value;
 
@@ -115,10 +121,10 @@ export const applyFilter = (
       builder.where((inner) => inner.whereNot(key.column, bind(key, condition.value)).orWhereNull(key.column));
       return;
     case 'contains':
-      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `%${escapeLike(String(condition.value).toLowerCase())}%`]);
+      builder.whereRaw(`LOWER(??) LIKE ? ${LIKE_ESCAPE}`, [key.column, `%${escapeLike(String(condition.value).toLowerCase())}%`]);
       return;
     case 'startsWith':
-      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `${escapeLike(String(condition.value).toLowerCase())}%`]);
+      builder.whereRaw(`LOWER(??) LIKE ? ${LIKE_ESCAPE}`, [key.column, `${escapeLike(String(condition.value).toLowerCase())}%`]);
       return;
     default:
       builder.where(key.column, SQL_OPERATORS[condition.op], bind(key, condition.value));

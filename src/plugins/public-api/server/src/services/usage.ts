@@ -7,7 +7,8 @@
  * - hour rows older than 8 days are summed into day rows (so the 7-day chart has hours);
  * - day rows older than 400 days are deleted.
  *
- * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING and adds their
+ * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING (MariaDB has it
+ * since 10.5; MySQL has not, so on MySQL usage rollups need MariaDB) and adds their
  * sums to the coarser row in the same transaction: two instances rolling up at once cannot count a row
  * twice (the second DELETE finds the rows gone). Each run does a bounded number of steps.
  *
@@ -17,6 +18,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { databaseClient } from '../database/connection';
+import { rawRows } from '../database/raw-result';
 import type { KeyUsage, ResourceUsage, UsageWindow } from '../../../shared/contracts/usage';
 import { LATENCY_BUCKETS } from '../usage/histogram';
 import { WINDOWS, buildUsage, windowStart, type SlotSums } from '../usage/series';
@@ -67,8 +70,7 @@ const cellOf = (row: Record<string, unknown>, minute: number): UsageCell => {
 };
 
 /** Raw SQL results: rows on SQLite, `{ rows }` on PostgreSQL. */
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result) ? (result as Record<string, unknown>[]) : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+const rowsOf = (result: unknown): Record<string, unknown>[] => rawRows<Record<string, unknown>>(result);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const tally = createTally(MAX_CELLS);
@@ -100,8 +102,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Adds rows to their stored counterparts (or inserts them): the one write of usage, additive. */
   const upsert = async (connection: Knex, rows: UsageRow[]) => {
     if (!rows.length) return;
+    // The row that was to be inserted: `excluded` on PostgreSQL and SQLite, VALUES() on MySQL and MariaDB.
+    const mysql = databaseClient(strapi) === 'mysql';
     const add = Object.fromEntries(
-      COUNT_COLUMNS.map((column) => [column, connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column])]),
+      COUNT_COLUMNS.map((column) => [
+        column,
+        mysql ? connection.raw('??.?? + VALUES(??)', [USAGE_TABLE, column, column]) : connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column]),
+      ]),
     );
     await connection(USAGE_TABLE).insert(rows).onConflict(['api_key', 'grain', 'bucket', 'resource']).merge(add);
   };
@@ -193,7 +200,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const { stepMinutes } = WINDOWS[window];
     const from = windowStart(window, Math.floor(now / 60_000));
     // The step is a number from WINDOWS, never input: written into the SQL as a literal.
-    const slot = `(bucket / ${Number(stepMinutes)})`;
+    // An integer division on every database (MySQL's `/` answers a decimal; DIV is its integer division).
+    const slot = databaseClient(strapi) === 'mysql' ? `(bucket DIV ${Number(stepMinutes)})` : `(bucket / ${Number(stepMinutes)})`;
     const slots = (await connection(USAGE_TABLE)
       .select(connection.raw(`${slot} AS slot`), ...sumColumns(connection))
       .where('api_key', apiKey)
