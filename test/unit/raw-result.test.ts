@@ -1,0 +1,31 @@
+import { rawChangedRows, rawRows } from '../../src/plugins/public-api/server/src/database/raw-result';
+import { escapeLike } from '../../src/plugins/public-api/server/src/read/sql';
+
+test('rows of a raw statement, as each driver answers them', () => {
+  const rows = [{ a: 1 }, { a: 2 }];
+  // better-sqlite3: the rows; pg: a result holding them; mysql2: the rows and the columns.
+  expect(rawRows(rows)).toEqual(rows);
+  expect(rawRows({ rows, rowCount: 2 })).toEqual(rows);
+  expect(rawRows([rows, [{ name: 'a' }, { name: 'b' }]])).toEqual(rows);
+  expect(rawRows([[], []])).toEqual([]);
+  expect(rawRows([])).toEqual([]);
+  // mysql2 for a statement without rows: a header and no columns.
+  expect(rawRows([{ affectedRows: 3, insertId: 0 }, undefined])).toEqual([]);
+});
+
+test('two rows of SQLite are not taken for a MySQL pair', () => {
+  const rows = [{ affectedRows: 1 }, { affectedRows: 2 }];
+  expect(rawRows(rows)).toEqual(rows);
+});
+
+test('rows changed by a raw statement, as each driver counts them', () => {
+  expect(rawChangedRows({ changes: 4 })).toBe(4);
+  expect(rawChangedRows({ rowCount: 5, rows: [] })).toBe(5);
+  expect(rawChangedRows([{ affectedRows: 6 }, undefined])).toBe(6);
+  expect(rawChangedRows([[{ a: 1 }], []])).toBe(0);
+});
+
+test('LIKE patterns escape with ! (MySQL reads a backslash in a literal as its own escape)', () => {
+  expect(escapeLike('50%_off!')).toBe('50!%!_off!!');
+  expect(escapeLike('back\\slash')).toBe('back\\slash');
+});
