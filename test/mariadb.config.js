@@ -17,7 +17,5 @@ module.exports = {
   reporters: root.reporters,
   maxWorkers: root.maxWorkers,
   // A project's <rootDir> is its own config file's folder unless it says otherwise.
-  projects: [
-    { ...api, rootDir, displayName: 'mariadb', testMatch: Object.keys(onPostgres).map((suite) => `<rootDir>/test/api/${suite}`) },
-  ],
+  projects: [{ ...api, rootDir, displayName: 'mariadb', testMatch: Object.keys(onPostgres).map((suite) => `<rootDir>/test/api/${suite}`) }],
 };

@@ -119,7 +119,9 @@ const mysql = (env: Env): MysqlConnection => {
     );
   }
   if (env.DATABASE_URL) {
-    throw new DatabaseSettingsError('DATABASE_CLIENT=mysql reads DATABASE_HOST, DATABASE_PORT and DATABASE_NAME, not DATABASE_URL: unset it.');
+    throw new DatabaseSettingsError(
+      'DATABASE_CLIENT=mysql reads DATABASE_HOST, DATABASE_PORT and DATABASE_NAME, not DATABASE_URL: unset it.',
+    );
   }
   return {
     client: 'mysql',

@@ -9,15 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Client } from 'pg';
-import {
-  copyMariadb,
-  databaseUrl,
-  ensureTemplate,
-  mariadbEnv,
-  POSTGRES_ADMIN_URL,
-  quoteMariadb,
-  withMariadbClient,
-} from './templates';
+import { copyMariadb, databaseUrl, ensureTemplate, mariadbEnv, POSTGRES_ADMIN_URL, quoteMariadb, withMariadbClient } from './templates';
 
 export type TestDatabase = { env: Record<string, string>; drop: () => Promise<void> };
 
@@ -37,7 +29,10 @@ export const countRows = async (database: TestDatabase, table: string): Promise<
   if (database.env.DATABASE_CLIENT === 'mysql') {
     const name = database.env.DATABASE_NAME!;
     return withMariadbClient(async (client) => {
-      const [tables] = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [name, table]);
+      const [tables] = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
+        name,
+        table,
+      ]);
       if ((tables as unknown[]).length === 0) return 0;
       const [rows] = await client.query(`SELECT count(*) AS n FROM ${quoteMariadb(name)}.${quoteMariadb(table)}`);
       return Number((rows as { n: number }[])[0]!.n);

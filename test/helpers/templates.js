@@ -297,7 +297,9 @@ const copyMariadb = async (client, from, to) => {
       const [[created]] = await client.query(`SHOW CREATE TABLE ${quoteMariadb(from)}.${quoteMariadb(table)}`);
       await client.query(`USE ${quoteMariadb(to)}`);
       await client.query(created['Create Table']);
-      await client.query(`INSERT INTO ${quoteMariadb(to)}.${quoteMariadb(table)} SELECT * FROM ${quoteMariadb(from)}.${quoteMariadb(table)}`);
+      await client.query(
+        `INSERT INTO ${quoteMariadb(to)}.${quoteMariadb(table)} SELECT * FROM ${quoteMariadb(from)}.${quoteMariadb(table)}`,
+      );
     }
   } finally {
     await client.query('SET SESSION foreign_key_checks = 1');

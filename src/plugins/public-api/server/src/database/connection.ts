@@ -86,7 +86,9 @@ export const LOCKS_TABLE = 'public_api_locks';
 /** Creates LOCKS_TABLE when missing (MySQL and MariaDB; every start, idempotent). */
 export const ensureLocksTable = async (strapi: Core.Strapi): Promise<void> => {
   if (databaseClient(strapi) !== 'mysql') return;
-  await (strapi.db.connection as unknown as Knex).raw(`CREATE TABLE IF NOT EXISTS ${LOCKS_TABLE} (id bigint unsigned PRIMARY KEY) ENGINE=InnoDB`);
+  await (strapi.db.connection as unknown as Knex).raw(
+    `CREATE TABLE IF NOT EXISTS ${LOCKS_TABLE} (id bigint unsigned PRIMARY KEY) ENGINE=InnoDB`,
+  );
 };
 
 /**

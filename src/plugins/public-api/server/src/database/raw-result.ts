@@ -6,7 +6,10 @@
 type MysqlHeader = { affectedRows?: number };
 
 const isMysqlPair = (result: unknown): result is [unknown, unknown] =>
-  Array.isArray(result) && result.length === 2 && (Array.isArray(result[0]) || isHeader(result[0])) && (result[1] === undefined || Array.isArray(result[1]));
+  Array.isArray(result) &&
+  result.length === 2 &&
+  (Array.isArray(result[0]) || isHeader(result[0])) &&
+  (result[1] === undefined || Array.isArray(result[1]));
 
 const isHeader = (value: unknown): value is MysqlHeader =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && 'affectedRows' in value;

@@ -81,7 +81,6 @@ type ContentTables = {
 /** Stands for the file name while the lookup's SQL is built; no stored name starts with NUL. */
 const NAME_PLACEHOLDER = '\u0000name';
 
-
 /** How long a resolved URL is kept at most; the bound on a write by another instance going unseen here. */
 export const LOOKUP_TTL_MS = 5_000;
 const LOOKUP_MAX_ENTRIES = 10_000;

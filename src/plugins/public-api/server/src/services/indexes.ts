@@ -77,7 +77,8 @@ export const indexStatements = (
       const order = [...leading, quote(columns.sort), quote('document_id')].join(', ');
       statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${order})`);
     }
-    if (columns.slug) statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
+    if (columns.slug)
+      statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
     return statements;
   }
   if (columns.sort) {

@@ -107,7 +107,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const add = Object.fromEntries(
       COUNT_COLUMNS.map((column) => [
         column,
-        mysql ? connection.raw('??.?? + VALUES(??)', [USAGE_TABLE, column, column]) : connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column]),
+        mysql
+          ? connection.raw('??.?? + VALUES(??)', [USAGE_TABLE, column, column])
+          : connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column]),
       ]),
     );
     await connection(USAGE_TABLE).insert(rows).onConflict(['api_key', 'grain', 'bucket', 'resource']).merge(add);

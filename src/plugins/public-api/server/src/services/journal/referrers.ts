@@ -222,15 +222,17 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
       for (const path of inversePaths(uid)) {
         const locale = path.localized ? 'o.locale' : 'NULL';
         const published = path.draftAndPublish ? 'AND o.published_at IS NOT NULL' : '';
-        const rows = rawRows<{ document_id: string; locale: string | null }>(await connection.raw(
-          `SELECT DISTINCT o.document_id, ${locale} AS locale
+        const rows = rawRows<{ document_id: string; locale: string | null }>(
+          await connection.raw(
+            `SELECT DISTINCT o.document_id, ${locale} AS locale
            FROM ${quote(path.ownerTable)} o
            JOIN ${quote(path.join.table)} j ON j.${quote(path.join.ownerColumn)} = o.id
            JOIN ${quote(target.table)} t ON t.id = j.${quote(path.join.targetColumn)}
            WHERE t.document_id = ? ${targetPublished} ${published}
            LIMIT ${INVERSE_CAP + 1}`,
-          [documentId],
-        ));
+            [documentId],
+          ),
+        );
         found.set(
           path,
           rows.length > INVERSE_CAP

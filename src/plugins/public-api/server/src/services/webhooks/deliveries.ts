@@ -344,7 +344,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .whereIn(c.status, ['delivered', 'failed'])
         .andWhere(c.finishedAt, '<', now - retentionMs)
         .limit(batch);
-      return Number(await knex()(table).whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id)).delete());
+      return Number(
+        await knex()(table)
+          .whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id))
+          .delete(),
+      );
     },
 
     /**
@@ -364,7 +368,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .whereIn(c.status, ['delivered', 'failed'])
         .orderBy(c.id, 'asc')
         .limit(batch);
-      return Number(await knex()(table).whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id)).delete());
+      return Number(
+        await knex()(table)
+          .whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id))
+          .delete(),
+      );
     },
 
     /** Deletes an endpoint's deliveries (the endpoint is being deleted). */
