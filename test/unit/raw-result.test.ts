@@ -29,3 +29,15 @@ test('LIKE patterns escape with ! (MySQL reads a backslash in a literal as its o
   expect(escapeLike('50%_off!')).toBe('50!%!_off!!');
   expect(escapeLike('back\\slash')).toBe('back\\slash');
 });
+
+test('a write the database rolled back for meeting another is a 503 to retry, on every database', () => {
+  const { isWriteConflict, writeConflict } = jest.requireActual('../../src/plugins/public-api/server/src/http/write-conflict');
+  expect(isWriteConflict(Object.assign(new Error('Deadlock found'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }))).toBe(true);
+  expect(isWriteConflict(Object.assign(new Error('Lock wait timeout'), { code: 'ER_LOCK_WAIT_TIMEOUT' }))).toBe(true);
+  expect(isWriteConflict(new Error('wrapped', { cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }) }))).toBe(true);
+  expect(isWriteConflict(Object.assign(new Error('duplicate'), { code: 'ER_DUP_ENTRY' }))).toBe(false);
+  expect(isWriteConflict(null)).toBe(false);
+  const refusal = writeConflict();
+  expect(refusal.status).toBe(503);
+  expect(refusal.headers).toEqual({ 'Retry-After': '1' });
+});
