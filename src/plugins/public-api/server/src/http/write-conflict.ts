@@ -28,6 +28,6 @@ export const isWriteConflict = (error: unknown): boolean => {
 
 export const writeConflict = (): ApiError =>
   apiError(503, `The write met another one at the same time and was rolled back; retry in ${WRITE_CONFLICT_RETRY_AFTER_SECONDS} second.`, {
-    reason: 'write-conflict',
+    reason: 'write_conflict',
     headers: { 'Retry-After': String(WRITE_CONFLICT_RETRY_AFTER_SECONDS) },
   });
