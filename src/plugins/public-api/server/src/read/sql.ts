@@ -81,7 +81,7 @@ export type RelationFilter = (field: string, targetRefs: string[] | null) => Kne
  * MySQL and MariaDB compare text by the column's collation, whose defaults (utf8mb4_general_ci and the
  * like) ignore case: `filter[title][$eq]=paris` would also match "Paris", which neither SQLite nor
  * PostgreSQL does. A text `$eq`, `$ne` or `$in` is therefore also compared as bytes there. The plain
- * comparison stays beside it for the indexes; order (`sort`, `$lt`, keyset paging) keeps the collation's,
+ * comparison stays beside it for the indexes; order (`sort` and keyset paging) keeps the collation's,
  * which pages consistently and is documented as the difference (docs/api.md).
  */
 const exactText = (builder: Knex.QueryBuilder, column: string, values: readonly Knex.Value[]): void => {
