@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
+import type { Connection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { copyMariadb, databaseUrl, ensureTemplate, mariadbEnv, POSTGRES_ADMIN_URL, quoteMariadb, withMariadbClient } from './templates';
 
@@ -28,7 +29,7 @@ export const countRows = async (database: TestDatabase, table: string): Promise<
   }
   if (database.env.DATABASE_CLIENT === 'mysql') {
     const name = database.env.DATABASE_NAME!;
-    return withMariadbClient(async (client) => {
+    return withMariadbClient(async (client: Connection) => {
       const [tables] = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
         name,
         table,
@@ -89,13 +90,14 @@ export const createTestDatabase = async (template: DatabaseTemplate = 'schema'):
   if (usingMariadb()) {
     const name = `pda_test_${suffix}`;
     const source = await ensureTemplate(template);
-    await withMariadbClient(async (client) => {
+    await withMariadbClient(async (client: Connection) => {
       await client.query(`CREATE DATABASE ${quoteMariadb(name)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
       await copyMariadb(client, source, name);
     });
     return {
       env: mariadbEnv(name),
-      drop: () => withMariadbClient((client) => client.query(`DROP DATABASE IF EXISTS ${quoteMariadb(name)}`)).then(() => undefined),
+      drop: () =>
+        withMariadbClient((client: Connection) => client.query(`DROP DATABASE IF EXISTS ${quoteMariadb(name)}`)).then(() => undefined),
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pda-test-'));
