@@ -20,6 +20,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient } from '../database/connection';
 import { rawRows } from '../database/raw-result';
+import { isWriteConflict } from '../database/write-conflict';
 import type { KeyUsage, ResourceUsage, UsageWindow } from '../../../shared/contracts/usage';
 import { LATENCY_BUCKETS } from '../usage/histogram';
 import { WINDOWS, buildUsage, windowStart, type SlotSums } from '../usage/series';
@@ -156,6 +157,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!oldest) return false;
     const apiKey = Number(oldest.api_key);
     const start = Math.floor(Number(oldest.bucket) / period) * period;
+    try {
+      await takeAndAdd(grain, into, apiKey, start, period, cutoff);
+    } catch (error) {
+      // Another instance rolling up the same rows at once (on MariaDB the two ranged DELETEs' gap locks can
+      // deadlock): this step kept nothing, and the next one reads what is left.
+      if (!isWriteConflict(error)) throw error;
+    }
+    return true;
+  };
+
+  /** Takes one key's rows of one period out and adds their sums to the coarser grain (none: deletes them), in one transaction. */
+  const takeAndAdd = async (
+    grain: Grain,
+    into: (typeof ROLLS_INTO)[Grain],
+    apiKey: number,
+    start: number,
+    period: number,
+    cutoff: number,
+  ) => {
     await strapi.db.transaction(async ({ trx }) => {
       const connection = trx as unknown as Knex;
       const taken = rowsOf(
@@ -184,7 +204,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         [...byResource.values()].map((cell) => rowOf(cell, into)),
       );
     });
-    return true;
   };
 
   /** Rolls up (and finally deletes) rows past their retention, at most ROLLUP_STEPS steps per grain. */
