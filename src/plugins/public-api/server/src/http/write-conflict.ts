@@ -1,11 +1,11 @@
 /**
- * A write the database rolled back for meeting another (database/write-conflict.ts): nothing of it was
+ * A write the database rolled back for meeting another (values/write-conflict.ts): nothing of it was
  * kept, and the same request sent again succeeds once the other write is done: a 503 with Retry-After,
  * not a 500.
  */
 import { apiError, type ApiError } from './errors';
 
-export { isWriteConflict } from '../database/write-conflict';
+export { isWriteConflict } from '../values/write-conflict';
 
 /** Seconds the client is asked to wait before sending the write again. */
 export const WRITE_CONFLICT_RETRY_AFTER_SECONDS = 1;

@@ -20,7 +20,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient } from '../database/connection';
 import { rawRows } from '../database/raw-result';
-import { isWriteConflict } from '../database/write-conflict';
+import { isWriteConflict } from '../values/write-conflict';
 import type { KeyUsage, ResourceUsage, UsageWindow } from '../../../shared/contracts/usage';
 import { LATENCY_BUCKETS } from '../usage/histogram';
 import { WINDOWS, buildUsage, windowStart, type SlotSums } from '../usage/series';

@@ -5,9 +5,11 @@
  * other write is done.
  *
  * On MariaDB writes meet this way where PostgreSQL would only wait: InnoDB locks the gaps between rows a
- * ranged DELETE or UPDATE reads (REPEATABLE READ), and a transaction takes the change journal's order
- * lock at its first entry (services/journal/table.ts), after the rows it wrote; two writes that take the
- * same locks in opposite orders make a cycle, which InnoDB breaks at once by rolling one back.
+ * ranged DELETE or UPDATE reads (REPEATABLE READ), so two writes that take the same locks in opposite
+ * orders make a cycle, which InnoDB breaks at once by rolling one back. (Content writes take the change
+ * journal's order lock before any other: services/journal/middleware.ts.)
+ *
+ * The edge answers such a write 503 with Retry-After (http/write-conflict.ts), not a 500.
  */
 const CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', '40P01', '40001', '55P03']);
 
