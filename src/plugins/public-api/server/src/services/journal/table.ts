@@ -28,12 +28,8 @@ import type { DatabaseClient } from '../../database/connection';
 
 export const JOURNAL_TABLE = 'public_api_changes';
 
-/**
- * MySQL and MariaDB: the name of the lock (database/connection.ts lockUntilCommit) a transaction takes
- * before it writes entries, held until it commits: entries then commit in `seq` order, and the horizon
- * (the next `seq`) never passes an entry still to commit.
- */
-export const JOURNAL_ORDER_LOCK = 'public-api:journal-order';
+/** MySQL and MariaDB: the lock writers of entries hold until they commit (database/journal-order.ts). */
+export { JOURNAL_ORDER_LOCK } from '../../database/journal-order';
 
 export const journalTableStatements = (client: DatabaseClient): string[] => {
   if (client === 'mysql') return mysqlJournalTable();
