@@ -60,34 +60,6 @@ type MysqlAfterCreate = (connection: MysqlSession, done: (error: Error | null, c
  * PostgreSQL and SQLite do: the plugin's own SQL quotes names the standard way, and knex quotes with
  * backticks, which stay valid. Strapi's SQL binds every value, so no "string" of its changes meaning.
  */
-type TypeCastField = { type: string; string: () => string | null };
-type TypeCast = (field: TypeCastField, next: () => unknown) => unknown;
-
-/**
- * mysql2 reads a DATETIME of the years 0001 to 0099 as 19xx or 20xx (two-digit years), though MariaDB
- * stores it exactly ('0001-01-01' came back as 2001-01-01: a date lost). Strapi sets its own `typeCast`
- * on the connection options when it starts (booleans, decimals, dates); this wraps whatever it sets so
- * DATETIME and TIMESTAMP values are read from their text, which is exact in every year, as UTC (the
- * connection's time zone).
- */
-export const exactDatetimes = <T extends object>(connection: T): T => {
-  let inner: TypeCast | undefined;
-  const cast: TypeCast = (field, next) => {
-    if (field.type === 'DATETIME' || field.type === 'TIMESTAMP') {
-      const text = field.string();
-      return text === null ? null : new Date(`${text.replace(' ', 'T')}Z`);
-    }
-    return inner ? inner(field, next) : next();
-  };
-  return Object.defineProperty(connection, 'typeCast', {
-    enumerable: true,
-    get: () => cast,
-    set: (value: TypeCast | undefined) => {
-      inner = value;
-    },
-  });
-};
-
 export const mysqlSession: MysqlAfterCreate = (connection, done) => {
   // Nothing returned: the pool would await mysql2's query object, which refuses to be awaited.
   connection.query("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',ANSI_QUOTES')", (error) => done(error, connection));
@@ -153,16 +125,16 @@ const mysql = (env: Env): MysqlConnection => {
   }
   return {
     client: 'mysql',
-    connection: exactDatetimes({
+    connection: {
       host: env.DATABASE_HOST || '127.0.0.1',
       port: integer(env, 'DATABASE_PORT', 3306, 1, 65535),
       database,
       user: env.DATABASE_USERNAME || 'root',
       password: env.DATABASE_PASSWORD || '',
       ssl: tls(env),
-      charset: 'utf8mb4' as const,
-      timezone: 'Z' as const,
-    }),
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    },
     pool: { ...poolOf(env), afterCreate: mysqlSession },
   };
 };

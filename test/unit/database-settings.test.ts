@@ -72,20 +72,3 @@ test.each([
     expect((error as Error).message).not.toContain('\n');
   }
 });
-
-test('MySQL and MariaDB: DATETIME read from its text, exact in the years 0001 to 0099 too; other types as Strapi casts them', () => {
-  const connection = (
-    resolveDatabaseSettings({ DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'app' }, root).connection as { connection: object }
-  ).connection as { typeCast: (field: { type: string; string: () => string | null }, next: () => unknown) => unknown };
-  // Strapi's dialect sets its own typeCast when it starts: it stays in use for every other type.
-  connection.typeCast = (field, next) => (field.type === 'TINY' ? field.string() === '1' : next());
-  const field = (type: string, text: string | null) => ({ type, string: () => text });
-  const next = () => 'driver';
-  expect((connection.typeCast(field('DATETIME', '0001-01-01 00:00:00.000000'), next) as Date).toISOString()).toBe(
-    '0001-01-01T00:00:00.000Z',
-  );
-  expect((connection.typeCast(field('TIMESTAMP', '9999-12-31 23:59:59.999'), next) as Date).toISOString()).toBe('9999-12-31T23:59:59.999Z');
-  expect(connection.typeCast(field('DATETIME', null), next)).toBeNull();
-  expect(connection.typeCast(field('TINY', '1'), next)).toBe(true);
-  expect(connection.typeCast(field('LONG', '5'), next)).toBe('driver');
-});

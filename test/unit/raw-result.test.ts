@@ -41,3 +41,17 @@ test('a write the database rolled back for meeting another is a 503 to retry, on
   expect(refusal.status).toBe(503);
   expect(refusal.headers).toEqual({ 'Retry-After': '1' });
 });
+
+test('MySQL and MariaDB: DATETIME read from its text, exact in the years 0001 to 0099 too; other types as Strapi casts them', () => {
+  const { exactDatetimeCast } = jest.requireActual('../../src/plugins/public-api/server/src/database/exact-datetimes');
+  const cast = exactDatetimeCast((field: { type: string; string: () => string | null }, next: () => unknown) =>
+    field.type === 'TINY' ? field.string() === '1' : next(),
+  );
+  const field = (type: string, text: string | null) => ({ type, string: () => text });
+  const next = () => 'driver';
+  expect(cast(field('DATETIME', '0001-01-01 00:00:00.000000'), next).toISOString()).toBe('0001-01-01T00:00:00.000Z');
+  expect(cast(field('TIMESTAMP', '9999-12-31 23:59:59.999'), next).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+  expect(cast(field('DATETIME', null), next)).toBeNull();
+  expect(cast(field('TINY', '1'), next)).toBe(true);
+  expect(cast(field('LONG', '5'), next)).toBe('driver');
+});
