@@ -7,7 +7,7 @@
  * doing the same resize in-process (for both bench images; `--transforms` per image).
  *
  *   npm run bench -- [--events 100000] [--seconds 10] [--connections 10] [--transforms 20] [--no-write]
- *                    [--only ceiling|atomic|components]
+ *                    [--only ceiling|atomic|components|mariadb]
  *
  * Seeds its own SQLite database (bench/.data/bench.db: the demo content plus N events, and the bench
  * images on a building), starts the application as a separate process with a variant cache directory of
@@ -30,6 +30,7 @@ import {
 import { measure, settle, type Measurement, type Target } from './measure';
 import { comparisonTable, failures, machine, rpsRatio, type Comparison } from './report';
 import { benchAtomic } from './atomic';
+import { benchDatabases } from './databases';
 import { componentPageUrls, prepareComponentPages } from './components';
 import { benchCeiling, ceilingTable, CEILING_ROUNDS, type CeilingRow } from './ceiling';
 import { benchEnvironment, prepareDatabase, withStrapi } from './setup';
@@ -79,17 +80,20 @@ export const main = async (args: string[]): Promise<number> => {
   const atomicOnly = values.only === 'atomic';
   // Only the components row (issue 17): printed, never written either.
   const componentsOnly = values.only === 'components';
+  // Only the reads on MariaDB beside SQLite (issue 35, bench/databases.ts): printed, never written either.
+  const mariadbOnly = values.only === 'mariadb';
   if (
     !Number.isInteger(events) ||
     events < 1000 ||
     !options ||
-    (values.only !== undefined && !ceilingOnly && !atomicOnly && !componentsOnly)
+    (values.only !== undefined && !ceilingOnly && !atomicOnly && !componentsOnly && !mariadbOnly)
   ) {
     process.stderr.write(
-      `usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling|atomic|components]\n`,
+      `usage: npm run bench -- [--events N>=1000] ${ASSET_BENCH_USAGE} [--no-write] [--only ceiling|atomic|components|mariadb]\n`,
     );
     return 2;
   }
+  if (mariadbOnly) return benchDatabases(events, options, say);
 
   const command = `npm run bench -- --events ${events} --seconds ${options.seconds} --connections ${options.connections} --transforms ${options.transforms}`;
   const env = benchEnvironment('bench.db');

@@ -34,12 +34,43 @@ export type PostgresConnection = {
   pool: { min: number; max: number };
 };
 
+/** MySQL and MariaDB alike: Strapi's client name for both is 'mysql' (the mysql2 driver). */
+export type MysqlConnection = {
+  client: 'mysql';
+  connection: {
+    host: string;
+    port: number;
+    database: string;
+    user: string;
+    password: string;
+    ssl: false | { rejectUnauthorized: boolean };
+    /** Every text the plugin and Strapi store is Unicode: utf8mb4, not MySQL's three-byte utf8. */
+    charset: 'utf8mb4';
+    /** Timestamps are written and read as UTC, whatever the server's time zone. */
+    timezone: 'Z';
+  };
+  pool: { min: number; max: number; afterCreate: MysqlAfterCreate };
+};
+
+type MysqlSession = { query: (sql: string, done: (error: Error | null) => void) => void };
+type MysqlAfterCreate = (connection: MysqlSession, done: (error: Error | null, connection: MysqlSession) => void) => void;
+
+/**
+ * Each new MySQL or MariaDB connection reads "double quoted" names as identifiers (ANSI_QUOTES), as
+ * PostgreSQL and SQLite do: the plugin's own SQL quotes names the standard way, and knex quotes with
+ * backticks, which stay valid. Strapi's SQL binds every value, so no "string" of its changes meaning.
+ */
+export const mysqlSession: MysqlAfterCreate = (connection, done) => {
+  // Nothing returned: the pool would await mysql2's query object, which refuses to be awaited.
+  connection.query("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',ANSI_QUOTES')", (error) => done(error, connection));
+};
+
 export type DatabaseSettings = {
-  connection: SqliteConnection | PostgresConnection;
+  connection: SqliteConnection | PostgresConnection | MysqlConnection;
   acquireConnectionTimeout: number;
 };
 
-const SUPPORTED = ['sqlite', 'postgres'] as const;
+const SUPPORTED = ['sqlite', 'postgres', 'mysql'] as const;
 
 const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
   const raw = env[name];
@@ -62,11 +93,10 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
   throw new DatabaseSettingsError(`${name} must be true or false, got '${raw}'.`);
 };
 
-const postgres = (env: Env): PostgresConnection => {
-  const ssl = bool(env, 'DATABASE_SSL', false)
-    ? { rejectUnauthorized: bool(env, 'DATABASE_SSL_REJECT_UNAUTHORIZED', true) }
-    : (false as const);
-  const schema = env.DATABASE_SCHEMA || 'public';
+const tls = (env: Env): false | { rejectUnauthorized: boolean } =>
+  bool(env, 'DATABASE_SSL', false) ? { rejectUnauthorized: bool(env, 'DATABASE_SSL_REJECT_UNAUTHORIZED', true) } : false;
+
+const poolOf = (env: Env): { min: number; max: number } => {
   const pool = {
     min: integer(env, 'DATABASE_POOL_MIN', 2, 0, 1000),
     max: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
@@ -74,6 +104,45 @@ const postgres = (env: Env): PostgresConnection => {
   if (pool.min > pool.max) {
     throw new DatabaseSettingsError(`DATABASE_POOL_MIN (${pool.min}) must not exceed DATABASE_POOL_MAX (${pool.max}).`);
   }
+  return pool;
+};
+
+/**
+ * MySQL or MariaDB from parts, as Strapi's own template configures it (no URL: mysql2 reads its options
+ * from an object, and a URL would hide the charset and time zone this needs).
+ */
+const mysql = (env: Env): MysqlConnection => {
+  const database = env.DATABASE_NAME;
+  if (!database) {
+    throw new DatabaseSettingsError(
+      'DATABASE_CLIENT=mysql needs DATABASE_NAME with DATABASE_HOST, DATABASE_PORT, DATABASE_USERNAME and DATABASE_PASSWORD.',
+    );
+  }
+  if (env.DATABASE_URL) {
+    throw new DatabaseSettingsError(
+      'DATABASE_CLIENT=mysql reads DATABASE_HOST, DATABASE_PORT and DATABASE_NAME, not DATABASE_URL: unset it.',
+    );
+  }
+  return {
+    client: 'mysql',
+    connection: {
+      host: env.DATABASE_HOST || '127.0.0.1',
+      port: integer(env, 'DATABASE_PORT', 3306, 1, 65535),
+      database,
+      user: env.DATABASE_USERNAME || 'root',
+      password: env.DATABASE_PASSWORD || '',
+      ssl: tls(env),
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    },
+    pool: { ...poolOf(env), afterCreate: mysqlSession },
+  };
+};
+
+const postgres = (env: Env): PostgresConnection => {
+  const ssl = tls(env);
+  const schema = env.DATABASE_SCHEMA || 'public';
+  const pool = poolOf(env);
   const url = env.DATABASE_URL;
   if (url) {
     let parsed: URL;
@@ -119,6 +188,9 @@ export const resolveDatabaseSettings = (env: Env, appRoot: string): DatabaseSett
   const acquireConnectionTimeout = integer(env, 'DATABASE_CONNECTION_TIMEOUT', 60000, 100, 600000);
   if (client === 'postgres') {
     return { connection: postgres(env), acquireConnectionTimeout };
+  }
+  if (client === 'mysql') {
+    return { connection: mysql(env), acquireConnectionTimeout };
   }
   const filename = env.DATABASE_FILENAME || path.join('.tmp', 'data.db');
   return {

@@ -150,10 +150,18 @@ describe('keys', () => {
 
   test('the key id has a unique index', async () => {
     const name = 'public_api_keys_pda_key_id';
+    const client = app.strapi.db.dialect.client;
     const found =
-      app.strapi.db.dialect.client === 'postgres'
+      client === 'postgres'
         ? await db('pg_indexes').where({ indexname: name }).select('indexdef')
-        : await db('sqlite_master').where({ type: 'index', name }).select({ indexdef: 'sql' });
+        : client === 'mysql'
+          ? // MariaDB: one row per column of the index; NON_UNIQUE 0 for a unique one.
+            (
+              (await db('information_schema.statistics')
+                .where({ table_schema: db.raw('DATABASE()'), index_name: name })
+                .select({ non_unique: 'non_unique' })) as { non_unique: number | string }[]
+            ).map((row) => ({ indexdef: Number(row.non_unique) === 0 ? 'UNIQUE INDEX' : 'INDEX' }))
+          : await db('sqlite_master').where({ type: 'index', name }).select({ indexdef: 'sql' });
     expect(found).toHaveLength(1);
     expect(String(found[0]!.indexdef)).toMatch(/UNIQUE INDEX/i);
   });

@@ -142,7 +142,8 @@ beforeAll(async () => {
   await knex()(join.table).insert(
     built.events
       .slice(0, 10)
-      .map((event) => ({ [join.ownerColumn]: depotRows.published, [join.targetColumn]: event.draft, [join.orderColumn!]: -1 })),
+      // Order 0: before every link of the building (theirs start at 1); MariaDB's order columns are unsigned.
+      .map((event) => ({ [join.ownerColumn]: depotRows.published, [join.targetColumn]: event.draft, [join.orderColumn!]: 0 })),
   );
 
   // The annex: a document reached through two links (Strapi's link per version; here a second published

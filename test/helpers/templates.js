@@ -36,6 +36,7 @@ const PLUGIN_DIST = path.join(APP_ROOT, 'src', 'plugins', 'public-api', 'dist');
 const UPLOADS_DIR = path.join(APP_ROOT, 'public', 'uploads');
 const TEST_SECRETS = path.join(__dirname, 'test-secrets.json');
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MARIADB_ADMIN_URL = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
 
 /** Each template and the one it is copied from before it is built on. */
 const KINDS = { schema: null, demo: 'schema' };
@@ -46,6 +47,7 @@ const ABANDONED_BUILD_MS = 3600_000;
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 
 const usingPostgres = () => process.env.TEST_DATABASE === 'postgres';
+const usingMariadb = () => process.env.TEST_DATABASE === 'mariadb';
 
 /** The compiled application's files, without tsc's build state and the admin bundle (no schema in either). */
 const compiledFiles = (dist) =>
@@ -231,18 +233,168 @@ const ensurePostgres = async (kind) => {
   }
 };
 
+// ---- MariaDB (and MySQL): databases pda_tpl_<kind>_<fingerprint>_<built at> ---------------------
+//
+// MySQL has neither CREATE DATABASE ... TEMPLATE nor a database rename. A template is built in a database
+// of its own and then moved, every table at once, into its final name by one RENAME TABLE (atomic): a
+// template is complete when its database holds TEMPLATE_MARK, the last table moved. A suite's database is
+// a copy: each table's SHOW CREATE TABLE run in the new database (foreign keys on, checks off while
+// copying), then INSERT ... SELECT of its rows.
+
+const TEMPLATE_MARK = 'pda_template_complete';
+
+/** The mysql2 connection options of MARIADB_ADMIN_URL, for `database` (none: the server alone). */
+const mariadbOptions = (database) => {
+  const url = new URL(MARIADB_ADMIN_URL);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username || 'root'),
+    password: decodeURIComponent(url.password),
+    ...(database ? { database } : {}),
+    multipleStatements: false,
+  };
+};
+
+const withMariadbClient = async (fn) => {
+  const mysql = require('mysql2/promise');
+  const client = await mysql.createConnection(mariadbOptions());
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+};
+
+/** The application's environment for a MariaDB database of this server. */
+const mariadbEnv = (name) => {
+  const options = mariadbOptions();
+  return {
+    DATABASE_CLIENT: 'mysql',
+    DATABASE_HOST: options.host,
+    DATABASE_PORT: String(options.port),
+    DATABASE_NAME: name,
+    DATABASE_USERNAME: options.user,
+    DATABASE_PASSWORD: options.password,
+    DATABASE_POOL_MIN: '0',
+    DATABASE_POOL_MAX: '5',
+  };
+};
+
+const quoteMariadb = (name) => `\`${name.replace(/`/g, '``')}\``;
+
+const tablesOf = async (client, database) => {
+  const [rows] = await client.query(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' ORDER BY table_name",
+    [database],
+  );
+  return rows.map((row) => row.name);
+};
+
+/** Copies every table of `from` (schema, indexes, foreign keys, auto-increment counters, rows) into the empty database `to`. */
+const copyMariadb = async (client, from, to) => {
+  await client.query('SET SESSION foreign_key_checks = 0');
+  try {
+    for (const table of await tablesOf(client, from)) {
+      if (table === TEMPLATE_MARK) continue;
+      const [[created]] = await client.query(`SHOW CREATE TABLE ${quoteMariadb(from)}.${quoteMariadb(table)}`);
+      await client.query(`USE ${quoteMariadb(to)}`);
+      await client.query(created['Create Table']);
+      await client.query(
+        `INSERT INTO ${quoteMariadb(to)}.${quoteMariadb(table)} SELECT * FROM ${quoteMariadb(from)}.${quoteMariadb(table)}`,
+      );
+    }
+  } finally {
+    await client.query('SET SESSION foreign_key_checks = 1');
+  }
+};
+
+const findMariadb = async (client, kind) => {
+  const [rows] = await client.query(
+    'SELECT table_schema AS name FROM information_schema.tables WHERE table_schema LIKE ? AND table_name = ? ORDER BY table_schema DESC LIMIT 1',
+    [`pda\\_tpl\\_${kind}\\_${fingerprint()}\\_%`, TEMPLATE_MARK],
+  );
+  const name = rows[0]?.name ?? null;
+  return name && mediaPresent(name) ? name : null;
+};
+
+const pruneMariadb = () =>
+  withMariadbClient(async (client) => {
+    const [rows] = await client.query("SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'pda\\_tpl%'");
+    for (const { name } of rows) {
+      const match = /^pda_tpl(build)?_[a-z]+_([0-9a-f]{16})_(\d{14})/.exec(name);
+      if (!match) continue;
+      const age = Date.now() - stampTime(match[3]);
+      const stale = match[1] ? age > ABANDONED_BUILD_MS : match[2] !== fingerprint() && age > STALE_MS;
+      if (!stale) continue;
+      await client.query(`DROP DATABASE IF EXISTS ${quoteMariadb(name)}`);
+      fs.rmSync(mediaListOf(name), { force: true });
+    }
+  });
+
+const ensureMariadb = async (kind) => {
+  const existing = await withMariadbClient((client) => findMariadb(client, kind));
+  if (existing) return existing;
+  const from = KINDS[kind] ? await ensureMariadb(KINDS[kind]) : null;
+  const built = `pda_tpl_${kind}_${fingerprint()}_${stamp()}`;
+  const building = `pda_tplbuild_${kind}_${fingerprint()}_${stamp()}_${randomBytes(3).toString('hex')}`;
+  await withMariadbClient(async (client) => {
+    await client.query(`CREATE DATABASE ${quoteMariadb(building)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    if (from) await copyMariadb(client, from, building);
+  });
+  fs.mkdirSync(TEMPLATES_DIR, { recursive: true });
+  try {
+    runBuilder(kind, mariadbEnv(building), mediaListOf(building));
+    if (fs.existsSync(mediaListOf(building))) fs.renameSync(mediaListOf(building), mediaListOf(built));
+    return await withMariadbClient(async (client) => {
+      const winner = await findMariadb(client, kind);
+      if (winner) return winner;
+      await client.query(`CREATE TABLE ${quoteMariadb(building)}.${TEMPLATE_MARK} (id integer PRIMARY KEY)`);
+      await client.query(`CREATE DATABASE IF NOT EXISTS ${quoteMariadb(built)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      const tables = await tablesOf(client, building);
+      // The mark last: the template is seen complete only once every table is in it (one statement, atomic).
+      const ordered = [...tables.filter((table) => table !== TEMPLATE_MARK), TEMPLATE_MARK];
+      await client.query(
+        `RENAME TABLE ${ordered.map((table) => `${quoteMariadb(building)}.${quoteMariadb(table)} TO ${quoteMariadb(built)}.${quoteMariadb(table)}`).join(', ')}`,
+      );
+      return built;
+    });
+  } finally {
+    fs.rmSync(mediaListOf(building), { force: true });
+    await withMariadbClient((client) => client.query(`DROP DATABASE IF EXISTS ${quoteMariadb(building)}`));
+  }
+};
+
 // ---- What the rest of the suite uses --------------------------------------------------------------
 
 /** Builds `kind` unless a complete template of this fingerprint exists; resolves to its file or database name. */
 const ensureTemplate = async (kind) => {
   if (!(kind in KINDS)) throw new Error(`Unknown template database '${kind}'; known: ${Object.keys(KINDS).join(', ')}.`);
+  if (usingMariadb()) return ensureMariadb(kind);
   return usingPostgres() ? ensurePostgres(kind) : ensureSqlite(kind);
 };
 
 /** Removes templates of other fingerprints once they are old, and builds that were interrupted. */
-const pruneTemplates = async () => (usingPostgres() ? prunePostgres() : pruneSqlite());
+const pruneTemplates = async () => {
+  if (usingMariadb()) return pruneMariadb();
+  return usingPostgres() ? prunePostgres() : pruneSqlite();
+};
 
-module.exports = { APP_ROOT, KINDS, POSTGRES_ADMIN_URL, databaseUrl, ensureTemplate, fingerprint, pruneTemplates, withAdminClient };
+module.exports = {
+  APP_ROOT,
+  KINDS,
+  MARIADB_ADMIN_URL,
+  POSTGRES_ADMIN_URL,
+  copyMariadb,
+  databaseUrl,
+  ensureTemplate,
+  fingerprint,
+  mariadbEnv,
+  pruneTemplates,
+  quoteMariadb,
+  withAdminClient,
+  withMariadbClient,
+};
 
 // ---- The builder ------------------------------------------------------------------------------------
 

@@ -30,8 +30,31 @@ test('PostgreSQL from a URL or from parts', () => {
   ).toMatchObject({ connection: { host: 'db', port: 6543, database: 'app', user: 'u' } });
 });
 
+test('MySQL and MariaDB from parts, as Strapi configures them: utf8mb4, UTC, standard quoted names', () => {
+  const settings = resolveDatabaseSettings(
+    { DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'app', DATABASE_HOST: 'db', DATABASE_USERNAME: 'u', DATABASE_PASSWORD: 'p' },
+    root,
+  ).connection;
+  expect(settings).toMatchObject({
+    client: 'mysql',
+    connection: { host: 'db', port: 3306, database: 'app', user: 'u', password: 'p', ssl: false, charset: 'utf8mb4', timezone: 'Z' },
+    pool: { min: 2, max: 10 },
+  });
+  const pool = (settings as { pool: { afterCreate: (c: unknown, done: (e: Error | null, c: unknown) => void) => unknown } }).pool;
+  const sent: string[] = [];
+  const connection = { query: (sql: string, done: (error: Error | null) => void) => (sent.push(sql), done(null)) };
+  let handed: unknown = null;
+  // Returns nothing: knex's pool would await what it returns, and mysql2's query object refuses that.
+  expect(pool.afterCreate(connection, (_error, c) => (handed = c))).toBeUndefined();
+  expect(sent).toEqual(["SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',ANSI_QUOTES')"]);
+  expect(handed).toBe(connection);
+});
+
 test.each([
-  [{ DATABASE_CLIENT: 'mysql' }, "DATABASE_CLIENT must be one of sqlite, postgres, got 'mysql'."],
+  [{ DATABASE_CLIENT: 'oracle' }, "DATABASE_CLIENT must be one of sqlite, postgres, mysql, got 'oracle'."],
+  [{ DATABASE_CLIENT: 'mysql' }, 'DATABASE_CLIENT=mysql needs DATABASE_NAME'],
+  [{ DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'a', DATABASE_URL: 'mysql://h/a' }, 'not DATABASE_URL'],
+  [{ DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'a', DATABASE_PORT: '0' }, 'DATABASE_PORT must be between 1 and 65535, got 0.'],
   [{ DATABASE_CLIENT: 'postgres' }, 'DATABASE_CLIENT=postgres needs DATABASE_URL'],
   [{ DATABASE_CLIENT: 'postgres', DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL'],
   [{ DATABASE_CLIENT: 'postgres', DATABASE_URL: 'mysql://h/db' }, 'DATABASE_URL must start with postgres://'],

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Core } from '@strapi/strapi';
+import { ensureLocksTable } from './database/connection';
 import { useWriteAheadLog } from './database/journal';
 import { answerClientError } from './http/client-errors';
 import { registerRbacActions } from './rbac';
@@ -14,6 +15,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('commands').close();
   // SQLite: every request commits its rate counter; in WAL mode a commit is one append (database/journal.ts).
   await useWriteAheadLog(strapi);
+  // MySQL and MariaDB: the rows that stand for locks held until commit (database/connection.ts).
+  await ensureLocksTable(strapi);
   // Refuse to start when a configured native resource names no content type, or one that cannot be exposed
   // (e.g. an attribute named `id`).
   const resources = getService('resources');

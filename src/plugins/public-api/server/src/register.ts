@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { readDatetimesExactly } from './database/exact-datetimes';
 import { createJournalMiddleware } from './services/journal/middleware';
 import { createWebhookWakeMiddleware } from './services/webhooks/wake';
 import { addRequestIdsTo } from './http/request-context';
@@ -6,6 +7,8 @@ import { createSlugMiddleware } from './slugs/middleware';
 import { getService } from './utils/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
+  // MySQL and MariaDB: dates of the years 0001 to 0099 read back exactly (database/exact-datetimes.ts).
+  readDatetimesExactly(strapi);
   // Tags are a JSON array of strings, edited in the content manager as a list (admin/src/components).
   strapi.customFields.register({
     name: 'tags',

@@ -13,11 +13,17 @@ import type { Knex } from 'knex';
 type Current = { trx: Knex.Transaction; onRollback: (callback: () => void) => void };
 const current = new AsyncLocalStorage<Current>();
 
-/** The database this application runs on: the two the plugin's SQL is written for. */
-export type DatabaseClient = 'sqlite' | 'postgres';
+/**
+ * The database this application runs on: the three the plugin's SQL is written for. 'mysql' is MySQL
+ * and MariaDB alike (Strapi's client name for both; the plugin's SQL keeps to what both have: MariaDB
+ * 10.6 and MySQL 8.0 and later, for SKIP LOCKED).
+ */
+export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
-export const databaseClient = (strapi: Core.Strapi): DatabaseClient =>
-  (strapi.db.config.connection as { client?: string }).client === 'postgres' ? 'postgres' : 'sqlite';
+export const databaseClient = (strapi: Core.Strapi): DatabaseClient => {
+  const client = (strapi.db.config.connection as { client?: string }).client;
+  return client === 'postgres' || client === 'mysql' ? client : 'sqlite';
+};
 
 export const connectionOf = (strapi: Core.Strapi): Knex =>
   (current.getStore()?.trx as Knex | undefined) ?? (strapi.db.connection as unknown as Knex);
@@ -53,11 +59,36 @@ export const readAll = async <T>(tasks: readonly (() => Promise<T>)[]): Promise<
  * Holds a lock named `name` until the current transaction ends, so that writes that check before they
  * write (a free slug, an address not yet subscribed) cannot both pass the check on two connections or
  * instances. PostgreSQL: a transaction-level advisory lock. SQLite runs one write transaction at a time
- * already. Call it inside `inTransaction`, or pass the transaction Strapi opened (`strapi.db.transaction`).
+ * already. MySQL and MariaDB have no advisory lock that ends with the transaction (GET_LOCK is held by the
+ * session until released, and a pooled connection outlives its transaction: a release missed after a
+ * commit or a failed rollback would keep the lock for whoever uses the connection next), so there the lock
+ * is a row of LOCKS_TABLE written in the transaction: InnoDB holds a written row's lock until commit or
+ * rollback, whatever happens to the process. The row is the name's CRC32 (like hashtext on PostgreSQL: two
+ * names that share it only wait for each other), so the table holds at most one row per name ever locked.
+ * Call it inside `inTransaction`, or pass the transaction Strapi opened (`strapi.db.transaction`).
  */
 export const lockUntilCommit = async (strapi: Core.Strapi, name: string, connection: Knex = connectionOf(strapi)): Promise<void> => {
-  if (databaseClient(strapi) !== 'postgres') return;
-  await connection.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+  const client = databaseClient(strapi);
+  if (client === 'postgres') {
+    await connection.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+    return;
+  }
+  if (client === 'mysql') {
+    // ON DUPLICATE KEY UPDATE takes the row's exclusive lock straight away, present or not (a plain INSERT
+    // IGNORE would take a shared one first, and two of those waiting to upgrade deadlock).
+    await connection.raw(`INSERT INTO ${LOCKS_TABLE} (id) VALUES (CRC32(?)) ON DUPLICATE KEY UPDATE id = id`, [name]);
+  }
+};
+
+/** MySQL and MariaDB: the rows lockUntilCommit locks (created at start by ensureLocksTable). */
+export const LOCKS_TABLE = 'public_api_locks';
+
+/** Creates LOCKS_TABLE when missing (MySQL and MariaDB; every start, idempotent). */
+export const ensureLocksTable = async (strapi: Core.Strapi): Promise<void> => {
+  if (databaseClient(strapi) !== 'mysql') return;
+  await (strapi.db.connection as unknown as Knex).raw(
+    `CREATE TABLE IF NOT EXISTS ${LOCKS_TABLE} (id bigint unsigned PRIMARY KEY) ENGINE=InnoDB`,
+  );
 };
 
 /**

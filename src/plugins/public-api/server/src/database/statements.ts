@@ -18,6 +18,10 @@
  *   against 380-760 µs unnamed, on the shared machine). pg would keep every name for the connection's
  *   life; the runner keeps at most its cap per connection and `DEALLOCATE`s the least recently used.
  *
+ * - MySQL and MariaDB: the kept SQL text is sent as it is, the values in their place (mysql2's text
+ *   protocol, whose answers Strapi's typeCast reads: booleans, decimals, dates). The server parses each
+ *   statement; the saving is knex's building, not the server's planning.
+ *
  * Both caches are LRUs with a cap (shapes come from client input: filters, sort, fieldsets, limits). A
  * shape whose SQL would carry a parameter other than as a whole binding (a placeholder inside a pattern,
  * say) is not templated: it is built with its values every time, as before. Inside a transaction (a
@@ -32,7 +36,7 @@ import { createLru, type Lru } from '../utils/lru';
 /** How many query shapes are kept (SQL text and binding order). */
 export const SHAPE_CAPACITY = 1000;
 /** How many prepared statements each connection keeps: SQLite's in this process, PostgreSQL's on the server. */
-export const STATEMENTS_PER_CONNECTION = { sqlite: 500, postgres: 200 } as const;
+export const STATEMENTS_PER_CONNECTION = { sqlite: 500, postgres: 200, mysql: 0 } as const;
 
 /** Builds the query of a shape; `param(i)` stands for the i-th value wherever the query binds it. */
 export type ShapeBuilder = (param: (index: number) => Knex.Value) => Knex.QueryBuilder;
@@ -48,6 +52,10 @@ type PgConnection = {
   connection?: { parsedStatements?: Record<string, string> };
 };
 
+type MysqlConnection = {
+  query: (sql: string, values: unknown[], done: (error: Error | null, rows: unknown) => void) => void;
+};
+
 type KnexClient = PooledClient & {
   acquireConnection: () => Promise<unknown>;
   releaseConnection: (connection: unknown) => unknown;
@@ -61,7 +69,7 @@ export type StatementRunnerOptions = {
    * it already (the plugin's transactions), else the builder is made to join it.
    */
   transaction: () => Joined | null | Promise<Joined>;
-  client: 'sqlite' | 'postgres';
+  client: 'sqlite' | 'postgres' | 'mysql';
   /**
    * Runs a query built with its values outside a transaction, when reads have a connection of their own
    * (SQLite's read-only one, database/sqlite-reader.ts); else it runs where its builder was made.
@@ -146,6 +154,11 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
     return (await connection.query({ name, text: sql, values })).rows;
   };
 
+  const runMysql = (connection: MysqlConnection, sql: string, values: unknown[]) =>
+    new Promise<unknown[]>((resolve, reject) =>
+      connection.query(sql, values, (error, rows) => (error ? reject(error) : resolve(rows as unknown[]))),
+    );
+
   const runSqlite = (connection: SqliteConnection, sql: string, bindings: unknown[]): unknown[] => {
     const statement = prepared(connection, sql);
     if (!statement.reader) throw new Error('Only reads run through the statement cache.');
@@ -170,7 +183,9 @@ export const createStatementRunner = (options: StatementRunnerOptions) => {
         rows =
           options.client === 'postgres'
             ? await runPg(connection as PgConnection, sql, bindings)
-            : runSqlite(connection as SqliteConnection, sql, bindings);
+            : options.client === 'mysql'
+              ? await runMysql(connection as MysqlConnection, sql, bindings)
+              : runSqlite(connection as SqliteConnection, sql, bindings);
       } finally {
         await client.releaseConnection(connection);
       }

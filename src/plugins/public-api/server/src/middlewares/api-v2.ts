@@ -25,6 +25,7 @@ import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
 import { apiError, errorDocument, errorObject, isApiError, type ApiError } from '../http/errors';
+import { isWriteConflict, writeConflict } from '../http/write-conflict';
 import { createAddressStanding, type AddressStanding, type SpentStanding } from '../http/address-standing';
 import { clientAddressKey } from '../http/client-address';
 import { createKeyStanding, type KeyStanding } from '../http/key-standing';
@@ -446,7 +447,9 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     try {
       ctx.set(await securityHeaders());
       await handle(ctx, strapi, limits());
-    } catch (error) {
+    } catch (caught) {
+      // A write the database rolled back for meeting another (a deadlock): nothing was kept, a retry succeeds.
+      const error = isWriteConflict(caught) ? writeConflict() : caught;
       if (isApiError(error)) {
         // A browser may read a 401 or 429 only from an origin some key allows; it learns nothing else.
         const origin = normalizeRequestOrigin(ctx.get('Origin'));

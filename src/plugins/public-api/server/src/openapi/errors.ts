@@ -92,7 +92,7 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   431: 'The request line and header fields are longer than the server reads (16 KiB by default): shorten the URL or the headers; the connection is closed.',
   500: 'The server could not complete the request; it has been logged.',
   502: "An asset's bytes could not be read from the upload provider's storage (`asset_origin_failed`, `asset_too_large`).",
-  503: 'The server is busy: too many requests in flight (`overloaded`), or for commands with files too many uploads (`uploads_busy`); retry after `Retry-After` seconds.',
+  503: 'The server is busy: too many requests in flight (`overloaded`), or for commands with files too many uploads (`uploads_busy`), or a write met another at the same time and was rolled back (`write_conflict`); retry after `Retry-After` seconds.',
   504: "The upload provider's storage did not answer in time (`asset_origin_timeout`); retry after `Retry-After` seconds.",
 };
 

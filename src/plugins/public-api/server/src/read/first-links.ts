@@ -8,7 +8,10 @@
  *
  * Each database needs its own form: PostgreSQL a `CROSS JOIN LATERAL` subquery with `LIMIT` per owner;
  * SQLite, which has no LATERAL, the owners `CROSS JOIN`ed (so the owner is the outer loop) to the links
- * whose id is `IN` a correlated subquery with `LIMIT`. Both read the owners' rows by id.
+ * whose id is `IN` a correlated subquery with `LIMIT`. Both read the owners' rows by id. MariaDB has
+ * neither LATERAL nor a LIMIT in an IN subquery: there each owner's links are numbered in the relation's
+ * order by a window (ROW_NUMBER per owner) and the first `cap` kept, which reads every visible link of
+ * the page's owners (from the same index, in order) before it keeps `cap` of each.
  *
  * The order is the relation's order column, then the link's id, exactly as the plain ORDER BY of the read
  * before this (each database places nulls as its ORDER BY does).
@@ -88,6 +91,23 @@ export const cutLinks = (
       .joinRaw('CROSS JOIN LATERAL (?) AS ??', [lateral, 'links'])
       .whereIn('o.id', tables.owners.ids)
       .orderBy(['links.owner', ...orderAliases.map((alias) => `links.${alias}`)]);
+  }
+  if (client === 'mysql') {
+    const ranked = visible()
+      .select(selected(columns))
+      .select(
+        knex.raw(`ROW_NUMBER() OVER (PARTITION BY ?? ORDER BY ${identifiers(columns.order.length)}) AS ??`, [
+          columns.owner,
+          ...columns.order,
+          POSITION,
+        ]),
+      )
+      .whereIn(columns.owner, tables.owners.ids);
+    return knex
+      .select([OWNER, DOCUMENT, ...Object.keys(columns.select)])
+      .from(ranked.as('links'))
+      .where(POSITION, '<=', cap)
+      .orderBy([OWNER, POSITION]);
   }
   // SQLite: CROSS JOIN keeps the owners the outer loop; each owner's links are then found by id from the
   // correlated subquery's list (the planner's "CORRELATED LIST SUBQUERY").

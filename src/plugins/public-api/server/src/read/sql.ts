@@ -1,7 +1,7 @@
 /**
  * Renders the read path's data (keyset conditions, filters, order) as knex clauses. One rendering for
- * SQLite and PostgreSQL: null ordering and case-insensitive matching are written out explicitly rather
- * than left to dialect defaults.
+ * SQLite, PostgreSQL and MariaDB: null ordering and case-insensitive matching are written out explicitly
+ * rather than left to dialect defaults, and exact text matching too on MariaDB (`exactText`).
  */
 import type { Knex } from 'knex';
 import type { DatabaseClient } from '../database/connection';
@@ -64,12 +64,29 @@ export const applyOrder = (builder: Knex.QueryBuilder, order: readonly OrderTerm
   }
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/**
+ * LIKE patterns escape with `!`, not a backslash: MySQL and MariaDB read a backslash inside a string
+ * literal as an escape of its own (`ESCAPE '\\'` would not even parse there), and `!` means nothing
+ * special in any of the three databases' literals.
+ */
+export const LIKE_ESCAPE = `ESCAPE '!'`;
+export const escapeLike = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
 
 const bind = (key: SqlKey, value: FilterValue): Knex.Value => bindValue(key.kind, value as ScalarValue) as Knex.Value;
 
 /** How a relation filter finds its owners: the ids of rows whose relation points at matching targets. */
 export type RelationFilter = (field: string, targetRefs: string[] | null) => Knex.QueryBuilder;
+
+/**
+ * MySQL and MariaDB compare text by the column's collation, whose defaults (utf8mb4_general_ci and the
+ * like) ignore case: `filter[title][$eq]=paris` would also match "Paris", which neither SQLite nor
+ * PostgreSQL does. A text `$eq`, `$ne` or `$in` is therefore also compared as bytes there. The plain
+ * comparison stays beside it for the indexes; order (`sort` and keyset paging) keeps the collation's,
+ * which pages consistently and is documented as the difference (docs/api.md).
+ */
+const exactText = (builder: Knex.QueryBuilder, column: string, values: readonly Knex.Value[]): void => {
+  builder.whereRaw(`CAST(?? AS BINARY) IN (${values.map(() => 'CAST(? AS BINARY)').join(', ')})`, [column, ...values]);
+};
 
 export const applyFilter = (
   builder: Knex.QueryBuilder,
@@ -77,6 +94,7 @@ export const applyFilter = (
   keys: SqlKeys,
   ownerIdColumn: string,
   relationOwners: RelationFilter,
+  client: DatabaseClient = 'sqlite',
 ): void => {
   if (condition.type === 'relation' || condition.type === 'relations') {
     const owners = (refs: string[] | null) => relationOwners(condition.field, refs);
@@ -99,6 +117,7 @@ export const applyFilter = (
     }
   }
   const key = keys(condition.field);
+  const bytes = client === 'mysql' && key.kind === 'text';
   switch (condition.op) {
     case 'null':
       if (condition.value) builder.whereNull(key.column);
@@ -109,18 +128,29 @@ export const applyFilter = (
         key.column,
         condition.value.map((value) => bind(key, value)),
       );
+      if (bytes && condition.value.length > 0)
+        exactText(
+          builder,
+          key.column,
+          condition.value.map((value) => bind(key, value)),
+        );
       return;
     case 'ne':
       // "Not equal" includes rows where the field is empty, as a person reading the filter expects.
-      builder.where((inner) => inner.whereNot(key.column, bind(key, condition.value)).orWhereNull(key.column));
+      if (bytes)
+        builder.where((inner) =>
+          inner.whereRaw('CAST(?? AS BINARY) <> CAST(? AS BINARY)', [key.column, bind(key, condition.value)]).orWhereNull(key.column),
+        );
+      else builder.where((inner) => inner.whereNot(key.column, bind(key, condition.value)).orWhereNull(key.column));
       return;
     case 'contains':
-      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `%${escapeLike(String(condition.value).toLowerCase())}%`]);
+      builder.whereRaw(`LOWER(??) LIKE ? ${LIKE_ESCAPE}`, [key.column, `%${escapeLike(String(condition.value).toLowerCase())}%`]);
       return;
     case 'startsWith':
-      builder.whereRaw(`LOWER(??) LIKE ? ESCAPE '\\'`, [key.column, `${escapeLike(String(condition.value).toLowerCase())}%`]);
+      builder.whereRaw(`LOWER(??) LIKE ? ${LIKE_ESCAPE}`, [key.column, `${escapeLike(String(condition.value).toLowerCase())}%`]);
       return;
     default:
       builder.where(key.column, SQL_OPERATORS[condition.op], bind(key, condition.value));
+      if (bytes && condition.op === 'eq') exactText(builder, key.column, [bind(key, condition.value)]);
   }
 };

@@ -33,6 +33,9 @@ import { pluginConfig } from '../config';
 import { readConnectionOf } from '../database/sqlite-reader';
 import { ASSET_TOKEN_LENGTH, assetTokenMatches, type AssetKey } from '../assets/token';
 import { derivedKeys } from '../keys/derived';
+import { databaseClient } from '../database/connection';
+import { rawRows } from '../database/raw-result';
+import { escapeLike, LIKE_ESCAPE } from '../read/sql';
 
 /** A stored file, as an asset URL resolves it. */
 export type StoredFile = {
@@ -78,8 +81,6 @@ type ContentTables = {
 
 /** Stands for the file name while the lookup's SQL is built; no stored name starts with NUL. */
 const NAME_PLACEHOLDER = '\u0000name';
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** How long a resolved URL is kept at most; the bound on a write by another instance going unseen here. */
 export const LOOKUP_TTL_MS = 5_000;
@@ -153,7 +154,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const embeddedInRichtext = async (file: StoredFile): Promise<boolean> => {
     const pattern = `%${escapeLike(file.hash)}%`;
     for (const { table, column, published } of contentTables().blocks) {
-      const query = knex()(table).select(knex().raw('1')).whereRaw(`CAST(?? AS TEXT) LIKE ? ESCAPE '\\'`, [column, pattern]).limit(1);
+      // A JSON column as text: TEXT on SQLite and PostgreSQL, CHAR on MySQL and MariaDB (their CAST has no TEXT).
+      const text = databaseClient(strapi) === 'mysql' ? 'CHAR' : 'TEXT';
+      const query = knex()(table).select(knex().raw('1')).whereRaw(`CAST(?? AS ${text}) LIKE ? ${LIKE_ESCAPE}`, [column, pattern]).limit(1);
       if (published) query.whereNotNull('published_at');
       if ((await query).length > 0) return true;
     }
@@ -189,11 +192,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const bindings = [...filesByName.bindings];
     bindings[filesByName.nameAt] = fileName;
-    const result = (await knex().raw(filesByName.sql, bindings)) as unknown;
-    // better-sqlite3 answers the rows, pg a result object holding them.
-    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as (StoredFile & {
-      linked: number | string | boolean;
-    })[];
+    return rawRows<StoredFile & { linked: number | string | boolean }>(await knex().raw(filesByName.sql, bindings));
   };
 
   const lookup = async (token: string, fileName: string): Promise<StoredFile | null> => {

@@ -21,7 +21,13 @@
  *
  * - `<keys table>_pda_key_id`: unique, the key id of API keys, which every request looks its key up by.
  *
- * All are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes).
+ * All are plain SQL that SQLite and PostgreSQL accept alike (expression and partial indexes). MariaDB has
+ * neither (and MySQL no partial index): there `<table>_pda_order` is `(published_at, locale, sort,
+ * document_id)`, one index for published and draft rows, led by what tells them apart; a page sorted by
+ * a column that may be null is then ordered by `(sort IS NULL)` after the index range, a sort of the range
+ * (read/sql.ts). The statements use MariaDB's CREATE INDEX IF NOT EXISTS (MySQL 8 lacks it: the plugin's
+ * tests run on MariaDB). An index is an aid to speed: one InnoDB cannot make (a TEXT column, which it
+ * indexes only by a prefix; a key over 3,072 bytes) is logged and left out.
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
@@ -30,6 +36,27 @@ import type { Field, Resource } from '../registry/types';
 import { COMPONENT_FIELD_TYPES, RELATION_FIELD_TYPES } from '../fields/table';
 import { createReadModels, type JoinModel } from '../read/model';
 import { API_KEY_UID } from '../keys/types';
+import { databaseClient, type DatabaseClient } from '../database/connection';
+
+/** An index of that name exists already; a TEXT column without a prefix; a key too long. */
+const MYSQL_INDEX_EXISTS = 'ER_DUP_KEYNAME';
+const MYSQL_INDEX_IMPOSSIBLE = new Set(['ER_BLOB_KEY_WITHOUT_LENGTH', 'ER_TOO_LONG_KEY']);
+
+/** Runs an index statement; on MariaDB an index that exists is no error, and one that cannot be made is logged. */
+const createIndex = async (strapi: Core.Strapi, knex: Knex, statement: string): Promise<void> => {
+  if (databaseClient(strapi) !== 'mysql') {
+    await knex.raw(statement);
+    return;
+  }
+  try {
+    await knex.raw(statement);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code === MYSQL_INDEX_EXISTS) return;
+    if (!MYSQL_INDEX_IMPOSSIBLE.has(code)) throw error;
+    strapi.log.warn(`[public-api] An index of the read path could not be made on this database (${code}): ${statement}`);
+  }
+};
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
@@ -41,8 +68,19 @@ export const indexStatements = (
   table: string,
   columns: { locale?: string; sort?: string; slug?: string; drafts?: boolean },
   quote: (identifier: string) => string,
+  client: DatabaseClient = 'sqlite',
 ): string[] => {
   const statements: string[] = [];
+  if (client === 'mysql') {
+    if (columns.sort) {
+      const leading = [quote('published_at'), ...(columns.locale ? [quote(columns.locale)] : [])];
+      const order = [...leading, quote(columns.sort), quote('document_id')].join(', ');
+      statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${order})`);
+    }
+    if (columns.slug)
+      statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
+    return statements;
+  }
   if (columns.sort) {
     const leading = columns.locale ? `${quote(columns.locale)}, ` : '';
     const order = `(${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')})`;
@@ -61,7 +99,10 @@ export const indexStatements = (
   return statements;
 };
 
-/** PostgreSQL cuts longer identifiers to 63 bytes; a longer name is shortened with a hash kept unique. */
+/**
+ * PostgreSQL cuts longer identifiers to 63 bytes (MySQL and MariaDB refuse names over 64 characters); a
+ * longer name is shortened with a hash kept unique.
+ */
 const MAX_IDENTIFIER = 63;
 
 /** The name of the index of a relation's links per owner: one per owner column (a join table serves both sides). */
@@ -152,6 +193,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             drafts: resource.draftAndPublish,
           },
           quote,
+          databaseClient(strapi),
         );
         for (const field of resource.fields) {
           const join = model.relations[field.key];
@@ -159,7 +201,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         statements.push(...componentLinkIndexes(resource.uid, resource.fields));
         statements.push(...componentLinkStatements(resource.fields, seen));
-        for (const statement of statements) await knex.raw(statement);
+        for (const statement of statements) await createIndex(strapi, knex, statement);
       }
     },
 
@@ -167,7 +209,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async ensureKeyIndex(): Promise<void> {
       const model = models(API_KEY_UID);
       try {
-        await (strapi.db.connection as unknown as Knex).raw(keyIdIndexStatement(model.table, model.columns.keyId!));
+        await createIndex(strapi, strapi.db.connection as unknown as Knex, keyIdIndexStatement(model.table, model.columns.keyId!));
       } catch (error) {
         strapi.log.warn(`[public-api] The unique index on API key ids could not be created: ${(error as Error).message}`);
       }

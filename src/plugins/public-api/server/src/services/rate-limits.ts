@@ -6,8 +6,9 @@
  *   limits then hold per instance instead of across them, and requests are never refused because the
  *   counter is unreachable;
  * - else in the database, in the plugin's table `public_api_rate_limits` (RateLimiterPostgres, or on
- *   SQLite RateLimiterSQLite with its two statements prepared once per connection, on Strapi's knex
- *   connection; every count is still one committed statement);
+ *   SQLite RateLimiterSQLite with its two statements prepared once per connection, on MySQL and MariaDB
+ *   RateLimiterMySQL, on Strapi's knex connection; every count is still one committed statement, two on
+ *   MySQL: an upsert and a read in one transaction);
  * - in this process's memory only when `rateLimitStore` is `memory` (one process, e.g. a demo).
  *
  * A counter is named by its subject (`key:<keyId>` or `address:<ip>`) and its window, and counts the units
@@ -22,7 +23,14 @@
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterMySQL,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { pluginConfig } from '../config';
 import { MAX_REQUESTS, type RateLimit } from '../config/rate-limits';
 import { databaseClient } from '../database/connection';
@@ -30,6 +38,14 @@ import { PreparedRateLimiterSQLite } from '../database/sqlite-rate-limiter';
 import { createRateLeases, type CounterState } from '../database/rate-leases';
 
 export const RATE_LIMIT_TABLE = 'public_api_rate_limits';
+
+/** RateLimiterMySQL's table (the columns its statements name), with keys compared as bytes. */
+const MYSQL_RATE_LIMIT_TABLE = `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (
+  \`key\` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY,
+  points int NOT NULL DEFAULT 0,
+  expire bigint unsigned,
+  INDEX ${RATE_LIMIT_TABLE}_expire (expire)
+) ENGINE=InnoDB`;
 
 /** How long a first count waits for Redis to connect before the insurance limiter answers instead. */
 const REDIS_CONNECT_WAIT_MS = 2_000;
@@ -123,7 +139,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       duration: window,
     };
     // On SQLite, the library's limiter with its statements prepared once (database/sqlite-rate-limiter.ts).
-    const Limiter = databaseClient(strapi) === 'postgres' ? RateLimiterPostgres : PreparedRateLimiterSQLite;
+    const client = databaseClient(strapi);
+    const Limiter = client === 'postgres' ? RateLimiterPostgres : client === 'mysql' ? RateLimiterMySQL : PreparedRateLimiterSQLite;
+    if (client === 'mysql') {
+      // RateLimiterMySQL names its table by database, and would create a database of its own otherwise.
+      Object.assign(options, { dbName: (strapi.db.config.connection as { connection: { database: string } }).connection.database });
+    }
     // The callback says when the table exists (with `tableCreated`, before the constructor returns).
     const create = async (tableCreated: boolean): Promise<RateLimiterAbstract> => {
       let limiter: RateLimiterAbstract | undefined;
@@ -133,8 +154,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return limiter!;
     };
     if (!tableReady) {
-      // The table is created (if missing) once per process, by the first limiter.
-      const first = create(false);
+      // The table is created (if missing) once per process, by the first limiter. On MySQL and MariaDB by
+      // the plugin: the library's table keys counters by a case-insensitive utf8 column, where two key ids
+      // that differ in case only would share one count; this one compares keys byte for byte.
+      const first = client === 'mysql' ? knex.raw(MYSQL_RATE_LIMIT_TABLE).then(() => create(true)) : create(false);
       tableReady = first.then(() => startSweep(knex));
       tableReady.catch(() => (tableReady = null));
       return first;

@@ -375,7 +375,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               query.status,
               query.languageFallback,
             );
-            for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners);
+            for (const filter of query.filters) applyFilter(builder, filter, keys, qualified(model, 'id'), owners, databaseClient(strapi));
             if (segment.leadIsNull !== undefined) applyNullness(builder, leadKey.column, segment.leadIsNull, databaseClient(strapi));
             if (after) {
               const position = after.map((value, index) => (value === null ? null : (param(index) as ScalarValue)));

@@ -7,7 +7,8 @@
  * - hour rows older than 8 days are summed into day rows (so the 7-day chart has hours);
  * - day rows older than 400 days are deleted.
  *
- * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING and adds their
+ * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING (MariaDB has it
+ * since 10.5; MySQL has not, so on MySQL usage rollups need MariaDB) and adds their
  * sums to the coarser row in the same transaction: two instances rolling up at once cannot count a row
  * twice (the second DELETE finds the rows gone). Each run does a bounded number of steps.
  *
@@ -17,6 +18,9 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { databaseClient } from '../database/connection';
+import { rawRows } from '../database/raw-result';
+import { isWriteConflict } from '../values/write-conflict';
 import type { KeyUsage, ResourceUsage, UsageWindow } from '../../../shared/contracts/usage';
 import { LATENCY_BUCKETS } from '../usage/histogram';
 import { WINDOWS, buildUsage, windowStart, type SlotSums } from '../usage/series';
@@ -67,8 +71,7 @@ const cellOf = (row: Record<string, unknown>, minute: number): UsageCell => {
 };
 
 /** Raw SQL results: rows on SQLite, `{ rows }` on PostgreSQL. */
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result) ? (result as Record<string, unknown>[]) : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+const rowsOf = (result: unknown): Record<string, unknown>[] => rawRows<Record<string, unknown>>(result);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const tally = createTally(MAX_CELLS);
@@ -100,8 +103,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Adds rows to their stored counterparts (or inserts them): the one write of usage, additive. */
   const upsert = async (connection: Knex, rows: UsageRow[]) => {
     if (!rows.length) return;
+    // The row that was to be inserted: `excluded` on PostgreSQL and SQLite, VALUES() on MySQL and MariaDB.
+    const mysql = databaseClient(strapi) === 'mysql';
     const add = Object.fromEntries(
-      COUNT_COLUMNS.map((column) => [column, connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column])]),
+      COUNT_COLUMNS.map((column) => [
+        column,
+        mysql
+          ? connection.raw('??.?? + VALUES(??)', [USAGE_TABLE, column, column])
+          : connection.raw('??.?? + excluded.??', [USAGE_TABLE, column, column]),
+      ]),
     );
     await connection(USAGE_TABLE).insert(rows).onConflict(['api_key', 'grain', 'bucket', 'resource']).merge(add);
   };
@@ -147,6 +157,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!oldest) return false;
     const apiKey = Number(oldest.api_key);
     const start = Math.floor(Number(oldest.bucket) / period) * period;
+    try {
+      await takeAndAdd(grain, into, apiKey, start, period, cutoff);
+    } catch (error) {
+      // Another instance rolling up the same rows at once (on MariaDB the two ranged DELETEs' gap locks can
+      // deadlock): this step kept nothing, and the next one reads what is left.
+      if (!isWriteConflict(error)) throw error;
+    }
+    return true;
+  };
+
+  /** Takes one key's rows of one period out and adds their sums to the coarser grain (none: deletes them), in one transaction. */
+  const takeAndAdd = async (
+    grain: Grain,
+    into: (typeof ROLLS_INTO)[Grain],
+    apiKey: number,
+    start: number,
+    period: number,
+    cutoff: number,
+  ) => {
     await strapi.db.transaction(async ({ trx }) => {
       const connection = trx as unknown as Knex;
       const taken = rowsOf(
@@ -175,7 +204,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         [...byResource.values()].map((cell) => rowOf(cell, into)),
       );
     });
-    return true;
   };
 
   /** Rolls up (and finally deletes) rows past their retention, at most ROLLUP_STEPS steps per grain. */
@@ -193,7 +221,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const { stepMinutes } = WINDOWS[window];
     const from = windowStart(window, Math.floor(now / 60_000));
     // The step is a number from WINDOWS, never input: written into the SQL as a literal.
-    const slot = `(bucket / ${Number(stepMinutes)})`;
+    // An integer division on every database (MySQL's `/` answers a decimal; DIV is its integer division).
+    const slot = databaseClient(strapi) === 'mysql' ? `(bucket DIV ${Number(stepMinutes)})` : `(bucket / ${Number(stepMinutes)})`;
     const slots = (await connection(USAGE_TABLE)
       .select(connection.raw(`${slot} AS slot`), ...sumColumns(connection))
       .where('api_key', apiKey)

@@ -16,6 +16,7 @@
  * its refusal is stored on its own; a server error releases the claim so that a retry runs afresh. While
  * it runs, its claim's lease is renewed; a claim whose process died is taken over by a retry seconds later.
  */
+import { isWriteConflict, writeConflict } from '../../http/write-conflict';
 import type { Core } from '@strapi/strapi';
 import { databaseClient, inTransaction } from '../../database/connection';
 import type { Knex } from 'knex';
@@ -94,31 +95,17 @@ const inTurn = <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
 const DEADLOCK_ATTEMPTS = 3;
 
 /**
- * Whether PostgreSQL failed the transaction to break a deadlock (SQLSTATE 40P01): two writers each
- * waiting for a lock the other holds (slug values, rows; services/slugs.ts). Nothing of it was kept.
+ * The write's transaction, run again (whole, in a new transaction) when the database rolled it back for
+ * meeting another write (a deadlock between slug or row locks, values/write-conflict.ts); nothing of it was
+ * kept. Past the attempts: 503 `write_conflict` with Retry-After.
  */
-const isDeadlock = (error: unknown): boolean => {
-  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; depth += 1) {
-    if ((cause as { code?: unknown }).code === '40P01') return true;
-    cause = (cause as { cause?: unknown; originalError?: unknown }).cause ?? (cause as { originalError?: unknown }).originalError;
-  }
-  return false;
-};
-
-const deadlockRefusal = () =>
-  apiError(503, 'This write met other writes in a deadlock and was rolled back each time it was tried; nothing was written. Retry it.', {
-    reason: 'write_conflict',
-    headers: { 'Retry-After': '1' },
-  });
-
-/** The write's transaction, run again (whole, in a new transaction) when PostgreSQL broke a deadlock with it. */
 const inTurnRetried = async <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await inTurn(keyId, work);
     } catch (error) {
-      if (!isDeadlock(error)) throw error;
-      if (attempt >= DEADLOCK_ATTEMPTS) throw deadlockRefusal();
+      if (!isWriteConflict(error)) throw error;
+      if (attempt >= DEADLOCK_ATTEMPTS) throw writeConflict();
     }
   }
 };

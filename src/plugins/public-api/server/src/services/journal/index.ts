@@ -28,12 +28,13 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { databaseClient, type DatabaseClient } from '../../database/connection';
+import { databaseClient, lockUntilCommit, type DatabaseClient } from '../../database/connection';
+import { rawChangedRows, rawRows as rawResultRows } from '../../database/raw-result';
 import { readConnectionOf } from '../../database/sqlite-reader';
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
 import { componentIndexStatements, referencePaths } from './reference-paths';
-import { JOURNAL_ADDED_COLUMNS, JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
+import { JOURNAL_ADDED_COLUMNS, JOURNAL_ORDER_LOCK, JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
 
 /** How long entries are kept, and so how old a sync token may be (contract section 16). */
 export const JOURNAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -161,8 +162,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * connection (database/sqlite-reader.ts) (SQLite answers the rows, PostgreSQL a result holding them).
    */
   const rawRows = async <Row>(sql: string, bindings: readonly unknown[]): Promise<Row[]> => {
-    const result = (await readConnectionOf(strapi).raw(sql, [...bindings] as Knex.RawBinding[])) as Row[] | { rows: Row[] };
-    return Array.isArray(result) ? result : result.rows;
+    return rawResultRows<Row>(await readConnectionOf(strapi).raw(sql, [...bindings] as Knex.RawBinding[]));
   };
 
   const read = async (sql: string, bindings: readonly unknown[], limit: number): Promise<JournalRead> => {
@@ -178,9 +178,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     // SQLite: on the transaction running, if any (its one connection is held by it), else on the read-only
     // connection: the entries of a write still running lie past its committed end, so at or past this horizon.
-    const rows = (await readConnectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`)) as {
-      next: number;
-    }[];
+    // MySQL and MariaDB: entries commit in seq order (JOURNAL_ORDER_LOCK), so every one below the next seq
+    // has committed.
+    const rows = rawResultRows<{ next: number }>(
+      await readConnectionOf(strapi).raw(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${JOURNAL_TABLE}`),
+    );
     return { txid: 0, seq: Number(rows[0]!.next) };
   };
 
@@ -208,6 +210,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async append(connection: Knex, changes: readonly JournalChange[], now = Date.now()): Promise<void> {
       if (changes.length === 0) return;
+      if (client() === 'mysql') await lockUntilCommit(strapi, JOURNAL_ORDER_LOCK, connection);
       const txid = transactionIdSql(client());
       const values = changes.map(() => `(${txid}, ?, ?, ?, ?, ?, ?, ?)`).join(', ');
       const bindings = changes.flatMap((change) => [
@@ -255,7 +258,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async changedSince(position: JournalPosition): Promise<boolean> {
       // On SQLite the row value would walk the whole journal (see rangeSql): its two index ranges instead,
       // 2.8 us against 373 us at 7,800 entries. PostgreSQL's planner bounds an index by a row value whole.
-      const sqlite = client() === 'sqlite';
+      // MySQL and MariaDB: txid is always 0 there too; the two ranges are what their planners bound as well.
+      const sqlite = client() !== 'postgres';
       const rows = await statementRunner(strapi).rows(
         sqlite ? 'journal-changed-since-sqlite' : 'journal-changed-since',
         [position.txid, position.seq],
@@ -419,12 +423,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Deletes up to PRUNE_BATCH entries older than the retention and its grace; answers how many. */
     async prune(now = Date.now()): Promise<number> {
       const cutoff = now - JOURNAL_RETENTION_MS - PRUNE_GRACE_MS;
-      const deleted = (await knex().raw(
-        `DELETE FROM ${JOURNAL_TABLE} WHERE seq IN (SELECT seq FROM ${JOURNAL_TABLE} WHERE occurred_at < ? ORDER BY occurred_at LIMIT ?)`,
-        [cutoff, PRUNE_BATCH],
-      )) as { rowCount?: number; changes?: number } | unknown[];
-      if (Array.isArray(deleted)) return 0;
-      return Number(deleted.rowCount ?? deleted.changes ?? 0);
+      // MySQL and MariaDB refuse a LIMIT in an IN subquery; a single-table DELETE takes ORDER BY and LIMIT itself.
+      const sql =
+        client() === 'mysql'
+          ? `DELETE FROM ${JOURNAL_TABLE} WHERE occurred_at < ? ORDER BY occurred_at LIMIT ?`
+          : `DELETE FROM ${JOURNAL_TABLE} WHERE seq IN (SELECT seq FROM ${JOURNAL_TABLE} WHERE occurred_at < ? ORDER BY occurred_at LIMIT ?)`;
+      return rawChangedRows(await knex().raw(sql, [cutoff, PRUNE_BATCH]));
     },
 
     startPruning(intervalMs = PRUNE_INTERVAL_MS) {

@@ -17,6 +17,8 @@
  */
 import type { Core, Modules } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { databaseClient, lockUntilCommit } from '../../database/connection';
+import { JOURNAL_ORDER_LOCK } from './table';
 import { isPluginSlug, websiteScopeAttributeOf } from '../../registry/fields';
 import { scopeValue } from '../../webhooks/visibility';
 import { changesOf, referenceChanged, type PublishedRow } from './changes';
@@ -243,11 +245,25 @@ export const createJournalMiddleware = (
     (action === 'update' || action === 'discardDraft') &&
     !(isEntry(params) && (params as { status?: unknown }).status === 'published');
 
+  /**
+   * MySQL and MariaDB: the journal's order lock (table.ts, JOURNAL_ORDER_LOCK) taken before the write
+   * touches a row, in the write's transaction. Taken at the first entry instead, after the write's rows,
+   * it closed cycles with writes holding those rows (InnoDB's gap locks make them common among concurrent
+   * creates): taken first, every content write waits for it before any other lock, so there is no cycle,
+   * and content writes commit one after the other, as on SQLite.
+   */
+  const holdJournalOrder = async (connection?: Knex): Promise<void> => {
+    if (databaseClient(strapi) !== 'mysql') return;
+    if (connection) await lockUntilCommit(strapi, JOURNAL_ORDER_LOCK, connection);
+    else await strapi.db.transaction(({ trx }) => lockUntilCommit(strapi, JOURNAL_ORDER_LOCK, trx as unknown as Knex));
+  };
+
   return async (context, next) => {
     if (READS.has(context.action) || !context.uid.startsWith('api::')) return next();
     const source = sourceOf(context.uid);
     const batch = currentBatch();
     if (batch && isPlainCreate(context.action, context.params, source)) {
+      await holdJournalOrder();
       const result = await next();
       const documentId = documentIdOf(context.action, context.params, result);
       if (documentId) batch.defer({ uid: context.uid, documentId }, journalCreates);
@@ -257,6 +273,7 @@ export const createJournalMiddleware = (
     if (batch) await flushDeferredCreates(strapi);
     return strapi.db.transaction(async ({ trx }) => {
       const connection = trx as unknown as Knex;
+      await holdJournalOrder(connection);
       const named = documentIdOf(context.action, context.params, null);
       const before = named && context.action !== 'create' ? await publishedRows(connection, source, named) : [];
       // The websites the record's published rows belong to before the write: whose keys could read it (issue 33).

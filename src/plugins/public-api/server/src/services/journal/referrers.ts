@@ -18,10 +18,11 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { databaseClient } from '../../database/connection';
+import { databaseClient, lockUntilCommit } from '../../database/connection';
+import { rawRows } from '../../database/raw-result';
 import { readModelOf } from '../../read/model';
 import { COMPONENT_FIELD_COLUMN, referencePaths, type HolderPath, type ReferencePaths, type RelationPath } from './reference-paths';
-import { JOURNAL_TABLE, transactionIdSql } from './table';
+import { bigintCastSql, JOURNAL_ORDER_LOCK, JOURNAL_TABLE, textCastSql, transactionIdSql } from './table';
 import { viaOf } from '../../webhooks/visibility';
 import { websiteScopeAttributeOf } from '../../registry/fields';
 
@@ -72,6 +73,7 @@ const fromPath = (path: HolderPath): { sql: string; bindings: string[]; holder: 
 };
 
 export const createReferrers = (strapi: Core.Strapi): Referrers => {
+  const client = () => databaseClient(strapi);
   let paths: ReferencePaths | null = null;
   const pathsOf = () => (paths ??= referencePaths(strapi));
 
@@ -97,13 +99,13 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
    */
   const viaSql = (path: HolderPath, holder: { column: string | null; fields: readonly string[] }) => {
     if (path.hops.length === 0)
-      return holder.column ? { sql: holder.column, bindings: [] } : { sql: 'CAST(? AS varchar(255))', bindings: [holder.fields[0]!] };
+      return holder.column ? { sql: holder.column, bindings: [] } : { sql: textCastSql(client(), '?'), bindings: [holder.fields[0]!] };
     const top = `c1.${quote(COMPONENT_FIELD_COLUMN)}`;
     const cases: string[] = [];
     const bindings: string[] = [];
     for (const field of topFieldsOf(path.ownerUid, path.hops[0]!.componentUid))
       for (const held of holder.fields) {
-        cases.push(`WHEN ${top} = ? ${holder.column ? `AND ${holder.column} = ?` : ''} THEN CAST(? AS varchar(255))`);
+        cases.push(`WHEN ${top} = ? ${holder.column ? `AND ${holder.column} = ?` : ''} THEN ${textCastSql(client(), '?')}`);
         bindings.push(field, ...(holder.column ? [held] : []), viaOf(field, path.holderUid, held));
       }
     // A row of a field the schema no longer names (never, short of a hand-edited table): its component field.
@@ -119,14 +121,16 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
     where: string,
     bindings: readonly unknown[],
   ) => {
-    const txid = transactionIdSql(databaseClient(strapi));
+    const txid = transactionIdSql(client());
+    // MySQL and MariaDB: entries commit in seq order (table.ts, JOURNAL_ORDER_LOCK).
+    if (client() === 'mysql') await lockUntilCommit(strapi, JOURNAL_ORDER_LOCK, connection);
     const from = fromPath(path);
     const locale = path.localized ? 'o.locale' : 'NULL';
     const published = path.draftAndPublish ? 'AND o.published_at IS NOT NULL' : '';
     const via = viaSql(path, holder);
     await connection.raw(
       `INSERT INTO ${JOURNAL_TABLE} (txid, content_type, document_id, locale, kind, occurred_at, via)
-       SELECT DISTINCT ${txid}, CAST(? AS varchar(255)), o.document_id, ${locale}, 'updated', CAST(? AS bigint), ${via.sql}
+       SELECT DISTINCT ${txid}, ${textCastSql(client(), '?')}, o.document_id, ${locale}, 'updated', ${bigintCastSql(client(), '?')}, ${via.sql}
        FROM ${from.sql} ${join.replace(/\$holder/g, from.holder)}
        WHERE ${where} ${published}`,
       [path.ownerUid, Date.now(), ...via.bindings, ...from.bindings, ...bindings] as Knex.RawBinding[],
@@ -218,16 +222,17 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
       for (const path of inversePaths(uid)) {
         const locale = path.localized ? 'o.locale' : 'NULL';
         const published = path.draftAndPublish ? 'AND o.published_at IS NOT NULL' : '';
-        const result = (await connection.raw(
-          `SELECT DISTINCT o.document_id, ${locale} AS locale
+        const rows = rawRows<{ document_id: string; locale: string | null }>(
+          await connection.raw(
+            `SELECT DISTINCT o.document_id, ${locale} AS locale
            FROM ${quote(path.ownerTable)} o
            JOIN ${quote(path.join.table)} j ON j.${quote(path.join.ownerColumn)} = o.id
            JOIN ${quote(target.table)} t ON t.id = j.${quote(path.join.targetColumn)}
            WHERE t.document_id = ? ${targetPublished} ${published}
            LIMIT ${INVERSE_CAP + 1}`,
-          [documentId],
-        )) as { document_id: string; locale: string | null }[] | { rows: { document_id: string; locale: string | null }[] };
-        const rows = Array.isArray(result) ? result : result.rows;
+            [documentId],
+          ),
+        );
         found.set(
           path,
           rows.length > INVERSE_CAP

@@ -5,7 +5,8 @@
  *
  *   claim    an instance takes due rows of one endpoint in one statement: on PostgreSQL the rows are picked
  *            `FOR UPDATE SKIP LOCKED` (instances claiming at once get different rows, nobody waits); on
- *            SQLite there is one writer. Claiming counts the attempt and moves `next_attempt_at` to the end
+ *            SQLite there is one writer; on MySQL and MariaDB (no UPDATE ... RETURNING) the rows are picked
+ *            `FOR UPDATE SKIP LOCKED` in a transaction, then updated and read by id. Claiming counts the attempt and moves `next_attempt_at` to the end
  *            of a lease: if the instance dies while sending (kill -9), the row is due again when the lease
  *            runs out and another instance sends it (at least once; receivers deduplicate by webhook-id).
  *   settle   the attempt's outcome, under the claim's token: delivered, or the next attempt (backoff with
@@ -14,7 +15,7 @@
  *   redeliver  a new row with the same event id and body, due now.
  *   prune    finished rows older than the retention, a bounded number per turn.
  *
- * Times are epoch milliseconds in integer columns, the same on SQLite and PostgreSQL.
+ * Times are epoch milliseconds in integer columns, the same on SQLite, PostgreSQL and MariaDB.
  */
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
@@ -22,6 +23,7 @@ import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
 import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
 import { connectionOf, databaseClient } from '../../database/connection';
+import { inSubquery } from '../../database/derived';
 import { readModelOf } from '../../read/model';
 import { WEBHOOK_ENDPOINT_UID } from './endpoints';
 
@@ -123,6 +125,56 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Rows returned by an UPDATE ... RETURNING through knex.raw on either database. */
   const returned = (result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
 
+  const toClaimed = (row: Row, token: string): ClaimedDelivery => {
+    const { c } = model();
+    return {
+      id: Number(row[c.id]),
+      endpoint: Number(row[c.endpoint]),
+      eventId: String(row[c.eventId]),
+      payload: String(row[c.payload]),
+      attempts: Number(row[c.attempts]),
+      firstAttemptAt: Number(row[c.firstAttemptAt]),
+      token,
+    };
+  };
+
+  /**
+   * The claim on MySQL and MariaDB, which update without RETURNING (MariaDB returns rows from INSERT and
+   * DELETE only) and refuse a subquery of the table they update: the due rows are picked and locked
+   * (`FOR UPDATE SKIP LOCKED`: instances claiming at once get different rows, nobody waits), then taken
+   * under the token and read back by id, in one transaction. The locks keep the rows as picked until it
+   * commits.
+   */
+  const claimWithoutReturning = async (endpoint: number, limit: number, leaseMs: number, now: number, token: string) => {
+    const { table, c } = model();
+    const rows = await knex().transaction(async (trx) => {
+      const picked = (await trx(table)
+        .select(c.id)
+        .where(c.endpoint, endpoint)
+        .andWhere(c.status, 'pending')
+        .andWhere(c.nextAttemptAt, '<=', now)
+        .orderBy([c.nextAttemptAt, c.id])
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()) as Row[];
+      if (picked.length === 0) return [];
+      const ids = picked.map((row) => Number(row[c.id]));
+      await trx(table)
+        .whereIn(c.id, ids)
+        .update({
+          [c.leaseToken]: token,
+          [c.nextAttemptAt]: now + leaseMs,
+          [c.attempts]: trx.raw('?? + 1', [c.attempts]),
+          [c.firstAttemptAt]: trx.raw('COALESCE(??, ?)', [c.firstAttemptAt, now]),
+        });
+      return (await trx(table)
+        .select(c.id, c.endpoint, c.eventId, c.payload, c.attempts, c.firstAttemptAt)
+        .whereIn(c.id, ids)
+        .orderBy([c.nextAttemptAt, c.id])) as Row[];
+    });
+    return rows.map((row) => toClaimed(row, token));
+  };
+
   return {
     /** Queues events, on `trx` (the fan-out's transaction, which also moves the endpoint's position). */
     async enqueue(trx: Knex, deliveries: readonly NewDelivery[], now = Date.now()): Promise<void> {
@@ -193,6 +245,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async claim(endpoint: number, limit: number, leaseMs: number, now = Date.now()): Promise<ClaimedDelivery[]> {
       const { table, c } = model();
       const token = randomUUID();
+      if (databaseClient(strapi) === 'mysql') return claimWithoutReturning(endpoint, limit, leaseMs, now, token);
       const postgres = databaseClient(strapi) === 'postgres';
       const q = (name: string) => `"${name}"`;
       const picked =
@@ -206,15 +259,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           `RETURNING ${q(c.id)}, ${q(c.endpoint)}, ${q(c.eventId)}, ${q(c.payload)}, ${q(c.attempts)}, ${q(c.firstAttemptAt)}`,
         [token, now + leaseMs, now, endpoint, now, limit, now],
       );
-      return returned(result).map((row) => ({
-        id: Number(row[c.id]),
-        endpoint: Number(row[c.endpoint]),
-        eventId: String(row[c.eventId]),
-        payload: String(row[c.payload]),
-        attempts: Number(row[c.attempts]),
-        firstAttemptAt: Number(row[c.firstAttemptAt]),
-        token,
-      }));
+      return returned(result).map((row) => toClaimed(row, token));
     },
 
     /**
@@ -299,7 +344,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .whereIn(c.status, ['delivered', 'failed'])
         .andWhere(c.finishedAt, '<', now - retentionMs)
         .limit(batch);
-      return Number(await knex()(table).whereIn(c.id, old).delete());
+      return Number(
+        await knex()(table)
+          .whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id))
+          .delete(),
+      );
     },
 
     /**
@@ -319,7 +368,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .whereIn(c.status, ['delivered', 'failed'])
         .orderBy(c.id, 'asc')
         .limit(batch);
-      return Number(await knex()(table).whereIn(c.id, old).delete());
+      return Number(
+        await knex()(table)
+          .whereIn(c.id, inSubquery(knex(), databaseClient(strapi), old, c.id))
+          .delete(),
+      );
     },
 
     /** Deletes an endpoint's deliveries (the endpoint is being deleted). */

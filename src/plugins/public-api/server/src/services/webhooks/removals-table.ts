@@ -4,7 +4,8 @@
  * start when missing. One row per endpoint and lost resource, written in the grant change's transaction,
  * deleted when every removal it stands for is queued.
  *
- * - `id`: increasing (the order jobs are worked through); `endpoint_id`: the webhook endpoint told;
+ * - `id`: increasing (the order jobs are worked through; MariaDB: AUTO_INCREMENT, and the index is
+ *   made by MariaDB's CREATE INDEX IF NOT EXISTS like the others); `endpoint_id`: the webhook endpoint told;
  * - `resource_id`, `record_type`: the resource the key no longer reads and its record type (the removal's `type`);
  * - `content_type`, `website_id`, `scope_attribute`: where its records are (website_id and scope_attribute
  *   null for a resource that is not scoped to a website);
@@ -16,7 +17,12 @@ import type { DatabaseClient } from '../../database/connection';
 export const REMOVALS_TABLE = 'public_api_webhook_removals';
 
 export const removalsTableStatements = (client: DatabaseClient): string[] => {
-  const id = client === 'postgres' ? 'id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' : 'id INTEGER PRIMARY KEY AUTOINCREMENT';
+  const id =
+    client === 'postgres'
+      ? 'id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'
+      : client === 'mysql'
+        ? 'id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY'
+        : 'id INTEGER PRIMARY KEY AUTOINCREMENT';
   return [
     `CREATE TABLE IF NOT EXISTS ${REMOVALS_TABLE} (
        ${id},

@@ -13,7 +13,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { connectionOf } from '../../database/connection';
+import { connectionOf, databaseClient } from '../../database/connection';
+import { rawRows } from '../../database/raw-result';
 import type { Resource } from '../../registry/types';
 import { getService } from '../../utils/get-service';
 import { changedSince, indexSubscriptions, type Subscription, type SubscriptionIndex } from '../../webhooks/subscriptions';
@@ -41,9 +42,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let built: { list: Subscription[]; resources: readonly Resource[]; index: SubscriptionIndex } | null = null;
 
   const readRevision = async (): Promise<number> => {
-    const rows = (await connectionOf(strapi).raw(`SELECT revision FROM ${WEBHOOK_REVISION_TABLE} WHERE id = 1`)) as
-      { revision: number | string }[] | { rows: { revision: number | string }[] };
-    const [row] = Array.isArray(rows) ? rows : rows.rows;
+    const [row] = rawRows<{ revision: number | string }>(
+      await connectionOf(strapi).raw(`SELECT revision FROM ${WEBHOOK_REVISION_TABLE} WHERE id = 1`),
+    );
     return Number(row?.revision ?? 0);
   };
 
@@ -69,7 +70,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Creates the revision's table and row when missing (every start; idempotent). */
     async ensure(): Promise<void> {
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${WEBHOOK_REVISION_TABLE} (id integer PRIMARY KEY, revision bigint NOT NULL)`);
-      await knex().raw(`INSERT INTO ${WEBHOOK_REVISION_TABLE} (id, revision) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`);
+      // MySQL and MariaDB spell ON CONFLICT DO NOTHING as INSERT IGNORE.
+      const ignore = databaseClient(strapi) === 'mysql';
+      await knex().raw(
+        `INSERT ${ignore ? 'IGNORE ' : ''}INTO ${WEBHOOK_REVISION_TABLE} (id, revision) VALUES (1, 0)${ignore ? '' : ' ON CONFLICT (id) DO NOTHING'}`,
+      );
     },
 
     /** Says that an endpoint's subscription changed: every instance reads them again at its next turn. */
