@@ -131,6 +131,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return lockValues(uid, [slug], connection);
     },
 
+    /**
+     * MySQL and MariaDB only: holds the content type's slug lock until the transaction ends. InnoDB reads
+     * (REPEATABLE READ) from a snapshot taken at the transaction's first read, so a check made again under a
+     * slug value's lock would not see a writer that committed meanwhile (PostgreSQL reads what committed
+     * before each statement). There every slug-writing transaction takes this lock before it reads, and the
+     * per-value locks add nothing; MariaDB's content writes take turns anyway (the journal's order lock).
+     * A no-op on SQLite and PostgreSQL. Covered by test/api/website-slugs.test.ts on MariaDB.
+     */
+    async lockTypeOnSnapshotDatabases(uid: string, connection?: Knex): Promise<void> {
+      if (databaseClient(strapi) === 'mysql') await lockUntilCommit(strapi, `public-api:slug:${uid}`, connection);
+    },
+
     /** Whether another document holds this slug in a published version within the scope; takes its lock first. */
     async taken(uid: string, attribute: string, slug: string, scope: SlugScope): Promise<boolean> {
       await lockValues(uid, [slug]);

@@ -48,6 +48,7 @@ export const createSlugMiddleware =
     if (!definition) return next();
     // Joins the caller's transaction when there is one (the API's write), else opens the write's own.
     return strapi.db.transaction(async ({ trx }) => {
+      await slugs.lockTypeOnSnapshotDatabases(context.uid, trx as unknown as Knex);
       const result = await next();
       const documentId = documentIdOf(context.action, context.params, result);
       // The locks of the slug values it generates or publishes, taken as it checks them (services/slugs.ts).

@@ -39,6 +39,7 @@ export const applySlug = async (
   const sent = Object.prototype.hasOwnProperty.call(data, attribute);
   if (current && !sent) return;
   const slugs = getService('slugs');
+  await slugs.lockTypeOnSnapshotDatabases(resource.uid);
   const scope = slugScope(target, current?.documentId ?? null);
   const slug = data[attribute];
   if (typeof slug === 'string' && slug !== '') {
