@@ -13,7 +13,11 @@ import { runKeyCommand } from '../helpers/scripts';
 
 describe('invalid database settings stop the start with one clear line', () => {
   test.each([
-    [{ DATABASE_CLIENT: 'mysql' }, "Invalid database settings: DATABASE_CLIENT must be one of sqlite, postgres, got 'mysql'."],
+    [{ DATABASE_CLIENT: 'oracle' }, "Invalid database settings: DATABASE_CLIENT must be one of sqlite, postgres, mysql, got 'oracle'."],
+    [
+      { DATABASE_CLIENT: 'mysql' },
+      'Invalid database settings: DATABASE_CLIENT=mysql needs DATABASE_NAME with DATABASE_HOST, DATABASE_PORT, DATABASE_USERNAME and DATABASE_PASSWORD.',
+    ],
     [
       { DATABASE_CLIENT: 'postgres', DATABASE_URL: 'http://db/x' },
       'Invalid database settings: DATABASE_URL must start with postgres:// or postgresql://',
