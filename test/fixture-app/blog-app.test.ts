@@ -5,7 +5,7 @@
  * an outside validator, and the application's own command runs.
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { api, createKey, loadFixture, registerAdmin, runBin, startFixture, type RunningFixture } from './fixture';
+import { api, createKey, loadFixture, registerAdmin, runBin, START_DEADLINE_MS, startFixture, type RunningFixture } from './fixture';
 
 const fixture = loadFixture();
 let running: RunningFixture;
@@ -14,7 +14,7 @@ let key: string;
 beforeAll(async () => {
   running = await startFixture(fixture);
   key = await createKey(fixture, running, 'shop');
-}, 240_000);
+}, START_DEADLINE_MS + 120_000);
 
 afterAll(async () => {
   await running?.stop();
