@@ -31,7 +31,7 @@ beforeAll(async () => {
   await registerAdmin(running, EMAIL);
   browser = await launchBrowser();
   page = browser.page;
-}, START_DEADLINE_MS + 120_000);
+}, 2 * START_DEADLINE_MS);
 
 afterAll(async () => {
   await browser?.close();

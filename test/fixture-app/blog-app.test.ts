@@ -14,7 +14,7 @@ let key: string;
 beforeAll(async () => {
   running = await startFixture(fixture);
   key = await createKey(fixture, running, 'shop');
-}, START_DEADLINE_MS + 120_000);
+}, 2 * START_DEADLINE_MS);
 
 afterAll(async () => {
   await running?.stop();
