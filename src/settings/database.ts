@@ -49,20 +49,8 @@ export type MysqlConnection = {
     /** Timestamps are written and read as UTC, whatever the server's time zone. */
     timezone: 'Z';
   };
-  pool: { min: number; max: number; afterCreate: MysqlAfterCreate };
-};
-
-type MysqlSession = { query: (sql: string, done: (error: Error | null) => void) => void };
-type MysqlAfterCreate = (connection: MysqlSession, done: (error: Error | null, connection: MysqlSession) => void) => void;
-
-/**
- * Each new MySQL or MariaDB connection reads "double quoted" names as identifiers (ANSI_QUOTES), as
- * PostgreSQL and SQLite do: the plugin's own SQL quotes names the standard way, and knex quotes with
- * backticks, which stay valid. Strapi's SQL binds every value, so no "string" of its changes meaning.
- */
-export const mysqlSession: MysqlAfterCreate = (connection, done) => {
-  // Nothing returned: the pool would await mysql2's query object, which refuses to be awaited.
-  connection.query("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',ANSI_QUOTES')", (error) => done(error, connection));
+  /** No afterCreate: connections keep the server's sql_mode (the plugin quotes names per database). */
+  pool: { min: number; max: number };
 };
 
 export type DatabaseSettings = {
@@ -135,7 +123,7 @@ const mysql = (env: Env): MysqlConnection => {
       charset: 'utf8mb4',
       timezone: 'Z',
     },
-    pool: { ...poolOf(env), afterCreate: mysqlSession },
+    pool: poolOf(env),
   };
 };
 

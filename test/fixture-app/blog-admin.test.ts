@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/admin';
 import { expectAccessible } from '../helpers/axe';
 import { launchBrowser, type Browser } from '../helpers/browser';
-import { createKey, loadFixture, registerAdmin, startFixture, type RunningFixture } from './fixture';
+import { createKey, loadFixture, registerAdmin, START_DEADLINE_MS, startFixture, type RunningFixture } from './fixture';
 
 const fixture = loadFixture();
 const EMAIL = 'editor@blog.example';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await registerAdmin(running, EMAIL);
   browser = await launchBrowser();
   page = browser.page;
-}, 240_000);
+}, 2 * START_DEADLINE_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -9,7 +9,9 @@ import type { RelationRef } from '../../src/plugins/public-api/server/src/fields
 import { relations } from '../../src/plugins/public-api/server/src/fields/types/relation';
 import { planListChange, type ListChange, type NamedTarget } from '../../src/plugins/public-api/server/src/write/list-change';
 import { firstPerDocument, shortOwners } from '../../src/plugins/public-api/server/src/read/first-links';
-import { linkListIndexName, linkListIndexStatement } from '../../src/plugins/public-api/server/src/services/indexes';
+import { linkListIndex, linkListIndexName } from '../../src/plugins/public-api/server/src/services/indexes';
+import { createIndexStatement } from '../../src/plugins/public-api/server/src/database/ensure-index';
+import { identifierQuoter } from '../../src/plugins/public-api/server/src/database/identifiers';
 
 const FIELD = { key: 'events', type: 'relations', label: 'Events', required: false, localized: false } as unknown as Field;
 const POINTER = '/data/attributes/events';
@@ -162,11 +164,15 @@ describe('the index of a relation list', () => {
     const join = { table: 'events_venue_lnk', ownerColumn: 'building_id', targetColumn: 'event_id', orderColumn: 'event_ord' };
     expect(linkListIndexName(join)).toBe('events_venue_lnk_pda_building_id');
     expect(linkListIndexName({ ...join, ownerColumn: 'event_id' })).not.toBe(linkListIndexName(join));
-    const quote = (identifier: string) => `"${identifier}"`;
-    expect(linkListIndexStatement(join, quote)).toBe(
+    const quote = identifierQuoter('postgres');
+    expect(createIndexStatement('postgres', linkListIndex(join, quote))).toBe(
       'CREATE INDEX IF NOT EXISTS "events_venue_lnk_pda_building_id" ON "events_venue_lnk" ("building_id", "event_ord", "id")',
     );
-    expect(linkListIndexStatement({ ...join, orderColumn: undefined }, quote)).toContain('("building_id", "id")');
+    expect(createIndexStatement('postgres', linkListIndex({ ...join, orderColumn: undefined }, quote))).toContain('("building_id", "id")');
+    // MySQL 8 has no CREATE INDEX IF NOT EXISTS (database/ensure-index.ts looks the index up first) and reads backticks.
+    expect(createIndexStatement('mysql', linkListIndex(join, identifierQuoter('mysql')))).toBe(
+      'CREATE INDEX `events_venue_lnk_pda_building_id` ON `events_venue_lnk` (`building_id`, `event_ord`, `id`)',
+    );
     const long = { ...join, table: `${'x'.repeat(60)}_lnk` };
     expect(Buffer.byteLength(linkListIndexName(long))).toBeLessThanOrEqual(63);
     expect(linkListIndexName(long)).not.toBe(linkListIndexName({ ...long, ownerColumn: 'other_id' }));

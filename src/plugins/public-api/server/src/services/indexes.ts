@@ -25,9 +25,10 @@
  * neither (and MySQL no partial index): there `<table>_pda_order` is `(published_at, locale, sort,
  * document_id)`, one index for published and draft rows, led by what tells them apart; a page sorted by
  * a column that may be null is then ordered by `(sort IS NULL)` after the index range, a sort of the range
- * (read/sql.ts). The statements use MariaDB's CREATE INDEX IF NOT EXISTS (MySQL 8 lacks it: the plugin's
- * tests run on MariaDB). An index is an aid to speed: one InnoDB cannot make (a TEXT column, which it
- * indexes only by a prefix; a key over 3,072 bytes) is logged and left out.
+ * (read/sql.ts). MySQL 8 has no CREATE INDEX IF NOT EXISTS: there an index is looked up before it is
+ * made (database/ensure-index.ts); names are quoted per database (database/identifiers.ts). An index is
+ * an aid to speed: one InnoDB cannot make (a TEXT column, which it indexes only by a prefix; a key over
+ * 3,072 bytes) is logged and left out.
  */
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
@@ -37,66 +38,65 @@ import { COMPONENT_FIELD_TYPES, RELATION_FIELD_TYPES } from '../fields/table';
 import { createReadModels, type JoinModel } from '../read/model';
 import { API_KEY_UID } from '../keys/types';
 import { databaseClient, type DatabaseClient } from '../database/connection';
+import { createIndexStatement, ensureIndex, type IndexDefinition } from '../database/ensure-index';
+import { identifierQuoter } from '../database/identifiers';
 
-/** An index of that name exists already; a TEXT column without a prefix; a key too long. */
-const MYSQL_INDEX_EXISTS = 'ER_DUP_KEYNAME';
+/** An index InnoDB cannot make: a TEXT column without a prefix; a key too long. */
 const MYSQL_INDEX_IMPOSSIBLE = new Set(['ER_BLOB_KEY_WITHOUT_LENGTH', 'ER_TOO_LONG_KEY']);
 
-/** Runs an index statement; on MariaDB an index that exists is no error, and one that cannot be made is logged. */
-const createIndex = async (strapi: Core.Strapi, knex: Knex, statement: string): Promise<void> => {
-  if (databaseClient(strapi) !== 'mysql') {
-    await knex.raw(statement);
-    return;
-  }
+/** Ensures an index; on MySQL and MariaDB one that cannot be made is logged and left out. */
+const createIndex = async (strapi: Core.Strapi, knex: Knex, index: IndexDefinition): Promise<void> => {
+  const client = databaseClient(strapi);
   try {
-    await knex.raw(statement);
+    await ensureIndex(knex, client, index);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    if (code === MYSQL_INDEX_EXISTS) return;
-    if (!MYSQL_INDEX_IMPOSSIBLE.has(code)) throw error;
-    strapi.log.warn(`[public-api] An index of the read path could not be made on this database (${code}): ${statement}`);
+    if (client !== 'mysql' || !MYSQL_INDEX_IMPOSSIBLE.has(code)) throw error;
+    strapi.log.warn(
+      `[public-api] An index of the read path could not be made on this database (${code}): ${createIndexStatement(client, index)}`,
+    );
   }
 };
 
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+type Quote = (identifier: string) => string;
 
 /** The unique index the key lookup of every request uses (key ids are unique by construction). */
-export const keyIdIndexStatement = (table: string, column: string): string =>
-  `CREATE UNIQUE INDEX IF NOT EXISTS ${quote(`${table}_pda_key_id`)} ON ${quote(table)} (${quote(column)})`;
+export const keyIdIndex = (table: string, column: string, quote: Quote): IndexDefinition => ({
+  name: `${table}_pda_key_id`,
+  table,
+  columns: [quote(column)],
+  unique: true,
+});
 
-export const indexStatements = (
+export const orderIndexes = (
   table: string,
   columns: { locale?: string; sort?: string; slug?: string; drafts?: boolean },
-  quote: (identifier: string) => string,
+  quote: Quote,
   client: DatabaseClient = 'sqlite',
-): string[] => {
-  const statements: string[] = [];
+): IndexDefinition[] => {
+  const indexes: IndexDefinition[] = [];
   if (client === 'mysql') {
     if (columns.sort) {
       const leading = [quote('published_at'), ...(columns.locale ? [quote(columns.locale)] : [])];
-      const order = [...leading, quote(columns.sort), quote('document_id')].join(', ');
-      statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} (${order})`);
+      indexes.push({ name: `${table}_pda_order`, table, columns: [...leading, quote(columns.sort), quote('document_id')] });
     }
-    if (columns.slug)
-      statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
-    return statements;
+    if (columns.slug) indexes.push({ name: `${table}_pda_slug`, table, columns: [quote(columns.slug)] });
+    return indexes;
   }
   if (columns.sort) {
-    const leading = columns.locale ? `${quote(columns.locale)}, ` : '';
-    const order = `(${leading}(${quote(columns.sort)} IS NULL), ${quote(columns.sort)}, ${quote('document_id')})`;
-    statements.push(
-      `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_order`)} ON ${quote(table)} ${order} WHERE ${quote('published_at')} IS NOT NULL`,
-    );
+    const order = [
+      ...(columns.locale ? [quote(columns.locale)] : []),
+      `(${quote(columns.sort)} IS NULL)`,
+      quote(columns.sort),
+      quote('document_id'),
+    ];
+    indexes.push({ name: `${table}_pda_order`, table, columns: order, where: `${quote('published_at')} IS NOT NULL` });
     if (columns.drafts) {
-      statements.push(
-        `CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_draft_order`)} ON ${quote(table)} ${order} WHERE ${quote('published_at')} IS NULL`,
-      );
+      indexes.push({ name: `${table}_pda_draft_order`, table, columns: order, where: `${quote('published_at')} IS NULL` });
     }
   }
-  if (columns.slug) {
-    statements.push(`CREATE INDEX IF NOT EXISTS ${quote(`${table}_pda_slug`)} ON ${quote(table)} (${quote(columns.slug)})`);
-  }
-  return statements;
+  if (columns.slug) indexes.push({ name: `${table}_pda_slug`, table, columns: [quote(columns.slug)] });
+  return indexes;
 };
 
 /**
@@ -114,31 +114,29 @@ export const linkListIndexName = (join: JoinModel): string => {
 };
 
 /** The index of a relation's links in their order per owner (read/first-links.ts). */
-export const linkListIndexStatement = (join: JoinModel, quote: (identifier: string) => string): string =>
-  `CREATE INDEX IF NOT EXISTS ${quote(linkListIndexName(join))} ON ${quote(join.table)} (${[
-    join.ownerColumn,
-    ...(join.orderColumn ? [join.orderColumn] : []),
-    'id',
-  ]
-    .map(quote)
-    .join(', ')})`;
+export const linkListIndex = (join: JoinModel, quote: Quote): IndexDefinition => ({
+  name: linkListIndexName(join),
+  table: join.table,
+  columns: [join.ownerColumn, ...(join.orderColumn ? [join.orderColumn] : []), 'id'].map(quote),
+});
 
 /** A `_cmps` table: the owner column and Strapi's field and order columns (`identifiers.FIELD_COLUMN`, `ORDER_COLUMN`). */
 export type ComponentJoinTable = { table: string; owner: string };
 
 /** The index of component links per owner, field and order (services/components.ts `links`). */
-export const componentLinkIndexStatement = (join: ComponentJoinTable, quote: (identifier: string) => string): string => {
+export const componentLinkIndex = (join: ComponentJoinTable, quote: Quote): IndexDefinition => {
   let name = `${join.table}_pda_owner`;
   if (Buffer.byteLength(name) > MAX_IDENTIFIER) {
     name = `${join.table.slice(0, 40)}_pda_${createHash('sha256').update(`${join.table}\u0000owner`).digest('hex').slice(0, 12)}`;
   }
-  return `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${quote(join.table)} (${[join.owner, 'field', 'order', 'id'].map(quote).join(', ')})`;
+  return { name, table: join.table, columns: [join.owner, 'field', 'order', 'id'].map(quote) };
 };
 
 type JoinMeta = { attributes: Record<string, { joinTable?: { name: string; joinColumn: { name: string } } }> };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const models = createReadModels(strapi);
+  const quote = (name: string) => identifierQuoter(databaseClient(strapi))(name);
 
   /** The `_cmps` table of an owner's component fields, from Strapi's metadata (one table for all of them). */
   const componentJoinOf = (uid: string, fields: readonly Field[]): ComponentJoinTable | null => {
@@ -150,9 +148,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
     return null;
   };
-  const componentLinkIndexes = (uid: string, fields: readonly Field[]): string[] => {
+  const componentLinkIndexes = (uid: string, fields: readonly Field[]): IndexDefinition[] => {
     const join = componentJoinOf(uid, fields);
-    return join ? [componentLinkIndexStatement(join, quote)] : [];
+    return join ? [componentLinkIndex(join, quote)] : [];
   };
 
   /**
@@ -161,7 +159,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * a component is cut to the cap per component row as a record's is (read/first-links.ts). Each component
    * once (`seen`).
    */
-  const componentLinkStatements = (fields: readonly Field[], seen: Set<string>): string[] =>
+  const componentLinkIndexesIn = (fields: readonly Field[], seen: Set<string>): IndexDefinition[] =>
     fields.flatMap((field) =>
       (field.components ?? []).flatMap((component) => {
         if (seen.has(component.uid)) return [];
@@ -169,9 +167,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const model = models(component.uid);
         const own = component.fields.flatMap((inner) => {
           const join = model.relations[inner.key];
-          return join && RELATION_FIELD_TYPES.has(inner.type) ? [linkListIndexStatement(join, quote)] : [];
+          return join && RELATION_FIELD_TYPES.has(inner.type) ? [linkListIndex(join, quote)] : [];
         });
-        return [...own, ...componentLinkIndexes(component.uid, component.fields), ...componentLinkStatements(component.fields, seen)];
+        return [...own, ...componentLinkIndexes(component.uid, component.fields), ...componentLinkIndexesIn(component.fields, seen)];
       }),
     );
 
@@ -184,7 +182,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (seen.has(resource.uid)) continue;
         seen.add(resource.uid);
         const model = models(resource.uid);
-        const statements = indexStatements(
+        const indexes = orderIndexes(
           model.table,
           {
             locale: resource.localized ? model.columns.locale : undefined,
@@ -197,11 +195,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         );
         for (const field of resource.fields) {
           const join = model.relations[field.key];
-          if (join && RELATION_FIELD_TYPES.has(field.type)) statements.push(linkListIndexStatement(join, quote));
+          if (join && RELATION_FIELD_TYPES.has(field.type)) indexes.push(linkListIndex(join, quote));
         }
-        statements.push(...componentLinkIndexes(resource.uid, resource.fields));
-        statements.push(...componentLinkStatements(resource.fields, seen));
-        for (const statement of statements) await createIndex(strapi, knex, statement);
+        indexes.push(...componentLinkIndexes(resource.uid, resource.fields));
+        indexes.push(...componentLinkIndexesIn(resource.fields, seen));
+        for (const index of indexes) await createIndex(strapi, knex, index);
       }
     },
 
@@ -209,7 +207,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async ensureKeyIndex(): Promise<void> {
       const model = models(API_KEY_UID);
       try {
-        await createIndex(strapi, strapi.db.connection as unknown as Knex, keyIdIndexStatement(model.table, model.columns.keyId!));
+        await createIndex(strapi, strapi.db.connection as unknown as Knex, keyIdIndex(model.table, model.columns.keyId!, quote));
       } catch (error) {
         strapi.log.warn(`[public-api] The unique index on API key ids could not be created: ${(error as Error).message}`);
       }

@@ -7,10 +7,9 @@
  * - hour rows older than 8 days are summed into day rows (so the 7-day chart has hours);
  * - day rows older than 400 days are deleted.
  *
- * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING (MariaDB has it
- * since 10.5; MySQL has not, so on MySQL usage rollups need MariaDB) and adds their
- * sums to the coarser row in the same transaction: two instances rolling up at once cannot count a row
- * twice (the second DELETE finds the rows gone). Each run does a bounded number of steps.
+ * A rollup step takes one key's rows of one hour (or day) out with DELETE ... RETURNING (MySQL 8 has
+ * none: on MySQL and MariaDB the rows are read FOR UPDATE, then deleted by key) and adds their sums to the coarser row in the same transaction: two instances rolling up
+ * at once cannot count a row twice (the second finds the rows gone). Each run does a bounded number of steps.
  *
  * Bounds: the tally holds at most MAX_CELLS cells (key x minute x resource), a flush writes at most
  * FLUSH_BATCH_ROWS rows per statement and FLUSH_BATCHES statements per run, a rollup run at most
@@ -34,6 +33,8 @@ export const MAX_CELLS = 20_000;
 const FLUSH_BATCH_ROWS = 200;
 const FLUSH_BATCHES = 25;
 const ROLLUP_STEPS = 50;
+/** MySQL and MariaDB: how many rows a rollup step deletes by key per statement. */
+const DELETE_BATCH_ROWS = 500;
 const TOP_RESOURCES = 10;
 
 export type Grain = 'minute' | 'hour' | 'day';
@@ -167,6 +168,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return true;
   };
 
+  /**
+   * Deletes one key's rows of `grain` in [from, to) and answers them, in the caller's transaction:
+   * DELETE ... RETURNING on SQLite and PostgreSQL. MySQL 8 has no DELETE ... RETURNING: on MySQL and
+   * MariaDB the rows are read FOR UPDATE (locked until the transaction ends, so another instance's rollup
+   * waits, then finds them gone), then deleted by their primary key, so that a row written into the range
+   * meanwhile (possible under READ COMMITTED, which takes no gap locks) is left for a later step rather
+   * than deleted uncounted.
+   */
+  const takeRows = async (connection: Knex, grain: Grain, apiKey: number, from: number, to: number) => {
+    const range = `?? = ? AND ?? = ? AND ?? >= ? AND ?? < ?`;
+    const bindings = ['api_key', apiKey, 'grain', grain, 'bucket', from, 'bucket', to];
+    if (databaseClient(strapi) !== 'mysql') {
+      return rowsOf(await connection.raw(`DELETE FROM ?? WHERE ${range} RETURNING *`, [USAGE_TABLE, ...bindings]));
+    }
+    const taken = rowsOf(await connection.raw(`SELECT * FROM ?? WHERE ${range} FOR UPDATE`, [USAGE_TABLE, ...bindings]));
+    for (let at = 0; at < taken.length; at += DELETE_BATCH_ROWS) {
+      const batch = taken.slice(at, at + DELETE_BATCH_ROWS);
+      await connection(USAGE_TABLE)
+        .where({ api_key: apiKey, grain })
+        .whereIn(
+          ['bucket', 'resource'],
+          batch.map((row) => [Number(row.bucket), String(row.resource)]),
+        )
+        .delete();
+    }
+    return taken;
+  };
+
   /** Takes one key's rows of one period out and adds their sums to the coarser grain (none: deletes them), in one transaction. */
   const takeAndAdd = async (
     grain: Grain,
@@ -178,19 +207,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   ) => {
     await strapi.db.transaction(async ({ trx }) => {
       const connection = trx as unknown as Knex;
-      const taken = rowsOf(
-        await connection.raw(`DELETE FROM ?? WHERE ?? = ? AND ?? = ? AND ?? >= ? AND ?? < ? RETURNING *`, [
-          USAGE_TABLE,
-          'api_key',
-          apiKey,
-          'grain',
-          grain,
-          'bucket',
-          start,
-          'bucket',
-          Math.min(start + period, cutoff),
-        ]),
-      );
+      const taken = await takeRows(connection, grain, apiKey, start, Math.min(start + period, cutoff));
       if (!into || !taken.length) return;
       const byResource = new Map<string, UsageCell>();
       for (const row of taken) {

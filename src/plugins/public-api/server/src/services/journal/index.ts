@@ -29,11 +29,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient, lockUntilCommit, type DatabaseClient } from '../../database/connection';
+import { ensureIndex } from '../../database/ensure-index';
+import { identifierQuoter } from '../../database/identifiers';
 import { rawChangedRows, rawRows as rawResultRows } from '../../database/raw-result';
 import { readConnectionOf } from '../../database/sqlite-reader';
 import { statementRunner } from '../../database/runner';
 import type { ChangeKind } from './changes';
-import { componentIndexStatements, referencePaths } from './reference-paths';
+import { componentIndexes, referencePaths } from './reference-paths';
 import { JOURNAL_ADDED_COLUMNS, JOURNAL_ORDER_LOCK, JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
 
 /** How long entries are kept, and so how old a sync token may be (contract section 16). */
@@ -201,7 +203,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
       }
       // The referrers' walk up through components (reference-paths.ts).
-      for (const statement of componentIndexStatements(referencePaths(strapi))) await knex().raw(statement);
+      for (const index of componentIndexes(referencePaths(strapi), identifierQuoter(client()))) await ensureIndex(knex(), client(), index);
     },
 
     /**

@@ -12,6 +12,7 @@
  * a changed target; nothing here touches the database.
  */
 import type { Core } from '@strapi/strapi';
+import type { IndexDefinition } from '../../database/ensure-index';
 import { readModelOf } from '../../read/model';
 
 /** One component level: the holder's `_cmps` table and the component type taken from it. */
@@ -130,8 +131,6 @@ export const referencePaths = (strapi: Core.Strapi): ReferencePaths => {
   return { relations, media };
 };
 
-const quoteName = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
 /**
  * Indexes the referrer statements walk by, created at start: `<_cmps table>_pda_cmp` on `(cmp_id,
  * component_type)` of every `_cmps` table a path crosses. The statements go from the target up to the
@@ -139,11 +138,12 @@ const quoteName = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * with `entity_id` (and one with the field or the type alone), which would make each level read every
  * link of the component type.
  */
-export const componentIndexStatements = (paths: ReferencePaths): string[] => {
+export const componentIndexes = (paths: ReferencePaths, quote: (identifier: string) => string): IndexDefinition[] => {
   const hops = new Map<string, ComponentHop>();
   for (const path of [...[...paths.relations.values()].flat(), ...paths.media]) for (const hop of path.hops) hops.set(hop.table, hop);
-  return [...hops.values()].map(
-    (hop) =>
-      `CREATE INDEX IF NOT EXISTS ${quoteName(`${hop.table}_pda_cmp`)} ON ${quoteName(hop.table)} (${quoteName(hop.componentColumn)}, ${quoteName(hop.typeColumn)})`,
-  );
+  return [...hops.values()].map((hop) => ({
+    name: `${hop.table}_pda_cmp`,
+    table: hop.table,
+    columns: [quote(hop.componentColumn), quote(hop.typeColumn)],
+  }));
 };

@@ -19,6 +19,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { databaseClient, lockUntilCommit } from '../../database/connection';
+import { quoteIdentifier } from '../../database/identifiers';
 import { rawRows } from '../../database/raw-result';
 import { readModelOf } from '../../read/model';
 import { COMPONENT_FIELD_COLUMN, referencePaths, type HolderPath, type ReferencePaths, type RelationPath } from './reference-paths';
@@ -53,13 +54,13 @@ export type Referrers = {
   journalFile: (connection: Knex, fileId: number) => Promise<void>;
 };
 
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+type Quote = (identifier: string) => string;
 
 /**
  * The FROM clause of a path: the owner's rows `o`, then one join per component level (`c1`, `c2`, ...);
  * answers the SQL, its bindings, and the expression of the holding row's id.
  */
-const fromPath = (path: HolderPath): { sql: string; bindings: string[]; holder: string } => {
+const fromPath = (path: HolderPath, quote: Quote): { sql: string; bindings: string[]; holder: string } => {
   let sql = `${quote(path.ownerTable)} o`;
   const bindings: string[] = [];
   let holder = 'o.id';
@@ -74,6 +75,7 @@ const fromPath = (path: HolderPath): { sql: string; bindings: string[]; holder: 
 
 export const createReferrers = (strapi: Core.Strapi): Referrers => {
   const client = () => databaseClient(strapi);
+  const quote: Quote = (identifier) => quoteIdentifier(client(), identifier);
   let paths: ReferencePaths | null = null;
   const pathsOf = () => (paths ??= referencePaths(strapi));
 
@@ -124,7 +126,7 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
     const txid = transactionIdSql(client());
     // MySQL and MariaDB: entries commit in seq order (table.ts, JOURNAL_ORDER_LOCK).
     if (client() === 'mysql') await lockUntilCommit(strapi, JOURNAL_ORDER_LOCK, connection);
-    const from = fromPath(path);
+    const from = fromPath(path, quote);
     const locale = path.localized ? 'o.locale' : 'NULL';
     const published = path.draftAndPublish ? 'AND o.published_at IS NOT NULL' : '';
     const via = viaSql(path, holder);

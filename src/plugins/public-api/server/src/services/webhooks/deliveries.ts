@@ -24,6 +24,7 @@ import type { Knex } from 'knex';
 import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
 import { connectionOf, databaseClient } from '../../database/connection';
 import { inSubquery } from '../../database/derived';
+import { quoteIdentifier } from '../../database/identifiers';
 import { readModelOf } from '../../read/model';
 import { WEBHOOK_ENDPOINT_UID } from './endpoints';
 
@@ -247,7 +248,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const token = randomUUID();
       if (databaseClient(strapi) === 'mysql') return claimWithoutReturning(endpoint, limit, leaseMs, now, token);
       const postgres = databaseClient(strapi) === 'postgres';
-      const q = (name: string) => `"${name}"`;
+      const q = (name: string) => quoteIdentifier(databaseClient(strapi), name);
       const picked =
         `SELECT ${q(c.id)} FROM ${q(table)} WHERE ${q(c.endpoint)} = ? AND ${q(c.status)} = 'pending' AND ${q(c.nextAttemptAt)} <= ? ` +
         `ORDER BY ${q(c.nextAttemptAt)}, ${q(c.id)} LIMIT ?` +

@@ -4,8 +4,9 @@
  * start when missing. One row per endpoint and lost resource, written in the grant change's transaction,
  * deleted when every removal it stands for is queued.
  *
- * - `id`: increasing (the order jobs are worked through; MariaDB: AUTO_INCREMENT, and the index is
- *   made by MariaDB's CREATE INDEX IF NOT EXISTS like the others); `endpoint_id`: the webhook endpoint told;
+ * - `id`: increasing (the order jobs are worked through; MySQL and MariaDB: AUTO_INCREMENT, and the index
+ *   is part of the CREATE TABLE, as MySQL has no CREATE INDEX IF NOT EXISTS); `endpoint_id`: the webhook
+ *   endpoint told;
  * - `resource_id`, `record_type`: the resource the key no longer reads and its record type (the removal's `type`);
  * - `content_type`, `website_id`, `scope_attribute`: where its records are (website_id and scope_attribute
  *   null for a resource that is not scoped to a website);
@@ -33,8 +34,8 @@ export const removalsTableStatements = (client: DatabaseClient): string[] => {
        website_id bigint,
        scope_attribute varchar(255),
        after_document_id varchar(255),
-       occurred_at bigint NOT NULL
+       occurred_at bigint NOT NULL${client === 'mysql' ? `,\n       INDEX ${REMOVALS_TABLE}_endpoint (endpoint_id)` : ''}
      )`,
-    `CREATE INDEX IF NOT EXISTS ${REMOVALS_TABLE}_endpoint ON ${REMOVALS_TABLE} (endpoint_id)`,
+    ...(client === 'mysql' ? [] : [`CREATE INDEX IF NOT EXISTS ${REMOVALS_TABLE}_endpoint ON ${REMOVALS_TABLE} (endpoint_id)`]),
   ];
 };
