@@ -8,13 +8,13 @@
  * suite-report-reporter.js reads for that suite (PDA_SUITE_CPU_DIR, set by the reporter), so the report
  * gives CPU seconds beside the wall seconds, which on a shared machine are mostly the neighbours' load.
  */
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
 /** The file a suite's CPU figure is written to and read from. */
-const cpuFile = (dir, testPath) => path.join(dir, `${crypto.createHash('sha1').update(testPath).digest('hex')}.json`);
+const cpuFile = (dir, testPath) => path.join(dir, `${createHash('sha1').update(testPath).digest('hex')}.json`);
 
 class CpuEnvironment extends TestEnvironment {
   constructor(config, context) {

@@ -58,10 +58,7 @@ class SuiteReportReporter {
     const file = process.env.SUITE_REPORT;
     if (!file) return;
     const suites = [...this.suites].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0));
-    fs.writeFileSync(
-      file,
-      `${JSON.stringify({ assertions: total('assertions'), tests: total('tests'), cpuSeconds, suites }, null, 2)}\n`,
-    );
+    fs.writeFileSync(file, `${JSON.stringify({ assertions: total('assertions'), tests: total('tests'), cpuSeconds, suites }, null, 2)}\n`);
   }
 }
 
