@@ -5,6 +5,8 @@
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
 // dist/ holds compiled copies (package.json included) that must not shadow the sources; so do the fixture
 // application's built copies (test/fixture-app) under .tmp/fixture-app and .cache/fixture-<version>.
+// jest's node environment that also measures each suite's CPU seconds (test/helpers/cpu-environment.js).
+const testEnvironment = '<rootDir>/test/helpers/cpu-environment.js';
 const modulePathIgnorePatterns = ['<rootDir>/dist/', '<rootDir>/.tmp/fixture-app/', '<rootDir>/.cache/'];
 // @apidevtools/json-schema-ref-parser (under swagger-parser) ships ES modules only: compile it like our own code.
 const transformIgnorePatterns = ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'];
@@ -18,7 +20,7 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
-      testEnvironment: 'node',
+      testEnvironment,
       transform,
       transformIgnorePatterns,
       modulePathIgnorePatterns,
@@ -26,7 +28,7 @@ module.exports = {
     },
     {
       displayName: 'api',
-      testEnvironment: 'node',
+      testEnvironment,
       transform,
       transformIgnorePatterns,
       modulePathIgnorePatterns,

@@ -10,7 +10,7 @@ const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }
 module.exports = {
   rootDir: path.resolve(__dirname, '..', '..'),
   displayName: 'browser',
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/helpers/cpu-environment.js',
   transform,
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tmp/fixture-app/', '<rootDir>/.cache/'],
   testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
