@@ -15,9 +15,9 @@ import { Readable } from 'node:stream';
 import { apiError } from './errors';
 import { headerValue, type RequestHeaders } from './headers';
 import { assertJsonContentType } from './media-types';
-import type { ApiRequest, BodyKind } from './request';
+import type { ApiRequest, BodyKind, BodyMeter, BodyStream } from './request';
 
-export type { BodyKind };
+export type { BodyKind, BodyMeter, BodyStream };
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -147,16 +147,6 @@ export const createBodyReader = (stream: Readable, headers: RequestHeaders, time
     return read;
   };
 };
-
-/**
- * Decides, before a chunk of a body is taken in, whether it may be: `bytes` is the body's size with the
- * chunk. Resolves to let it in; rejects (an ApiError: 429 when the key cannot pay for it) to refuse the
- * body, and the chunk is dropped unread by anyone.
- */
-export type BodyMeter = (bytes: number) => Promise<void> | void;
-
-/** A request body as a stream, with the request's headers (what a multipart parser reads the boundary from). */
-export type BodyStream = Readable & { headers: RequestHeaders };
 
 /**
  * The request body as a stream of its chunks, for a parser that writes them on as they come (multipart

@@ -5,10 +5,19 @@ import type { Readable } from 'node:stream';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
 import type { RequestCost } from './request-cost';
-import type { BodyMeter, BodyStream } from './body';
 
 /** Which time limit a request body is read under (http/body.ts). */
 export type BodyKind = 'json' | 'multipart';
+
+/**
+ * Decides, before a chunk of a body is taken in, whether it may be: `bytes` is the body's size with the
+ * chunk. Resolves to let it in; rejects (an ApiError: 429 when the key cannot pay for it) to refuse the
+ * body, and the chunk is dropped unread by anyone (http/body.ts `createBodyStream`).
+ */
+export type BodyMeter = (bytes: number) => Promise<void> | void;
+
+/** A request body as a stream, with the request's headers (what a multipart parser reads the boundary from). */
+export type BodyStream = Readable & { headers: Record<string, string | string[] | undefined> };
 
 /** What every handler is told, with or without a key. */
 export type PublicRequest = {
