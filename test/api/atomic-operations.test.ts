@@ -2,7 +2,9 @@
  * JSON:API Atomic Operations at POST /operations (contract section 17): up to 100 writes in one
  * transaction, each checked as the single write is, lids between them, errors pointing into the
  * operation, Idempotency-Key for the whole request; and all or nothing, proved by the database itself
- * after every refused request (on SQLite and PostgreSQL).
+ * after every refused request (on SQLite and PostgreSQL). On PostgreSQL, the writes' transactions send
+ * their connection one query at a time (database/serial-queries.ts): pg 8 warned of the queries Strapi
+ * sent at once on one (bench:abuse, atomic-postgres), and pg 9 refuses them.
  */
 import type { Core } from '@strapi/strapi';
 import Ajv2020 from 'ajv/dist/2020';
@@ -58,6 +60,26 @@ const addEvent = (title: string, lid?: string, extra?: Record<string, unknown>) 
 
 const rowsOf = async (uid: string, where: Record<string, unknown>) =>
   (await s.db.query(uid as never).findMany({ where, populate: ['event', 'website'] })) as Record<string, any>[];
+
+/** Warnings the process printed while this suite ran (pg's DeprecationWarning among them). */
+const warnings: string[] = [];
+const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+/** Queries sent to a pg client that had one waiting already (what pg warns of, once a process). */
+let sentToBusyClient = 0;
+type PgClient = { query: (...args: unknown[]) => unknown; _queryQueue?: unknown[]; pipeline?: boolean };
+const pgClient = (jest.requireActual('pg') as { Client: { prototype: PgClient } }).Client.prototype;
+const pgQuery = pgClient.query;
+beforeAll(() => {
+  process.on('warning', onWarning);
+  pgClient.query = function (this: PgClient, ...args: unknown[]) {
+    if ((this._queryQueue?.length ?? 0) > 0 && !this.pipeline) sentToBusyClient += 1;
+    return pgQuery.apply(this, args);
+  };
+});
+afterAll(() => {
+  process.off('warning', onWarning);
+  pgClient.query = pgQuery;
+});
 
 beforeAll(async () => {
   app = await checkResponses(await bootApp());
@@ -660,5 +682,15 @@ describe("another website's records", () => {
     expect(moved.status).toBe(400);
     expect(moved.body.errors[0].meta.reason).toBe('lid_type_mismatch');
     expect(await tableSnapshot(s, UIDS)).toEqual(before);
+  });
+});
+
+describe('the database connection', () => {
+  test('no query is sent to a connection busy with another (pg warns of it, pg 9 refuses it): none on PostgreSQL', async () => {
+    // Every request of this suite ran before: writes of events with relations, publications, rollbacks.
+    const published = await post(editor.auth, operations(addEvent('Connection check', 'one'), addEvent('Connection check 2', 'two')));
+    expect(published.status).toBe(200);
+    expect(warnings.filter((warning) => /client\.query\(\)|pg@9/.test(warning))).toEqual([]);
+    expect(sentToBusyClient).toBe(0);
   });
 });

@@ -11,6 +11,7 @@
  * requests, the same code on another store.
  */
 import type { Core } from '@strapi/strapi';
+import fs from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { bootApp, type TestApp } from '../helpers/app';
@@ -308,7 +309,7 @@ describe('counters in the database', () => {
       ]);
     };
     /** POSTs the body with its Content-Length, or chunked (no length) in 64 KiB pieces. */
-    const upload = (auth: string, body: Buffer, chunked: boolean) =>
+    const upload = (auth: string, body: Buffer, chunked: boolean, headers: Record<string, string> = {}) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
         const req = http.request(
           {
@@ -321,6 +322,7 @@ describe('counters in the database', () => {
               'Content-Type': `multipart/form-data; boundary=${boundary}`,
               Accept: 'application/vnd.api+json',
               ...(chunked ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': String(body.length) }),
+              ...headers,
             },
             agent: false,
           },
@@ -345,20 +347,17 @@ describe('counters in the database', () => {
       });
     const applications = async (name: string) => s.db.query(APPLICATION as never).count({ where: { name } });
 
-    test.each([
-      ['with Content-Length', false],
-      ['chunked', true],
-    ])('%s: a CV of 3 MiB costs 1 + 3 units; one the rest cannot pay is refused, nothing stored', async (_label, chunked) => {
+    test('with Content-Length: a CV of 3 MiB costs 1 + 3 units, charged before a byte is read; one the rest cannot pay is refused whole, nothing stored', async () => {
       const key = await createKey(s, { commands: ['job-application'] }, { limits: { requests: 6, window: 60 } });
       const name = `Cost ${randomUUID().slice(0, 8)}`;
       // 3 MiB of CV and some hundred bytes of framing and document: 2 MiB and a bit past the first MiB.
-      const accepted = await upload(key.auth, application(name, 3 * MiB), chunked);
+      const accepted = await upload(key.auth, application(name, 3 * MiB), false);
       expect(accepted.status).toBe(201);
       expect(remainingOf(accepted as never)).toBe(2);
       expect(await applications(name)).toBe(1);
       // 1 + 3 units with 2 left: the unit is spent, the 3 are not; nothing is stored.
       const refusedName = `${name} again`;
-      const refused = await upload(key.auth, application(refusedName, 3 * MiB), chunked);
+      const refused = await upload(key.auth, application(refusedName, 3 * MiB), false);
       expect(refused.status).toBe(429);
       expect(refused.body.errors[0]).toMatchObject({
         code: 'too_many_requests',
@@ -370,9 +369,53 @@ describe('counters in the database', () => {
       expect(remainingOf(refused as never)).toBe(1);
       expect(await applications(refusedName)).toBe(0);
       // A body under a MiB costs its unit alone.
-      const small = await upload(key.auth, application(`${name} small`, 64 * 1024), chunked);
+      const small = await upload(key.auth, application(`${name} small`, 64 * 1024), false);
       expect(small.status).toBe(201);
       expect(remainingOf(small as never)).toBe(0);
+    });
+
+    test('chunked: each started MiB past the first is paid as it arrives; the body is refused at the MiB the key cannot pay, nothing stored, no claim held', async () => {
+      const key = await createKey(s, { commands: ['job-application'] }, { limits: { requests: 7, window: 60 } });
+      const name = `Chunked ${randomUUID().slice(0, 8)}`;
+      const accepted = await upload(key.auth, application(name, 3 * MiB), true);
+      expect(accepted.status).toBe(201);
+      expect(remainingOf(accepted as never)).toBe(3);
+      expect(await applications(name)).toBe(1);
+      // 5 MiB with 3 units left: its unit, then the second and third MiB are paid as they arrive; the
+      // fourth cannot be, and the body is refused there.
+      const refusedName = `${name} refused`;
+      const idempotency = `chunked-${randomUUID()}`;
+      const refused = await upload(key.auth, application(refusedName, 5 * MiB), true, { 'Idempotency-Key': idempotency });
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors[0]).toMatchObject({
+        code: 'too_many_requests',
+        detail: expect.stringMatching(
+          /^This upload costs 4 units \(1 for the request, 3 for \d+ uploaded bytes\) with the bytes received so far; this key has 0 of its 7 units .* Its body was refused there: nothing of it was stored/,
+        ),
+        meta: { reason: 'rate_limited' },
+      });
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers.connection).toBe('close');
+      expect(remainingOf(refused as never)).toBe(0);
+      // Nothing written: no record, no stored file, nothing left in the scratch directory, no room held.
+      expect(await applications(refusedName)).toBe(0);
+      const service = s.plugin('public-api').service('uploads') as { directory: () => string; inFlight: () => unknown };
+      for (let i = 0; i < 50 && fs.readdirSync(service.directory()).length > 0; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(fs.readdirSync(service.directory())).toEqual([]);
+      expect(service.inFlight()).toEqual({ uploads: 0, bytes: 0 });
+      expect(await s.db.query('plugin::upload.file' as never).count({ where: { name: { $startsWith: `CV ${refusedName}.` } } })).toBe(0);
+      // No claim of the Idempotency-Key is held: with a higher limit the same request runs (not a replay).
+      await s
+        .plugin('public-api')
+        .service('keys')
+        .update(key.keyId, { limits: { requests: 20, window: 60 } });
+      const ran = await upload(key.auth, application(refusedName, 5 * MiB), true, { 'Idempotency-Key': idempotency });
+      expect(ran.status).toBe(201);
+      expect(ran.headers['idempotent-replayed']).toBeUndefined();
+      // 7 + 1 + 5: the refused body's 3 units stay spent (its bytes were received).
+      expect(remainingOf(ran as never)).toBe(20 - 13);
+      expect(await applications(refusedName)).toBe(1);
     });
   });
 });

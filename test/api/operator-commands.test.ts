@@ -98,7 +98,7 @@ describe('npm run key', () => {
     });
     const created = await key('create', '--name', 'Cacheable', '--grants', grants);
     expect(created.code).toBe(0);
-    expect(created.stdout).toContain('limit:     50 requests per 10 s');
+    expect(created.stdout).toContain('limit:     50 cost units per 10 s');
     expect(created.stdout).toContain('cache:     shared, 60 s');
   });
 

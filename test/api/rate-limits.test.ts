@@ -129,7 +129,7 @@ test('a key refuses limits it cannot have, each problem named', async () => {
   await expect(keysService(app.strapi).update(key.keyId, { limits: { requests: 0, window: 60 } })).rejects.toMatchObject({
     name: 'ValidationError',
     details: {
-      errors: [{ path: ['limits', 'requests'], message: 'The number of requests per window is a whole number from 1 to 1000000.' }],
+      errors: [{ path: ['limits', 'requests'], message: 'The number of cost units per window is a whole number from 1 to 1000000.' }],
     },
   });
   await expect(createKey(app.strapi, EVENTS_READ, { limits: { requests: 5, window: 100_000 } })).rejects.toMatchObject({

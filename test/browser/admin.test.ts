@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { createAdminUser, createRole } from '../helpers/admin';
+import { expectAccessible } from '../helpers/axe';
 import {
   closeDialogWithEscape,
   launchBrowser,
@@ -46,6 +47,12 @@ const v2 = async (path: string, key: string) => {
 };
 
 /** The Cache-Control of GET /api/v2/ for this key. */
+const rateLimitPolicy = async (key: string) => {
+  const response = await fetch(`${app.baseUrl}/api/v2/`, { headers: { Authorization: `Bearer ${key}` } });
+  await response.arrayBuffer();
+  return response.headers.get('ratelimit-policy');
+};
+
 const cacheControl = async (key: string) => {
   const response = await fetch(`${app.baseUrl}/api/v2/`, { headers: { Authorization: `Bearer ${key}` } });
   await response.arrayBuffer();
@@ -216,6 +223,29 @@ test('the shared cache field: a bad value is named under it; a good one applies 
   await field.fill('');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await waitForValue(() => cacheControl(plaintext), 'private, no-cache');
+});
+
+test('the rate limit is a budget of cost units: the field and its hint say so, a bad value is named in those words, a good one applies', async () => {
+  await page.goto(settings(`keys/${keyId}`));
+  const units = page.getByLabel('Rate limit: cost units');
+  const seconds = page.getByLabel('Rate limit: window (seconds)');
+  await page.getByText('Cost units per window: a request costs 1, more for included records', { exact: false }).waitFor();
+  expect(await page.getByText('Rate limit: requests', { exact: false }).count()).toBe(0);
+  await expectAccessible(page, 'key page, the rate limit in cost units');
+  provoked.push(/status of 400 .*\/public-api\/keys\/\d+\)/);
+  await units.fill('0');
+  await seconds.fill('60');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('The number of cost units per window is a whole number from 1 to 1000000.').waitFor();
+  await units.fill('50');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // The key is read again on every request: its next answer carries the new budget.
+  await waitForValue(() => rateLimitPolicy(plaintext), '"key";q=50;w=60');
+  await units.fill('');
+  await seconds.fill('');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // Both empty: the server's default again.
+  await waitForValue(async () => ((await rateLimitPolicy(plaintext)) ?? '').includes('q=50;'), false);
 });
 
 test('the preview renders the index, the OpenAPI document (or says it is not served yet) and an example request', async () => {

@@ -93,6 +93,74 @@ test('turns are weighted by cost: a key whose requests cost three times as much 
   expect(scheduler.load().running).toBe(0);
 });
 
+test('costs charged while work runs weigh next to its time: the expensive key waits behind the cheap one', async () => {
+  // Two keys with twenty waiting each, every piece taking 10 ms; the expensive key's pieces are charged
+  // 40 (4 cost units of 10 ms) while they run, the cheap key's 10 (1 unit): 50 against 20 a piece.
+  const scheduler = createFairScheduler(limits(), clock);
+  const served: string[] = [];
+  const running: Running[] = [];
+  await queue(scheduler, 'cheap', served, running);
+  const pending = [
+    ...Array.from({ length: 20 }, () => queue(scheduler, 'expensive', served, running)),
+    ...Array.from({ length: 20 }, () => queue(scheduler, 'cheap', served, running)),
+  ];
+  await settle();
+  const charges: Record<string, number> = { expensive: 40, cheap: 10 };
+  for (let turn = 0; turn < 14; turn += 1) {
+    const piece = running.shift()!;
+    scheduler.charge(piece.holder, charges[piece.holder]!);
+    now += 10;
+    // Released without a cost: its running time is charged, the cost units already were.
+    piece.release();
+    await settle();
+  }
+  // Fourteen turns: the cheap key's usage grows by 20 a turn, the expensive one's by 50, so the cheap key
+  // gets five turns for every two of the other (the lighter first; on a tie, the rotation).
+  const first = served.slice(0, 14);
+  expect(first).toEqual([
+    'cheap',
+    'expensive',
+    'cheap',
+    'cheap',
+    'expensive',
+    'cheap',
+    'cheap',
+    'expensive',
+    'cheap',
+    'cheap',
+    'cheap',
+    'expensive',
+    'cheap',
+    'cheap',
+  ]);
+  expect(first.filter((holder) => holder === 'cheap')).toHaveLength(10);
+  // Their usage is now even (4 x 50 against 10 x 20, less a little decay): shares by cost, not by turns.
+  expect(Math.abs(scheduler.usage('expensive') - scheduler.usage('cheap'))).toBeLessThan(1);
+  // A charge that is no positive number changes nothing.
+  const before = scheduler.usage('cheap');
+  for (const cost of [Number.NaN, -10, 0, Number.POSITIVE_INFINITY]) scheduler.charge('cheap', cost);
+  expect(scheduler.usage('cheap')).toBe(before);
+  await drain(running, {}, 100);
+  await Promise.all(pending);
+  expect(scheduler.load()).toEqual({ running: 0, waiting: 0, holders: 0 });
+});
+
+test("a cost charged while a piece runs counts at once: the key's next waiting piece goes behind a lighter key's", async () => {
+  const scheduler = createFairScheduler(limits(), clock);
+  const atomic = (await scheduler.enter('atomic'))!;
+  const order: string[] = [];
+  const next = scheduler.enter('atomic').then((release) => (order.push('atomic'), release!));
+  const other = scheduler.enter('other').then((release) => (order.push('other'), release!));
+  now += 5;
+  // The running request paid 101 units (a hundred operations): heavy now, before it ends.
+  scheduler.charge('atomic', 1_010);
+  expect(scheduler.usage('atomic')).toBe(1_015);
+  atomic();
+  (await other)();
+  (await next)();
+  expect(order).toEqual(['other', 'atomic']);
+});
+
 test('without a reported cost, the running time is charged; work still running counts as its time so far', async () => {
   const scheduler = createFairScheduler(limits({ capacity: 2 }), clock);
   const slow = (await scheduler.enter('slow'))!;

@@ -4,7 +4,7 @@
  * past either bound.
  */
 import fc from 'fast-check';
-import { createLoadGate, type Release } from '../../src/plugins/public-api/server/src/http/load-gate';
+import { COST_UNIT_MS, createLoadGate, type Release } from '../../src/plugins/public-api/server/src/http/load-gate';
 
 afterEach(() => {
   jest.useRealTimers();
@@ -199,5 +199,25 @@ test("a key with a hundred requests waiting does not delay another key's one by 
   expect(order).toEqual(['other']);
   for (const wait of waits) (await wait)();
   expect(order).toHaveLength(101);
+  expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
+});
+
+test('cost units paid weigh in the rotation: a key whose requests cost more waits behind one whose cost less', async () => {
+  const now = 0;
+  const gate = createLoadGate({ maxPerHolder: 200, maxInFlight: 1, maxWaiting: 200, maxWaitMs: 60_000 }, () => now);
+  const held = (await gate.enter('includes'))!;
+  // Its request paid 21 units (1,000 records included); the other key's earlier request its one.
+  gate.charged('includes', 21);
+  gate.charged('pages', 1);
+  const order: string[] = [];
+  const heavy = gate.enter('includes').then((release) => (order.push('includes'), release!));
+  const light = [1, 2, 3].map(() => gate.enter('pages').then((release) => (order.push('pages'), release!)));
+  held();
+  // The pages key has used 1 unit, the include key 21: its three pages go first (each adds its unit).
+  for (const wait of light) (await wait)();
+  for (const _ of light) gate.charged('pages', 1);
+  (await heavy)();
+  expect(order).toEqual(['pages', 'pages', 'pages', 'includes']);
+  expect(COST_UNIT_MS).toBeGreaterThan(0);
   expect(gate.load()).toEqual({ inFlight: 0, waiting: 0, holders: 0 });
 });

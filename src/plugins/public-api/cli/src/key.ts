@@ -179,7 +179,7 @@ const describeKey = (key: ApiKeyView) => {
     `commands:  ${key.grants.commands.length ? key.grants.commands.join(', ') : '(none)'}`,
     `origins:   ${key.grants.origins.length ? key.grants.origins.join(', ') : '(none)'}`,
     `expires:   ${key.expiresAt ?? 'never'}`,
-    `limit:     ${key.limits ? `${key.limits.requests} requests per ${key.limits.window} s` : 'the default'}`,
+    `limit:     ${key.limits ? `${key.limits.requests} cost units per ${key.limits.window} s` : 'the default'}`,
     `cache:     ${key.cache ? `shared, ${key.cache.sharedMaxAge} s` : 'private'}`,
     `preview:   ${key.preview ? 'yes, may read drafts (status=draft)' : 'no'}`,
   ].join('\n');

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { readDatetimesExactly } from './database/exact-datetimes';
+import { sendPostgresQueriesOneAtATime } from './database/serial-queries';
 import { createJournalMiddleware } from './services/journal/middleware';
 import { createWebhookWakeMiddleware } from './services/webhooks/wake';
 import { addRequestIdsTo } from './http/request-context';
@@ -9,6 +10,9 @@ import { getService } from './utils/get-service';
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   // MySQL and MariaDB: dates of the years 0001 to 0099 read back exactly (database/exact-datetimes.ts).
   readDatetimesExactly(strapi);
+  // PostgreSQL: a connection is sent one query at a time, also when Strapi sends several at once in a
+  // transaction (database/serial-queries.ts).
+  sendPostgresQueriesOneAtATime(strapi);
   // Tags are a JSON array of strings, edited in the content manager as a list (admin/src/components).
   strapi.customFields.register({
     name: 'tags',

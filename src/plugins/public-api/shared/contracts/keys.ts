@@ -59,7 +59,11 @@ export type KeyDetailsInput = {
   description: string | null;
   /** ISO 8601 date-time in the future, or null for a key that never expires. */
   expiresAt: string | null;
-  /** `{ requests, window }` (1 to 1,000,000 requests per 1 to 86,400 seconds), or null for the default. */
+  /**
+   * `{ requests, window }`: the budget, 1 to 1,000,000 cost units per 1 to 86,400 seconds (the field keeps its
+   * name: every request spends one unit, and more for its work, docs/api.md *What a request costs*), or null
+   * for the default.
+   */
   limits?: KeyLimits | null;
   /** `{ sharedMaxAge }` (1 to 31,536,000 seconds), or null for a key whose responses are not shared. */
   cache?: KeyCache | null;

@@ -119,10 +119,13 @@ export const KeyDetailsFields = ({ value, onChange, errors, disabled, currentExp
         <Field.Root
           name="limitRequests"
           error={errors['limits.requests'] ?? errors.limits}
-          hint={t('key.limit.hint', 'Requests per window; leave both empty for the server default.')}
+          hint={t(
+            'key.limit.hint',
+            'Cost units per window: a request costs 1, more for included records, atomic operations and uploads over 1 MiB. Leave both empty for the server default.',
+          )}
           width="100%"
         >
-          <Field.Label>{t('key.limit.requests', 'Rate limit: requests')}</Field.Label>
+          <Field.Label>{t('key.limit.requests', 'Rate limit: cost units')}</Field.Label>
           <TextInput
             inputMode="numeric"
             value={value.limitRequests}

@@ -131,9 +131,11 @@ export const MAX_ATOMIC_TIME_LIMIT_MS = 600_000;
 export const DEFAULT_RECORD_CACHE_CHARS = 4 * 1024 * 1024;
 export const MAX_RECORD_CACHE_CHARS = 1024 * 1024 * 1024;
 /**
- * Four CVs of the largest size at once (each body is held in memory while it is received): 20 concurrent
- * 10 MiB CVs peaked at 592 MiB RSS with 64 MiB (five at once), 548 MiB with 48 MiB; the aim of issue 15 is
- * under 600 MB (docs/benchmarks.md, bench:abuse part (c)).
+ * Four CVs of the largest size at once. A body is parsed as it arrives and its files written to the
+ * scratch directory (http/body.ts `createBodyStream`, issue 34): what this bounds is disk, and the one
+ * file a DOCX sniff reads whole; no body is held in memory (it was: 20 concurrent 10 MiB CVs peaked at
+ * 592 MiB RSS with 64 MiB, 548 MiB with 48 MiB, against the 600 MB aim of issue 15; docs/benchmarks.md,
+ * *Uploads parsed as they arrive*).
  */
 export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 48 * 1024 * 1024;
 /**

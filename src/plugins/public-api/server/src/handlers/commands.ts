@@ -23,6 +23,7 @@ import { commandEnvironment, inputJsonSchema, type CommandDefinition, type Comma
 import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems } from '../commands/input';
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
+import { uploadUnits } from '../http/request-cost';
 import { JSONAPI } from '../http/jsonapi';
 import { apiError, apiErrors, type ErrorObject } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
@@ -131,6 +132,22 @@ const kindOfFile = async (path: string): Promise<FileKind | null> => {
   return byHead === 'zip' ? sniffFileKind(await fs.readFile(path)) : null;
 };
 
+/**
+ * The meter of a chunked upload (http/body.ts `BodyMeter`): a chunk that starts a MiB past the first is
+ * paid for before it is parsed or written, one charge per started MiB; a chunk within a MiB already paid
+ * for passes at once. When the key cannot pay, the charge's 429 ends the body there.
+ */
+const meterUpload = (request: ApiRequest) => {
+  let paid = 0;
+  return (bytes: number): Promise<void> | undefined => {
+    if (uploadUnits(bytes) <= uploadUnits(paid)) return undefined;
+    const before = paid;
+    // Counted as paid at once: chunks come one at a time (the body waits for this charge).
+    paid = bytes;
+    return request.charge({ uploadedBytes: bytes }, { uploadedBytes: before });
+  };
+};
+
 const readMultipartCommand = async (
   request: ApiRequest,
   command: CommandDefinition,
@@ -145,14 +162,14 @@ const readMultipartCommand = async (
   // Room under the bound on uploads in flight (503 without), before a byte of the body is read.
   const workspace = await uploads.open(reserved ?? limit);
   // Paid for once the room is held (a body shed with 503 has not paid): a declared length before a byte
-  // of the body is read (429 when the key cannot), a chunked body once it has arrived, before it is
-  // parsed or stored (http/request-cost.ts).
+  // of the body is read (429 when the key cannot), a chunked body as it arrives, each started MiB past the
+  // first before a byte of it is parsed or written (http/request-cost.ts).
   const declared = declaredLength(request.headers['content-length']);
   if (declared !== null) await request.charge({ uploadedBytes: declared });
   const body = await readMultipartBody(request, {
     directory: workspace.directory,
     maxFileBytes,
-    received: declared === null ? (bytes) => request.charge({ uploadedBytes: bytes }) : undefined,
+    meter: declared === null ? meterUpload(request) : undefined,
   });
   for (const name of [...Object.keys(body.fields), ...Object.keys(body.files)]) {
     if (name !== 'data' && !(name in rules)) {

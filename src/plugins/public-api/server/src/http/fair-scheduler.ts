@@ -7,9 +7,9 @@
  *   than the capacity runs alone).
  * - Work-conserving: while nobody waits and the units are free, work starts at once, whoever asks.
  * - Otherwise it waits in its holder's queue (first come first served within a holder). A freed unit goes
- *   to the holder with waiting work that has used least lately (http/fair-usage.ts: cost charged on
- *   release, the running time unless the caller reports a cost, decaying; work still running counts as
- *   its time so far); ties go round the holders in turn. So holders take turns in rotation weighted by
+ *   to the holder with waiting work that has used least lately (http/fair-usage.ts: on release, the
+ *   running time unless the caller reports a cost; besides it, what `charge` adds while the work runs;
+ *   decaying; work still running counts as its time so far); ties go round the holders in turn. So holders take turns in rotation weighted by
  *   cost: a key with a hundred waiting requests gets one turn per round like a key with one, and a key
  *   whose requests cost ten times as much gets a tenth of the turns while both wait.
  * - The holder chosen is served its first waiting piece of work once there is room for it; nobody
@@ -45,6 +45,12 @@ export type Release = (cost?: number) => void;
 export type FairScheduler = {
   /** Room for `size` units of `holder`'s: its release once the work may run, or null when refused or shed. */
   enter: (holder: string, size?: number) => Promise<Release | null>;
+  /**
+   * Charges `holder` `cost` now, next to the running time of its work: what a piece of work was found to
+   * cost while it runs (a request's cost units, http/load-gate.ts). Its next waiting work goes behind
+   * holders that used less.
+   */
+  charge: (holder: string, cost: number) => void;
   /** Pieces `holder` has, running and waiting (0: none). */
   holds: (holder: string) => number;
   /** `holder`'s usage now (http/fair-usage.ts), the measure of the rotation. */
@@ -195,6 +201,7 @@ export const createFairScheduler = (
         holder.waiters.push(waiter);
       });
     },
+    charge: (name, cost) => ledger.add(name, cost),
     holds: (name) => holders.get(name)?.pieces ?? 0,
     usage: (name) => ledger.usage(name),
     load: () => ({ running, waiting: waitingTotal, holders: holders.size }),

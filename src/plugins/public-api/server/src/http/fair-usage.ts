@@ -6,6 +6,8 @@
  * - A finished piece of work is charged its cost: what the caller reports, else its running time by the
  *   clock. The charges decay, halved every `USAGE_HALF_LIFE_MS`, so what a holder did minutes ago weighs
  *   little and a holder that comes back is neither owed nor owing much.
+ * - A cost known while the work runs (a request's cost units, once charged) is added at once with `add`:
+ *   the holder is heavy from then on, not only once its work ends.
  * - Work still running counts as its running time so far: a holder with a hundred requests at work is
  *   heavy now, not only once they end (otherwise it would look light exactly while it floods).
  * - Bounded: charges are remembered for at most `USAGE_MAX_HOLDERS` holders, the least recently active
@@ -23,6 +25,8 @@ export type Finish = (cost?: number) => void;
 export type UsageLedger = {
   /** Starts a piece of work of `holder`'s: counted as running until it is finished. */
   begin: (holder: string) => Finish;
+  /** Charges `holder` `cost` now, besides its running time (what is no finite positive number is nothing). */
+  add: (holder: string, cost: number) => void;
   /** `holder`'s usage now: its decayed charges plus the running time so far of its work at work. */
   usage: (holder: string, now?: number) => number;
   /** Holders remembered (charged lately or with work running). */
@@ -67,6 +71,9 @@ export const createUsageLedger = (clock: () => number = Date.now, maxHolders = U
         // A reported cost that is no number (NaN, negative) is not trusted: the running time stands in.
         charge(holder, cost !== undefined && Number.isFinite(cost) && cost >= 0 ? cost : Math.max(0, now - started));
       };
+    },
+    add(holder, cost) {
+      if (Number.isFinite(cost) && cost > 0) charge(holder, cost);
     },
     usage(holder, now = clock()) {
       const at = running.get(holder);

@@ -8,10 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import formidable from 'formidable';
-import { MAX_BODY_BYTES } from './body';
-import { apiError } from './errors';
+import { MAX_BODY_BYTES, type BodyMeter } from './body';
+import { apiError, isApiError } from './errors';
 import { headerValue } from './headers';
 import { parseMediaRanges } from './media-types';
 import type { ApiRequest } from './request';
@@ -52,18 +51,17 @@ const sha256Of = async (path: string): Promise<string> => {
 export const multipartBodyLimit = (maxFileBytes: number): number => maxFileBytes + MAX_BODY_BYTES + FRAMING_BYTES;
 
 /**
- * Reads the body as multipart/form-data. `maxFileBytes` bounds each file; files land in `directory`
- * (a private one: a crash may leave a part there half written). `received` hears the body's size once it
- * has arrived, before it is parsed.
+ * Reads the body as multipart/form-data, parsing it as it arrives: each chunk goes to the parser, and a
+ * file's bytes to its file in `directory` (a private one, removed by the caller: a refused or broken body
+ * may leave a part there half written), so no more of the body than a chunk or two is ever in memory.
+ * `maxFileBytes` bounds each file. `meter` hears the body's size before each chunk is parsed or written
+ * (http/body.ts `BodyMeter`): its refusal stops the body there, with its error.
  */
 export const readMultipartBody = async (
   request: ApiRequest,
-  options: { directory: string; maxFileBytes: number; received?: (bytes: number) => Promise<void> },
+  options: { directory: string; maxFileBytes: number; meter?: BodyMeter },
 ): Promise<MultipartBody> => {
-  const bytes = await request.readBody(multipartBodyLimit(options.maxFileBytes), 'multipart');
-  // Told the size of a body that declared none, before anything of it is parsed or written to disk.
-  await options.received?.(bytes.length);
-  const stream = Object.assign(Readable.from([bytes]), { headers: { ...request.headers, 'content-length': String(bytes.length) } });
+  const stream = request.streamBody(multipartBodyLimit(options.maxFileBytes), 'multipart', options.meter);
   const form = formidable({
     uploadDir: options.directory,
     maxFileSize: options.maxFileBytes,
@@ -79,6 +77,9 @@ export const readMultipartBody = async (
   try {
     [fields, files] = await form.parse(stream as never);
   } catch (error) {
+    // Nothing more of the body is read: a refusal (429, 413, 408) ends it here.
+    stream.destroy();
+    if (isApiError(error)) throw error;
     const code = (error as { code?: number }).code ?? 0;
     const tooLarge = FORMIDABLE_TOO_LARGE[code];
     if (tooLarge) throw apiError(413, tooLarge.detail(options.maxFileBytes), { reason: tooLarge.reason });

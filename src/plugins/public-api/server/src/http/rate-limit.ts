@@ -44,22 +44,34 @@ export const tooManyRequests = (limit: RateLimit, state: RateLimitState, subject
  * request costs more than the key's whole quota no wait helps: the detail says so, names the cost and the
  * quota, and there is no Retry-After (`meta.reason` `cost_over_quota`). Otherwise it is the ordinary 429
  * of a spent quota (`rate_limited`, Retry-After), its detail naming the cost and what is left.
+ *
+ * `paid` is the part of `cost` charged already: a chunked upload pays for its body as it arrives, and is
+ * refused at the MiB the key cannot pay for. Its detail then names what it has cost so far and that the
+ * body was refused there, nothing of it stored.
  */
-export const costRefused = (limit: RateLimit, state: RateLimitState, cost: RequestCost): ApiError => {
+export const costRefused = (limit: RateLimit, state: RateLimitState, cost: RequestCost, paid: RequestCost = {}): ApiError => {
   const total = COST_WEIGHTS.request + unitsOf(cost);
+  const headers = rateLimitHeaders(limit, state, 'key');
+  const partly = unitsOf(paid) > 0 || (paid.uploadedBytes ?? 0) > 0;
+  const what = partly
+    ? `This upload costs ${describeCost(cost)} with the bytes received so far`
+    : `This request costs ${describeCost(cost)}`;
+  const done = partly
+    ? 'Its body was refused there: nothing of it was stored, and the units of the bytes received stay spent'
+    : 'Nothing of it was done';
   if (total > limit.requests) {
     return apiError(
       429,
-      `This request costs ${describeCost(cost)}, more than this key's whole quota of ${limit.requests} units per ${limit.window}-second window: it can never be served under this limit. Ask for less (a smaller page \`limit\`, fewer include paths, fewer operations per request, a smaller file) or for a higher rate limit.`,
-      { reason: 'cost_over_quota', headers: rateLimitHeaders(limit, state, 'key') },
+      `${what}, more than this key's whole quota of ${limit.requests} units per ${limit.window}-second window: it can never be served under this limit. ${partly ? `${done}. ` : ''}Ask for less (a smaller page \`limit\`, fewer include paths, fewer operations per request, a smaller file) or for a higher rate limit.`,
+      { reason: 'cost_over_quota', headers },
     );
   }
   return apiError(
     429,
-    `This request costs ${describeCost(cost)}; this key has ${Math.max(0, state.remaining)} of its ${limit.requests} units of the ${limit.window}-second window left. Nothing of it was done; retry after the time in Retry-After.`,
+    `${what}; this key has ${Math.max(0, state.remaining)} of its ${limit.requests} units of the ${limit.window}-second window left. ${done}; retry after the time in Retry-After.`,
     {
       reason: 'rate_limited',
-      headers: { ...rateLimitHeaders(limit, state, 'key'), 'Retry-After': String(Math.max(1, secondsToReset(state.resetMs))) },
+      headers: { ...headers, 'Retry-After': String(Math.max(1, secondsToReset(state.resetMs))) },
     },
   );
 };

@@ -9,6 +9,16 @@ import type { RequestCost } from './request-cost';
 /** Which time limit a request body is read under (http/body.ts). */
 export type BodyKind = 'json' | 'multipart';
 
+/**
+ * Decides, before a chunk of a body is taken in, whether it may be: `bytes` is the body's size with the
+ * chunk. Resolves to let it in; rejects (an ApiError: 429 when the key cannot pay for it) to refuse the
+ * body, and the chunk is dropped unread by anyone (http/body.ts `createBodyStream`).
+ */
+export type BodyMeter = (bytes: number) => Promise<void> | void;
+
+/** A request body as a stream, with the request's headers (what a multipart parser reads the boundary from). */
+export type BodyStream = Readable & { headers: Record<string, string | string[] | undefined> };
+
 /** What every handler is told, with or without a key. */
 export type PublicRequest = {
   method: string;
@@ -35,6 +45,12 @@ export type PublicRequest = {
    * this is the only way to the body.
    */
   readBody: (limit: number, kind: BodyKind) => Promise<Buffer>;
+  /**
+   * The request body as a stream of its chunks, under the same limits as `readBody` (http/body.ts
+   * `createBodyStream`), for a parser that writes it on as it arrives (multipart uploads). `meter` hears
+   * the size so far before each chunk is passed on, and may refuse the rest. A body is read one way only.
+   */
+  streamBody: (limit: number, kind: BodyKind, meter?: BodyMeter) => BodyStream;
 };
 
 /** A request that presented a valid API key. */
@@ -56,9 +72,10 @@ export type ApiRequest = PublicRequest & {
    * Charges the key's rate limit for work beyond the request's own unit (http/request-cost.ts), before the
    * work is done: throws 429 when the key has not that much left, nothing of it charged. A read calls it
    * once it has counted its expanded records, an atomic request once it has parsed its operations, an
-   * upload before its body is read.
+   * upload before its body is read (a chunked one as it arrives: `paid` is the part of `cost` charged
+   * before, and only the rest is charged).
    */
-  charge: (cost: RequestCost) => Promise<void>;
+  charge: (cost: RequestCost, paid?: RequestCost) => Promise<void>;
   /** The JSON:API extensions (URIs) the matched route supports in Content-Type (Accept is judged before). */
   extensions: readonly string[];
   /**

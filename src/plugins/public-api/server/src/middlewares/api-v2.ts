@@ -20,7 +20,7 @@ import type { Context, Next } from 'koa';
 import { API_BASE_PATH, OVERLOADED_RETRY_AFTER_SECONDS, defaultRequestsPerKey, pluginConfig } from '../config';
 import type { CachePolicy } from '../config/cache-policy';
 import { requestLinks, type RequestTarget } from '../http/base-url';
-import { createBodyReader, discardUnreadBody, type BodyTimeouts } from '../http/body';
+import { createBodyReader, createBodyStream, discardUnreadBody, type BodyTimeouts } from '../http/body';
 import { canonicalUrl } from '../http/canonical-url';
 import { cutOnFailure } from '../http/stream-body';
 import { PUBLIC_CORS_HEADERS, corsHeaders, preflightHeaders, publicPreflightHeaders, refusalHeaders } from '../http/cors';
@@ -278,6 +278,7 @@ const requestOf = (
   selfUrl: canonicalUrl(links.origin, links.target.pathAndQuery),
   client: clientAddressKey(ctx.ip),
   readBody: createBodyReader(ctx.req, ctx.headers, bodyTimeouts(strapi)),
+  streamBody: createBodyStream(ctx.req, ctx.headers, bodyTimeouts(strapi)),
 });
 
 const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
@@ -366,7 +367,9 @@ const handle = async (ctx: Context, strapi: Core.Strapi, limits: Limits) => {
     supports,
     reserveExpansion,
     assertExpansionRoom,
-    charge: createCharge(ctx, counted),
+    // Each unit paid weighs in the key's turns (http/load-gate.ts): its next waiting requests go behind
+    // keys whose requests cost less.
+    charge: createCharge(ctx, counted, (units) => limits.gate.charged(key.keyId, units)),
   };
   // The response is built, serialized, compressed and sent within the turn: what it holds in memory is
   // bounded too. A revalidation (If-None-Match) builds its document like any read to learn its tag, so it

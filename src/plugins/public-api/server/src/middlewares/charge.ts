@@ -10,7 +10,7 @@
 import type { Context } from 'koa';
 import type { RateLimit } from '../config/rate-limits';
 import { costRefused, rateLimitHeaders } from '../http/rate-limit';
-import { unitsOf, type RequestCost } from '../http/request-cost';
+import { COST_WEIGHTS, unitsOf, type RequestCost } from '../http/request-cost';
 import type { RateLimitCount } from '../services/rate-limits';
 import { getService } from '../utils/get-service';
 
@@ -19,18 +19,23 @@ export type KeyCount = { keyId: string; limit: RateLimit; count: RateLimitCount 
 
 /**
  * The charge of one request. Without a count (the store could not count the request, logged) nothing is
- * charged either: the request was let through, and so is its work.
+ * charged either: the request was let through, and so is its work. `paid` is the part of `cost` charged
+ * before (a chunked upload pays as its body arrives): only the rest is charged now. `charged` hears the
+ * units of every charge that was paid, the request's own unit first (the fair scheduler weighs the key's
+ * turns by them, http/fair-usage.ts).
  */
-export const createCharge = (ctx: Context, counted: KeyCount | null) => {
+export const createCharge = (ctx: Context, counted: KeyCount | null, charged: (units: number) => void = () => undefined) => {
   let current = counted?.count ?? null;
-  return async (cost: RequestCost): Promise<void> => {
-    const units = unitsOf(cost);
-    if (!counted || !current || units === 0) return;
+  if (current) charged(COST_WEIGHTS.request);
+  return async (cost: RequestCost, paid: RequestCost = {}): Promise<void> => {
+    const units = unitsOf(cost) - unitsOf(paid);
+    if (!counted || !current || units <= 0) return;
     const { keyId, limit } = counted;
     const result = await getService('rate-limits').charge({ kind: 'key', id: keyId }, limit, units, current);
     if (!result) return;
     current = result.count;
-    if (!result.charged) throw costRefused(limit, result.count, cost);
+    if (!result.charged) throw costRefused(limit, result.count, cost, paid);
+    charged(units);
     ctx.set(rateLimitHeaders(limit, result.count));
   };
 };

@@ -172,7 +172,7 @@ export class KeyValidationError extends errors.ValidationError {
  * member names, which suit the plugin config they also check. The issue's path still names the member.
  */
 const KEY_SETTING_MESSAGES: Record<string, string> = {
-  'limits.requests': `The number of requests per window is a whole number from 1 to ${MAX_REQUESTS}.`,
+  'limits.requests': `The number of cost units per window is a whole number from 1 to ${MAX_REQUESTS}.`,
   'limits.window': `The rate limit window is a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}.`,
   'cache.sharedMaxAge': `The shared cache max age is a whole number of seconds from 1 to ${MAX_SHARED_MAX_AGE_SECONDS}.`,
 };

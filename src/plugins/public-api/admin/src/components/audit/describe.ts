@@ -10,7 +10,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const shown = (t: Translate, field: string, value: unknown): string => {
   if (value === null || value === undefined || value === '') return '—';
   if (field === 'limits' && isRecord(value))
-    return t('audit.value.limits', '{requests} requests per {window} s', {
+    return t('audit.value.limits', '{requests} cost units per {window} s', {
       requests: String(value.requests),
       window: String(value.window),
     });

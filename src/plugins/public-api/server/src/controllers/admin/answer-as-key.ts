@@ -3,6 +3,7 @@
  * routed by the API's own router and answered by its own handlers, so the preview shows exactly
  * what the API serves, including endpoints added later (the OpenAPI document).
  */
+import { Readable } from 'node:stream';
 import type { PreviewAnswer } from '../../../../shared/contracts/preview';
 import { errorDocument, isApiError } from '../../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../../http/media-types';
@@ -34,6 +35,7 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       client: 'admin',
       // A GET has no body.
       readBody: async () => Buffer.alloc(0),
+      streamBody: () => Object.assign(Readable.from([]), { headers: {} }),
       // A signed-in editor's preview, one at a time from the admin: not counted against the API's budget.
       reserveExpansion: async () => undefined,
       assertExpansionRoom: async () => undefined,
