@@ -331,15 +331,23 @@ const planOf = async (query: { sql: string; bindings: unknown[] }): Promise<stri
 test("each owner's links are read in order from the plugin's index on the join table, up to the cut", async () => {
   const key = await createKey(app.strapi, GRANTS);
   lastCut = null;
-  await get(key, '/api/v2/buildings/depot');
+  // MariaDB has neither LATERAL nor LIMIT in an IN subquery (read/first-links.ts): a window numbers every
+  // visible link of the page's owners, and the first `cap` of each are kept. What must hold there is that
+  // an owner's links are looked up by owner in the plugin's index, not by a scan of the join table. Its
+  // optimizer prices plans with the table's statistics and no switch prices scans out (PostgreSQL's
+  // enable_seqscan): for the depot, which holds nearly every link of the table, scanning the table is the
+  // cheaper plan, and it chooses it. So the plan is read for an owner of one link, the common case. The
+  // window sorts what it numbers whichever index found the links, so the lookup may use the plugin's index
+  // or Strapi's own on the owner column (`_ifk`): both are a lookup by owner.
+  await get(key, usingMariadb() ? '/api/v2/buildings/other' : '/api/v2/buildings/depot');
   expect(lastCut).not.toBeNull();
   const plan = await planOf(lastCut!);
+  if (usingMariadb()) {
+    expect(plan).toMatch(/\bj type=(ref|range) key=events_venue_lnk_(pda_building_id|ifk)\b/);
+    return;
+  }
   expect(plan).toContain('events_venue_lnk_pda_building_id');
   if (usingPostgres()) expect(plan).toMatch(/Limit/);
-  // MariaDB has neither LATERAL nor LIMIT in an IN subquery (read/first-links.ts): the page's owners'
-  // links are read from the index (a lookup by owner, never a scan of the join table), numbered by the
-  // window in the index's order, and the first of each kept.
-  else if (usingMariadb()) expect(plan).toMatch(/\bj type=(ref|range) key=events_venue_lnk_pda_building_id\b/);
   else expect(plan).toContain('CORRELATED LIST SUBQUERY');
 });
 
@@ -390,7 +398,8 @@ describe('reference lists inside components', () => {
     const key = await createKey(app.strapi, PAGE_GRANTS);
     const rows: number[] = [];
     const listen = (response: unknown, query: { sql: string }) => {
-      if (/related_events/.test(query.sql) && /cross join|lateral/i.test(query.sql))
+      // The cut: a CROSS JOIN (SQLite), LATERAL (PostgreSQL) or the window numbering links (MariaDB).
+      if (/related_events/.test(query.sql) && /cross join|lateral|__position/i.test(query.sql))
         rows.push(Array.isArray(response) ? response.length : -1);
     };
     knex().on('query-response', listen);
