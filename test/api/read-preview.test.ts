@@ -178,10 +178,6 @@ describe('cost', () => {
       for (let round = 0; round < 3; round += 1) counts.push((await statements(`/api/v2/events?include=venue&${query}`)).length);
       return Math.min(...counts);
     };
-    if (process.env.DEBUG_PREVIEW) {
-      console.log('DRAFT\n' + (await statements('/api/v2/events?include=venue&status=draft&limit=1')).join('\n'));
-      console.log('PUB\n' + (await statements('/api/v2/events?include=venue&limit=1')).join('\n'));
-    }
     expect(await count('status=draft&limit=1')).toBe(await count('limit=1'));
     expect(await count('status=draft&limit=2')).toBe(await count('status=draft&limit=1'));
     // A page that reaches the end reads the records without a sort value too (one segment more), drafts alike.

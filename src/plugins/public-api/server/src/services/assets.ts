@@ -204,10 +204,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       (candidate) =>
         candidate.name === fileName &&
         assetTokenMatches(
-        key,
-        { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null },
-        token,
-      ),
+          key,
+          { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null },
+          token,
+        ),
     );
     if (!row) return null;
     const { linked, ...rest } = row;
