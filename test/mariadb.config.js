@@ -27,6 +27,7 @@ const ON_MARIADB = [
   'components-demo.test.ts',
   'demo-key.test.ts',
   'domain-rules.test.ts',
+  'fuzz.test.ts',
   'hot-path-caches.test.ts',
   'http-caching.test.ts',
   'journal-references.test.ts',
@@ -46,9 +47,11 @@ const ON_MARIADB = [
   'webhooks-admin.test.ts',
   'webhooks-delivery.test.ts',
   'webhooks-events.test.ts',
+  'webhooks-removals.test.ts',
   'website-slugs.test.ts',
   'write-idempotency.test.ts',
   'write-native.test.ts',
+  'write-refusals.test.ts',
   'write-round-trip.test.ts',
 ];
 const listed = Object.keys(onPostgres).filter((suite) => !(suite in notOnMariadb));
