@@ -37,6 +37,7 @@ const ON_MARIADB = [
   'read-filters.test.ts',
   'read-grants-property.test.ts',
   'read-include.test.ts',
+  'read-indexes.test.ts',
   'read-locale-fallback.test.ts',
   'read-pagination.test.ts',
   'read-preview.test.ts',
