@@ -294,7 +294,9 @@ describe('what is not an asset: 404 with a JSON:API error', () => {
     ['a long token', () => withToken(`${tokenOf()}A`)],
     ['a token with other characters', () => withToken(`${tokenOf().slice(0, 31)}.`)],
     ['a wrong name', () => withName('window.png')],
+    // MariaDB's collation would match both of these to door.png (case-insensitive, PAD SPACE).
     ['the name in another case', () => withName('DOOR.png')],
+    ['the name with a trailing space', () => withName('door.png%20')],
     ['the name with a path in front', () => withName('..%2Fdoor.png')],
     ['a traversal', () => withName('..%2F..%2F..%2Fpackage.json')],
     ['a NUL byte', () => withName('door.png%00')],

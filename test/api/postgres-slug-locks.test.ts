@@ -4,7 +4,10 @@
  * test, on its second operation), key B's write of another slug of the same type completes; B's write of
  * the very slug A took waits for A, then takes the next free one: slugs stay unique. Order is asserted,
  * never a time. PostgreSQL only: SQLite runs one write transaction at a time by design (its writes take
- * turns, database/write-turns.ts; its reads do not wait, test/api/sqlite-reads-during-writes.test.ts).
+ * turns, database/write-turns.ts; its reads do not wait, test/api/sqlite-reads-during-writes.test.ts), and
+ * so does MariaDB, whose content writes take the journal's order lock (database/journal-order.ts) and whose
+ * slug writes lock the content type's slugs whole (services/slugs.ts): B's write waits for A there, by
+ * design, and the MariaDB pass leaves this suite out (test/postgres-suites.js, `notOnMariadb`).
  */
 import { bootApp, type TestApp } from '../helpers/app';
 import { usingPostgres } from '../helpers/database';

@@ -1,26 +1,26 @@
 /**
  * Contract section 13: the rate limit counter is shared by every instance. Two application processes on
- * one PostgreSQL database, first counting in the database (the plugin's table), then in Redis
+ * one PostgreSQL or MariaDB database, first counting in the database (the plugin's table), then in Redis
  * (REDIS_URL, 127.0.0.1:6379, under a counter prefix of this run's own). Requests alternate between the
  * instances; together they spend one quota, the further cost of atomic requests included.
  *
- * PostgreSQL only (TEST_DATABASE=postgres): SQLite is one file for one process.
+ * PostgreSQL and MariaDB (TEST_DATABASE=postgres or mariadb); skipped on SQLite, one file for one process.
  */
 import { randomUUID } from 'node:crypto';
 import { bootApp, type TestApp } from '../helpers/app';
-import { usingPostgres } from '../helpers/database';
+import { testDatabase } from '../helpers/database';
 import { createKey } from '../helpers/keys';
 import { startApp, type RunningApp } from '../helpers/processes';
 import { listenOnce } from '../helpers/writes';
 
-const describeOnPostgres = usingPostgres() ? describe : describe.skip;
+const describeOnServer = testDatabase() === 'sqlite' ? describe.skip : describe;
 const EVENTS_READ = { resources: { 'native:events': { actions: ['read'], read: ['title'] } } };
 const EVENTS_WRITE = { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } };
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sharedCounter = (store: string, env: Record<string, string>) =>
-  describeOnPostgres(`two instances counting in ${store}`, () => {
+  describeOnServer(`two instances counting in ${store}`, () => {
     let app: TestApp;
     let second: RunningApp;
     let urls: string[];

@@ -63,7 +63,9 @@ beforeAll(async () => {
     venue: shed.documentId,
   });
   ids.small = small.documentId;
-}, 300_000);
+  // 410 documents published one by one through Strapi: minutes on a shared machine, more on MariaDB, whose
+  // content writes take turns (the journal's order lock, database/journal-order.ts).
+}, 900_000);
 afterAll(async () => {
   await app?.close();
 });

@@ -1,21 +1,21 @@
 /**
- * Webhooks across instances (contract section 16): two application processes on one PostgreSQL database
+ * Webhooks across instances (contract section 16): two application processes on one PostgreSQL or MariaDB database
  * send each event exactly once between them (the fan-out moves each endpoint's position in the same
  * transaction as it queues, and each delivery is claimed by one instance with FOR UPDATE SKIP LOCKED); and
  * an instance killed with SIGKILL while it sends loses no event: another one sends it when the claim's
  * lease runs out.
  *
- * PostgreSQL only (TEST_DATABASE=postgres): SQLite is one file for one process.
+ * PostgreSQL and MariaDB (TEST_DATABASE=postgres or mariadb); skipped on SQLite, one file for one process.
  */
 import type { Core } from '@strapi/strapi';
 import { bootApp, type TestApp } from '../helpers/app';
-import { usingPostgres } from '../helpers/database';
+import { testDatabase } from '../helpers/database';
 import { createKey } from '../helpers/keys';
 import { startApp, type RunningApp } from '../helpers/processes';
 import { FAST_WEBHOOKS_ENV, eventually, startReceiver, webhookService, type Receiver } from '../helpers/webhooks';
 import { listenOnce } from '../helpers/writes';
 
-const describeOnPostgres = usingPostgres() ? describe : describe.skip;
+const describeOnServer = testDatabase() === 'sqlite' ? describe.skip : describe;
 
 type Dispatcher = { start: () => void; stop: () => Promise<void> };
 type EndpointsService = { create: (key: number, body: unknown) => Promise<{ endpoint: { id: number } }> };
@@ -25,7 +25,7 @@ type EndpointsService = { create: (key: number, body: unknown) => Promise<{ endp
 // timeout and stays well inside its wait.
 const ENV = { ...FAST_WEBHOOKS_ENV, PUBLIC_API_REQUESTS_PER_KEY: '64' };
 
-describeOnPostgres('webhooks on two instances of one database', () => {
+describeOnServer('webhooks on two instances of one database', () => {
   let app: TestApp;
   let s: Core.Strapi;
   let receiver: Receiver;

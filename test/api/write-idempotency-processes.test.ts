@@ -1,21 +1,21 @@
 /**
- * Idempotency-Key across instances (contract section 7): two application processes on one PostgreSQL
+ * Idempotency-Key across instances (contract section 7): two application processes on one PostgreSQL or MariaDB
  * database, 50 concurrent POSTs with one key and one body spread over both. The claim is a unique row,
  * so exactly one request writes; every other answer is a replay of it or a 409 while it runs, and a
  * later retry replays it.
  *
- * PostgreSQL only (TEST_DATABASE=postgres): SQLite is one file for one process.
+ * PostgreSQL and MariaDB (TEST_DATABASE=postgres or mariadb); skipped on SQLite, one file for one process.
  */
 import type { Core } from '@strapi/strapi';
 import { bootApp, type TestApp } from '../helpers/app';
-import { usingPostgres } from '../helpers/database';
+import { testDatabase } from '../helpers/database';
 import { createKey } from '../helpers/keys';
 import { startApp, type RunningApp } from '../helpers/processes';
 import { listenOnce } from '../helpers/writes';
 
-const describeOnPostgres = usingPostgres() ? describe : describe.skip;
+const describeOnServer = testDatabase() === 'sqlite' ? describe.skip : describe;
 
-describeOnPostgres('two instances, one database', () => {
+describeOnServer('two instances, one database', () => {
   let app: TestApp;
   let s: Core.Strapi;
   let second: RunningApp;

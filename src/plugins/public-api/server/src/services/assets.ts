@@ -197,12 +197,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const lookup = async (token: string, fileName: string): Promise<StoredFile | null> => {
     const key = assetKey();
-    const row = (await findByName(fileName)).find((candidate) =>
-      assetTokenMatches(
-        key,
-        { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null },
-        token,
-      ),
+    // MySQL and MariaDB compare `f.name = ?` by the column's collation, which ignores case and trailing
+    // spaces (utf8mb4_unicode_ci, PAD SPACE): 'DOOR.png ' would find door.png there. The query keeps the
+    // indexed comparison; the name is compared exactly here, as SQLite and PostgreSQL compare it.
+    const row = (await findByName(fileName)).find(
+      (candidate) =>
+        candidate.name === fileName &&
+        assetTokenMatches(
+          key,
+          { documentId: String(candidate.documentId), hash: String(candidate.hash), version: candidate.version ?? null },
+          token,
+        ),
     );
     if (!row) return null;
     const { linked, ...rest } = row;
