@@ -24,16 +24,16 @@ import { EmptyDocuments } from '@strapi/icons/symbols';
 import { Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { NavLink } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { ApiTokensNote } from '../../components/ApiTokensNote';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DateText } from '../../components/DateText';
 import { KeyStatus } from '../../components/KeyStatus';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { Mono } from '../../components/Mono';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { messageOf } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { sortKeys, type KeySort } from './sortKeys';
 
 /**
@@ -92,10 +92,11 @@ const resourcesLabel = (key: AdminKey): string[] =>
 
 export const ListPage = () => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const { toggleNotification } = useNotification();
+  const refuse = useRefusal();
   const { canCreate, canDelete } = usePermissions();
-  const keys = useLoad(() => api.listKeys().then((res) => res.data), [api]);
+  const keys = useAdminQuery('listKeys', {}, { select: (res) => res.data });
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<KeySort>({ column: 'name', direction: 'asc' });
 
@@ -114,12 +115,12 @@ export const ListPage = () => {
 
   const remove = async (key: AdminKey, row: number) => {
     try {
-      await api.deleteKey(key.id);
+      await api.deleteKey({ params: { id: key.id } });
       toggleNotification({ type: 'success', message: t('keys.deleted', 'The key {name} is deleted.', { name: key.name }) });
       deletedRow.current = row;
       await keys.reload();
     } catch (error) {
-      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      refuse(error);
     }
   };
 

@@ -21,29 +21,30 @@ import { EmptyDocuments } from '@strapi/icons/symbols';
 import { Layouts, Page, useNotification } from '@strapi/strapi/admin';
 import { NavLink, useNavigate } from 'react-router-dom';
 import type { AdminWebsite } from '../../../../shared/contracts/websites';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DateText } from '../../components/DateText';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { messageOf } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 
 export const ListPage = () => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const navigate = useNavigate();
   const { toggleNotification } = useNotification();
+  const refuse = useRefusal();
   const { canCreate, canUpdate, canDelete } = usePermissions();
-  const websites = useLoad(() => api.listWebsites().then((res) => res.data), [api]);
+  const websites = useAdminQuery('listWebsites', {}, { select: (res) => res.data });
 
   const remove = async (website: AdminWebsite) => {
     try {
-      await api.deleteWebsite(website.id);
+      await api.deleteWebsite({ params: { id: website.id } });
       toggleNotification({ type: 'success', message: t('websites.deleted', 'The website {name} is deleted.', { name: website.name }) });
       await websites.reload();
     } catch (error) {
-      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      refuse(error);
     }
   };
 
