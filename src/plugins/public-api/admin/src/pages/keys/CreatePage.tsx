@@ -44,14 +44,7 @@ const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) =>
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (form.missingDate) {
-      form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
-      return;
-    }
-    if (form.refuseBlankOrigins()) {
-      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
-      return;
-    }
+    if (!form.readyToSave()) return;
     setSaving(true);
     try {
       const details = form.detailsInput();

@@ -106,14 +106,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (form.missingDate) {
-      form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
-      return;
-    }
-    if (form.refuseBlankOrigins()) {
-      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
-      return;
-    }
+    if (!form.readyToSave()) return;
     setSaving(true);
     try {
       const saved = await api.updateKey({ params: { id: apiKey.id }, body: { ...form.detailsInput(), grants: form.grants } });
