@@ -179,7 +179,9 @@ test('templates and "copy grants from another key" replace the grants in the for
   for (const [name, id, description] of [
     ['Read-only site', 'read-only-site', 'Reads every resource with all fields, except personal data; no writes, no commands.'],
     ['Full access', 'full-access', 'Every action on every resource, every field, every command.'],
-    ['Newsletter form', 'newsletter-form', 'Only the newsletter-signup command; reads nothing.'],
+    // One form per command the registry reports: the plugin names none of this application's commands.
+    ['Form: job-application', 'form-job-application', 'Only the job-application command; reads nothing.'],
+    ['Form: newsletter-signup', 'form-newsletter-signup', 'Only the newsletter-signup command; reads nothing.'],
   ] as const) {
     const button = toolbar.getByRole('button', { name, exact: true });
     await expect(descriptionOf(button)).resolves.toBe(description);
@@ -212,7 +214,7 @@ test('templates and "copy grants from another key" replace the grants in the for
   await expect(page.getByRole('checkbox', { name: 'Read Jobs', exact: true }).getAttribute('aria-checked')).resolves.toBe('false');
   await expect(page.getByRole('checkbox', { name: 'Read Products', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
 
-  await toolbar.getByRole('button', { name: 'Newsletter form' }).click();
+  await toolbar.getByRole('button', { name: 'Form: newsletter-signup' }).click();
   await expect(page.getByRole('checkbox', { name: 'Read Products', exact: true }).getAttribute('aria-checked')).resolves.toBe('false');
   await expect(page.getByRole('checkbox', { name: 'newsletter-signup' }).getAttribute('aria-checked')).resolves.toBe('true');
   await expect(page.getByLabel('Origin 1').inputValue()).resolves.toBe('https://news.example');

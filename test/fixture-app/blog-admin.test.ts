@@ -53,3 +53,18 @@ test(`the plugin's keys page opens in the fixture's admin (Strapi ${fixture.vers
   await expectAccessible(page, 'the keys page of the fixture application');
   expect(browser.errors.filter((error) => !NOT_THE_PLUGIN.some((pattern) => pattern.test(error)))).toEqual([]);
 });
+
+test("the key form's templates are the fixture's own: a form for its command, none of the main application's", async () => {
+  await page.goto(`${running.url}/admin/settings/public-api/keys/create`);
+  const toolbar = page.getByTestId('grant-toolbar');
+  await toolbar.getByRole('button', { name: 'Form: contact-author', exact: true }).waitFor();
+  await expect(toolbar.getByTestId('template-hint-form-contact-author').textContent()).resolves.toBe(
+    'Only the contact-author command; reads nothing.',
+  );
+  const buttons = await toolbar.getByRole('button').allTextContents();
+  expect(buttons.filter((name) => name.startsWith('Form: '))).toEqual(['Form: contact-author']);
+  await expect(toolbar.textContent()).resolves.not.toMatch(/newsletter/i);
+  await toolbar.getByRole('button', { name: 'Form: contact-author', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: 'contact-author' }).getAttribute('aria-checked')).resolves.toBe('true');
+  await expectAccessible(page, 'the key form of the fixture application');
+});

@@ -6,7 +6,7 @@ import type { AdminKey } from '../../src/plugins/public-api/shared/contracts/key
 import type { CommandSummary, FieldSummary, ResourceSummary } from '../../src/plugins/public-api/shared/contracts/registry';
 import { EMPTY_GRANTS, grantOf, setAction, setField, type Draft } from '../../src/plugins/public-api/admin/src/utils/grants';
 import { grantTargetRead, grantWarnings, hiddenRelations } from '../../src/plugins/public-api/admin/src/utils/grant-warnings';
-import { applyTemplate, copyGrants } from '../../src/plugins/public-api/admin/src/utils/grant-templates';
+import { applyTemplate, copyGrants, grantTemplates, templateId } from '../../src/plugins/public-api/admin/src/utils/grant-templates';
 
 const field = (key: string, target?: string | null): FieldSummary => ({
   key,
@@ -79,20 +79,37 @@ test('a relation to content the API does not serve, read with no field, and writ
   expect(kinds(draft)).toEqual(['native:events.venue -> native:buildings']);
 });
 
-test('templates: read-only site leaves personal data out, full access grants everything, newsletter form one command; origins stay', () => {
+test('templates: read-only site leaves personal data out, full access grants everything, a form its command alone; origins stay', () => {
   const start: Draft = { ...EMPTY_GRANTS, origins: ['https://shop.example'] };
-  const readOnly = applyTemplate('read-only-site', start, ALL, COMMANDS);
+  const readOnly = applyTemplate({ kind: 'read-only-site' }, start, ALL, COMMANDS);
   expect(Object.keys(readOnly.resources)).toEqual(['native:products', 'native:events', 'native:buildings', 'native:jobs']);
   expect(readOnly.resources['native:events']).toEqual({ actions: ['read'], read: ['title', 'venue'], write: [] });
   expect(readOnly.commands).toEqual([]);
   expect(readOnly.origins).toEqual(['https://shop.example']);
 
-  const full = applyTemplate('full-access', start, ALL, COMMANDS);
+  const full = applyTemplate({ kind: 'full-access' }, start, ALL, COMMANDS);
   expect(full.resources['native:applications']).toEqual({ actions: ['read', 'create'], read: ['email'], write: ['email'] });
   expect(full.commands).toEqual(['job-application', 'newsletter-signup']);
 
-  const newsletter = applyTemplate('newsletter-form', { ...full, origins: ['https://a.example'] }, ALL, COMMANDS);
-  expect(newsletter).toEqual({ resources: {}, commands: ['newsletter-signup'], origins: ['https://a.example'] });
+  const form = applyTemplate({ kind: 'form', command: 'newsletter-signup' }, { ...full, origins: ['https://a.example'] }, ALL, COMMANDS);
+  expect(form).toEqual({ resources: {}, commands: ['newsletter-signup'], origins: ['https://a.example'] });
+  // A form of a command the server no longer knows grants nothing rather than a name it would refuse.
+  expect(applyTemplate({ kind: 'form', command: 'gone' }, start, ALL, COMMANDS).commands).toEqual([]);
+});
+
+test('the templates are what the registry reports: one form per registered command, none named by the plugin', () => {
+  expect(grantTemplates(COMMANDS).map(templateId)).toEqual([
+    'read-only-site',
+    'full-access',
+    'form-job-application',
+    'form-newsletter-signup',
+  ]);
+  expect(grantTemplates([]).map(templateId)).toEqual(['read-only-site', 'full-access']);
+  expect(grantTemplates([{ name: 'contact-request', description: 'A message to the team.' }]).map(templateId)).toEqual([
+    'read-only-site',
+    'full-access',
+    'form-contact-request',
+  ]);
 });
 
 test('copying another key takes its resources that still exist and its commands, and keeps the form’s origins', () => {

@@ -27,6 +27,7 @@ import {
   isContentManagerRefusal,
   issuesOf,
   messageOf,
+  refusalOf,
   toFieldErrors,
 } from '../../src/plugins/public-api/admin/src/utils/errors';
 
@@ -231,4 +232,24 @@ test("a Content Manager refusal is told apart from other refusals, and its messa
   });
   expect(isContentManagerRefusal(refusal(undefined))).toBe(false);
   expect(isContentManagerRefusal(new Error('network'))).toBe(false);
+});
+
+test('a refused request is reported one way: field messages where the page has fields, the right notification text', () => {
+  const text = { invalid: 'Some values are not valid.', failed: 'Something went wrong.' };
+  const refused = (reason: unknown, message = 'The slug is taken.') => ({
+    response: {
+      data: { data: null, error: { status: 400, message, details: { reason, errors: [{ path: ['slug'], message: 'Taken.' }] } } },
+    },
+  });
+  // Field issues: under the fields, and the generic "not valid" text (the fields say what).
+  expect(refusalOf(refused(undefined), text, true)).toEqual({ fieldErrors: { slug: 'Taken.' }, message: 'Some values are not valid.' });
+  // A Content Manager refusal: under the fields too, and its own message says why.
+  expect(refusalOf(refused('content_manager_permissions', 'Ask for more.'), text, true)).toEqual({
+    fieldErrors: { slug: 'Taken.' },
+    message: 'Ask for more.',
+  });
+  // A page with no fields to show them under: the server's word alone.
+  expect(refusalOf(refused(undefined), text, false)).toEqual({ fieldErrors: null, message: 'The slug is taken.' });
+  // No answer at all (the network): the fallback.
+  expect(refusalOf(new Error('network'), text, true)).toEqual({ fieldErrors: null, message: 'Something went wrong.' });
 });

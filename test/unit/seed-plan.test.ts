@@ -13,7 +13,7 @@ import type { ContentTypeSchema } from '../../src/plugins/public-api/server/src/
 import { SEED_EPOCH } from '../../src/seed/epoch';
 import { buildDemoPlan } from '../../src/seed/plan';
 import { slugify } from '../../src/seed/slugs';
-import { UID, type PlannedDocument, type SeededContentType } from '../../src/seed/plan/types';
+import { UID, type PlannedDocument, type PublishableContentType, type SeededContentType } from '../../src/seed/plan/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const schemaPaths: Record<SeededContentType, string> = {
@@ -200,6 +200,26 @@ test('visibility cases exist: drafts never published, and published records with
   }
   // Draft edits are only planned for published documents: otherwise there is nothing to differ from.
   for (const document of plan.documents) if (document.draftChanges.length > 0) expect(document.publish).toBe(true);
+});
+
+test('a plan publishes only content types with draft and publish, and PublishableContentType names just those', () => {
+  const withDraftAndPublish = Object.keys(schemaPaths)
+    .filter((uid) => schemas.get(uid)!.options?.draftAndPublish === true)
+    .sort();
+  // Typed: naming the website here does not compile (the seed publishes through this type).
+  const publishable: PublishableContentType[] = [
+    UID.building,
+    UID.event,
+    UID.festival,
+    UID.homepage,
+    UID.job,
+    UID.page,
+    UID.product,
+    UID.setting,
+  ];
+  expect([...publishable].sort()).toEqual(withDraftAndPublish);
+  for (const document of plan.documents)
+    if (document.publish) expect([document.key, withDraftAndPublish.includes(document.contentType)]).toEqual([document.key, true]);
 });
 
 test('sort values: most set, some null, some shared', () => {

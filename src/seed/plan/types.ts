@@ -18,6 +18,11 @@ export const UID = {
   website: 'plugin::public-api.website',
 } as const;
 export type SeededContentType = (typeof UID)[keyof typeof UID];
+/**
+ * The seeded content types with draft and publish (their schemas' `draftAndPublish`): the only ones a plan
+ * publishes (test/unit/seed-plan.test.ts holds the plans and the schemas to it). Websites are live when saved.
+ */
+export type PublishableContentType = Exclude<SeededContentType, typeof UID.website>;
 
 /** Another seeded document, by its plan key; written as its documentId. */
 export type DocumentRef = { kind: 'document-ref'; contentType: SeededContentType; key: string };

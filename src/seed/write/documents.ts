@@ -10,7 +10,7 @@
  * 100 000 benchmark events: one scan per content type instead of one per document.
  */
 import type { Core, UID as StrapiUID } from '@strapi/strapi';
-import type { PlannedDocument, PlannedVersion, SeededContentType } from '../plan/types';
+import type { PlannedDocument, PlannedVersion, PublishableContentType, SeededContentType } from '../plan/types';
 
 export type WriteCounts = { created: number; localized: number; published: number; revised: number; renamed: number };
 
@@ -142,12 +142,15 @@ export const ensureDocument = async (
   }
 
   if (plan.publish) {
+    // The document service has publish only for a content type with draft and publish: with the types
+    // Strapi generates (types/generated, what `strapi develop` compiles with), not for every seeded one.
+    const publishing = strapi.documents(plan.contentType as PublishableContentType);
     const unpublished = plan.versions.filter((version) => !hasRow(version.locale, true));
     if (localized && unpublished.length === plan.versions.length && unpublished.length > 1) {
       // One call publishes every locale: the usual case, and half the work.
-      await documents.publish({ documentId, locale: '*' });
+      await publishing.publish({ documentId, locale: '*' });
     } else {
-      for (const version of unpublished) await documents.publish({ documentId, ...localeOf(version) });
+      for (const version of unpublished) await publishing.publish({ documentId, ...localeOf(version) });
     }
     counts.published += unpublished.length;
   }

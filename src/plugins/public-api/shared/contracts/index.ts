@@ -5,3 +5,4 @@ export * from './preview';
 export * from './registry';
 export * from './websites';
 export * from './webhooks';
+export * from './admin-routes';

@@ -5,16 +5,14 @@
  * /keys/:id/access) and refuses the same things with the same messages.
  */
 import { Alert, Box, Typography } from '@strapi/design-system';
+import { useAdminQuery } from '../api/useAdminQuery';
 import type { AdminKey } from '../../../shared/contracts/keys';
-import { useLoad } from '../hooks/useLoad';
 import { useT } from '../hooks/useT';
-import { usePublicApi } from '../utils/api';
 
 export const ContentManagerAccessNotice = ({ apiKey }: { apiKey: Pick<AdminKey, 'id' | 'updatedAt'> }) => {
   const t = useT();
-  const api = usePublicApi();
   // Asked again whenever the key changes (a narrowing may leave nothing to say).
-  const access = useLoad(() => api.keyAccess(apiKey.id), [api, apiKey.id, apiKey.updatedAt]);
+  const access = useAdminQuery('getKeyAccess', { params: { id: apiKey.id } }, { deps: [apiKey.updatedAt] });
   if (!access.data || access.data.data.complete) return null;
   return (
     <Box data-testid="content-manager-access-notice">

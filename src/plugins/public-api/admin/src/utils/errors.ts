@@ -46,6 +46,22 @@ export const messageOf = (error: unknown, fallback: string): string => {
   return fallback;
 };
 
+/**
+ * What a refused request shows: the messages under the fields the refusal names (null when it names none,
+ * or when the page has no fields to show them under), and the notification's text: the server's message,
+ * or `invalid` for a refusal that points at fields (a Content Manager refusal's message says why, and what
+ * to ask for).
+ */
+export const refusalOf = (
+  error: unknown,
+  text: { invalid: string; failed: string },
+  withFields: boolean,
+): { fieldErrors: FieldErrors | null; message: string } => {
+  const issues = withFields ? issuesOf(error) : null;
+  if (!issues) return { fieldErrors: null, message: messageOf(error, text.failed) };
+  return { fieldErrors: toFieldErrors(issues), message: isContentManagerRefusal(error) ? messageOf(error, text.invalid) : text.invalid };
+};
+
 /** Errors whose path starts with `prefix.`, re-keyed without it. */
 export const errorsUnder = (errors: FieldErrors, prefix: string): FieldErrors =>
   Object.fromEntries(

@@ -1,20 +1,29 @@
 /**
- * Starting points for a key's grants, and copying another key's. Each returns a whole new set of grants
- * (the origins are kept: they belong to the site, not to the template). Pure.
+ * Starting points for a key's grants, and copying another key's. The templates come from what the
+ * registry reports, never from this application's names: a read-only site and full access over the
+ * resources it serves, and a form per registered command (that command alone, nothing to read). Each
+ * returns a whole new set of grants (the origins are kept: they belong to the site, not to the template). Pure.
  */
 import type { AdminKey } from '../../../shared/contracts/keys';
 import type { CommandSummary, ResourceSummary } from '../../../shared/contracts/registry';
 import type { Draft } from './grants';
 
-export const TEMPLATES = ['read-only-site', 'full-access', 'newsletter-form'] as const;
-export type GrantTemplate = (typeof TEMPLATES)[number];
+export type GrantTemplate = { kind: 'read-only-site' } | { kind: 'full-access' } | { kind: 'form'; command: string };
 
-const NEWSLETTER_COMMAND = 'newsletter-signup';
+/** The templates for what the server serves: the two over its resources, then one form per command it knows. */
+export const grantTemplates = (commands: CommandSummary[]): GrantTemplate[] => [
+  { kind: 'read-only-site' },
+  { kind: 'full-access' },
+  ...commands.map((command): GrantTemplate => ({ kind: 'form', command: command.name })),
+];
+
+/** A stable name for a template: its kind, and the command of a form (`form-<command>`). */
+export const templateId = (template: GrantTemplate): string => (template.kind === 'form' ? `form-${template.command}` : template.kind);
 
 const allFields = (resource: ResourceSummary) => resource.fields.map((field) => field.key);
 
 export const applyTemplate = (template: GrantTemplate, draft: Draft, resources: ResourceSummary[], commands: CommandSummary[]): Draft => {
-  switch (template) {
+  switch (template.kind) {
     // Every resource read with all its fields, but none that holds personal data; no writes, no commands.
     case 'read-only-site':
       return {
@@ -37,11 +46,11 @@ export const applyTemplate = (template: GrantTemplate, draft: Draft, resources: 
           ]),
         ),
       };
-    // A sign-up form: the newsletter command alone, nothing to read.
-    case 'newsletter-form':
+    // A public form: its command alone (while the server still knows it), nothing to read.
+    case 'form':
       return {
         origins: draft.origins,
-        commands: commands.some((command) => command.name === NEWSLETTER_COMMAND) ? [NEWSLETTER_COMMAND] : [],
+        commands: commands.some((command) => command.name === template.command) ? [template.command] : [],
         resources: {},
       };
   }

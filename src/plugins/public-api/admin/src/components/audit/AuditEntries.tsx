@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Badge, Box, Button, Flex, Link, Typography } from '@strapi/design-system';
 import { NavLink } from 'react-router-dom';
 import type { AuditAction, AuditChange, AuditEntry, ListAuditLog } from '../../../../shared/contracts/audit';
-import { useActivityApi } from '../../hooks/useActivityApi';
+import { useAdminApi } from '../../api/client';
 import { PLUGIN_ID } from '../../pluginId';
 import { useT, type Translate } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
@@ -103,7 +103,7 @@ type Props = { query: Omit<ListAuditLog.Query, 'before'>; showSubject?: boolean;
 
 export const AuditEntries = ({ query, showSubject = true, emptyText }: Props) => {
   const t = useT();
-  const api = useActivityApi();
+  const api = useAdminApi();
   const [entries, setEntries] = useState<AuditEntry[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -114,7 +114,7 @@ export const AuditEntries = ({ query, showSubject = true, emptyText }: Props) =>
     async (before?: number) => {
       setLoading(true);
       try {
-        const page = await api.auditLog({ subjectType, subjectId, limit, before });
+        const page = await api.listAuditLog({ query: { subjectType, subjectId, limit, before } });
         setEntries((shown) => (before === undefined ? page.data : [...shown, ...page.data]));
         setNext(page.meta.next);
         setError(null);

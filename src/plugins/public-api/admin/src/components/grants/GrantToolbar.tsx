@@ -1,16 +1,15 @@
 /**
- * Starting points for the grant matrix: a template (read-only site, full access, newsletter form), or
- * the grants of another key. Either replaces the resources and commands in the form (origins stay);
+ * Starting points for the grant matrix: a template (read-only site, full access, a form per command the
+ * registry reports), or the grants of another key. Either replaces the resources and commands in the form (origins stay);
  * nothing is saved until Save. Each template says what it grants in one line next to its button, which
  * is also the button's accessible description: seen without hovering, heard on focus.
  */
 import { Fragment, useId } from 'react';
 import { Box, Button, Field, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import type { CommandSummary, ResourceSummary } from '../../../../shared/contracts/registry';
-import { useLoad } from '../../hooks/useLoad';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { useT, type Translate } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { applyTemplate, copyGrants, TEMPLATES, type GrantTemplate } from '../../utils/grant-templates';
+import { applyTemplate, copyGrants, grantTemplates, templateId, type GrantTemplate } from '../../utils/grant-templates';
 import type { Draft } from '../../utils/grants';
 
 type Props = {
@@ -21,27 +20,30 @@ type Props = {
   keyId?: number;
 };
 
-const templateLabel = (t: Translate, template: GrantTemplate): string =>
-  ({
-    'read-only-site': t('grants.template.readOnly', 'Read-only site'),
-    'full-access': t('grants.template.full', 'Full access'),
-    'newsletter-form': t('grants.template.newsletter', 'Newsletter form'),
-  })[template];
-
-const templateHint = (t: Translate, template: GrantTemplate): string =>
-  ({
-    'read-only-site': t(
-      'grants.template.readOnly.hint',
-      'Reads every resource with all fields, except personal data; no writes, no commands.',
-    ),
-    'full-access': t('grants.template.full.hint', 'Every action on every resource, every field, every command.'),
-    'newsletter-form': t('grants.template.newsletter.hint', 'Only the newsletter-signup command; reads nothing.'),
-  })[template];
+/** A template's button text, and the one line that says what it grants. */
+const describeTemplate = (t: Translate, template: GrantTemplate): { label: string; hint: string } => {
+  switch (template.kind) {
+    case 'read-only-site':
+      return {
+        label: t('grants.template.readOnly', 'Read-only site'),
+        hint: t('grants.template.readOnly.hint', 'Reads every resource with all fields, except personal data; no writes, no commands.'),
+      };
+    case 'full-access':
+      return {
+        label: t('grants.template.full', 'Full access'),
+        hint: t('grants.template.full.hint', 'Every action on every resource, every field, every command.'),
+      };
+    case 'form':
+      return {
+        label: t('grants.template.form', 'Form: {command}', { command: template.command }),
+        hint: t('grants.template.form.hint', 'Only the {command} command; reads nothing.', { command: template.command }),
+      };
+  }
+};
 
 export const GrantToolbar = ({ resources, commands, draft, onChange, keyId }: Props) => {
   const t = useT();
-  const api = usePublicApi();
-  const keys = useLoad(() => api.listKeys().then((res) => res.data.filter((key) => key.id !== keyId)), [api, keyId]);
+  const keys = useAdminQuery('listKeys', {}, { select: (res) => res.data.filter((key) => key.id !== keyId), deps: [keyId] });
   const hintId = `${useId()}-template-hint-`;
   return (
     <Flex gap={6} wrap="wrap" alignItems="end" data-testid="grant-toolbar">
@@ -61,18 +63,23 @@ export const GrantToolbar = ({ resources, commands, draft, onChange, keyId }: Pr
             rowGap: '0.5rem',
           }}
         >
-          {TEMPLATES.map((template) => (
-            <Fragment key={template}>
+          {grantTemplates(commands).map((template) => (
+            <Fragment key={templateId(template)}>
               <Button
                 variant="secondary"
                 size="S"
-                aria-describedby={`${hintId}${template}`}
+                aria-describedby={`${hintId}${templateId(template)}`}
                 onClick={() => onChange(applyTemplate(template, draft, resources, commands))}
               >
-                {templateLabel(t, template)}
+                {describeTemplate(t, template).label}
               </Button>
-              <Typography id={`${hintId}${template}`} variant="pi" textColor="neutral600" data-testid={`template-hint-${template}`}>
-                {templateHint(t, template)}
+              <Typography
+                id={`${hintId}${templateId(template)}`}
+                variant="pi"
+                textColor="neutral600"
+                data-testid={`template-hint-${templateId(template)}`}
+              >
+                {describeTemplate(t, template).hint}
               </Typography>
             </Fragment>
           ))}

@@ -9,7 +9,7 @@ import type { GrantsInput } from '../../../../shared/contracts/keys';
 import type { PreviewKey } from '../../../../shared/contracts/preview';
 import type { ResourceSummary } from '../../../../shared/contracts/registry';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
+import { useAdminApi } from '../../api/client';
 import { toFieldErrors, type FieldErrors } from '../../utils/errors';
 import { CurlExample } from './CurlExample';
 import { OpenApiView } from './OpenApiView';
@@ -29,7 +29,7 @@ const DELAY_MS = 400;
 
 export const PreviewPanel = ({ grants, keyId, previewKey, resources, onValidated }: Props) => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const [preview, setPreview] = useState<PreviewKey.Response['data']>();
   const [failed, setFailed] = useState(false);
   const [loading, setLoading] = useState(true);
@@ -40,9 +40,9 @@ export const PreviewPanel = ({ grants, keyId, previewKey, resources, onValidated
     setLoading(true);
     const timer = setTimeout(async () => {
       try {
-        const response = await api.preview(
-          { grants: JSON.parse(request) as GrantsInput, preview: previewKey, ...(keyId ? { keyId } : {}) },
-          controller.signal,
+        const response = await api.previewKey(
+          { body: { grants: JSON.parse(request) as GrantsInput, preview: previewKey, ...(keyId ? { keyId } : {}) } },
+          { signal: controller.signal },
         );
         onValidated(toFieldErrors(response.data.issues));
         // Invalid grants keep the last valid preview on screen; the form shows what to fix.

@@ -6,8 +6,7 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Flex, Loader, Typography } from '@strapi/design-system';
 import { USAGE_WINDOWS, type KeyUsage, type UsageWindow } from '../../../../shared/contracts/usage';
-import { useActivityApi } from '../../hooks/useActivityApi';
-import { useLoad } from '../../hooks/useLoad';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { useT } from '../../hooks/useT';
 import { messageOf } from '../../utils/errors';
 import { milliseconds, percent } from './format';
@@ -40,9 +39,8 @@ const Totals = ({ usage }: { usage: KeyUsage }) => {
 
 export const UsageSection = ({ keyId }: { keyId: number }) => {
   const t = useT();
-  const api = useActivityApi();
   const [window, setWindow] = useState<UsageWindow>('24h');
-  const usage = useLoad(() => api.keyUsage(keyId, window).then((res) => res.data), [api, keyId, window]);
+  const usage = useAdminQuery('getKeyUsage', { params: { id: keyId }, query: { window } }, { select: (res) => res.data });
   const windowLabels: Record<UsageWindow, string> = {
     '24h': t('usage.window.24h', 'Last 24 hours'),
     '7d': t('usage.window.7d', 'Last 7 days'),

@@ -7,21 +7,23 @@ import { Button, Flex, IconButton, Table, Tbody, Td, Th, Thead, Tr, Typography }
 import { ArrowClockwise } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import type { AdminWebhookDelivery } from '../../../../shared/contracts/webhooks';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { DateText } from '../DateText';
 import { Mono } from '../Mono';
 import { StatusBadge } from '../StatusBadge';
-import { useLoad } from '../../hooks/useLoad';
 import { useT } from '../../hooks/useT';
-import { messageOf } from '../../utils/errors';
-import type { WebhooksApi } from './api';
+import { useRefusal } from '../../hooks/useRefusal';
 
 /** Tones that meet 4.5:1 (StatusBadge): the design system's danger badge does not. */
 const STATUS_TONE = { delivered: 'success', pending: 'warning', failed: 'danger' } as const;
 
-export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: WebhooksApi; endpointId: number; canRedeliver: boolean }) => {
+export const DeliveriesTable = ({ endpointId, canRedeliver }: { endpointId: number; canRedeliver: boolean }) => {
   const t = useT();
   const { toggleNotification } = useNotification();
-  const first = useLoad(() => api.deliveries(endpointId), [api, endpointId]);
+  const refuse = useRefusal();
+  const api = useAdminApi();
+  const first = useAdminQuery('listWebhookDeliveries', { params: { id: endpointId }, query: {} });
   const [older, setOlder] = useState<AdminWebhookDelivery[]>([]);
   const [next, setNext] = useState<number | null | undefined>(undefined);
   const rows = [...(first.data?.data ?? []), ...older];
@@ -29,20 +31,20 @@ export const DeliveriesTable = ({ api, endpointId, canRedeliver }: { api: Webhoo
 
   const loadOlder = async () => {
     if (cursor === null) return;
-    const page = await api.deliveries(endpointId, cursor);
+    const page = await api.listWebhookDeliveries({ params: { id: endpointId }, query: { before: cursor } });
     setOlder([...older, ...page.data]);
     setNext(page.meta.next);
   };
 
   const redeliver = async (delivery: AdminWebhookDelivery) => {
     try {
-      await api.redeliver(endpointId, delivery.id);
+      await api.redeliverWebhook({ params: { id: endpointId, delivery: delivery.id } });
       toggleNotification({ type: 'success', message: t('webhooks.redelivered', 'The event is queued to be sent again.') });
       setOlder([]);
       setNext(undefined);
       await first.reload();
     } catch (error) {
-      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      refuse(error);
     }
   };
 

@@ -11,13 +11,11 @@ import { Mono } from '../Mono';
 import { StatusBadge } from '../StatusBadge';
 import { useT } from '../../hooks/useT';
 import type { FieldErrors } from '../../utils/errors';
-import type { WebhooksApi } from './api';
 import { DeliveriesTable } from './DeliveriesTable';
 import { EndpointForm, type ReadableResource } from './EndpointForm';
 import { ShowOnceSecret } from './ShowOnceSecret';
 
 type Props = {
-  api: WebhooksApi;
   endpoint: AdminWebhookEndpoint;
   resources: ReadableResource[];
   secret: { value: string; rotated: boolean } | undefined;
@@ -28,7 +26,7 @@ type Props = {
   onDelete: () => Promise<void>;
 };
 
-export const EndpointCard = ({ api, endpoint, resources, secret, canUpdate, canRegenerate, onSave, onRotate, onDelete }: Props) => {
+export const EndpointCard = ({ endpoint, resources, secret, canUpdate, canRegenerate, onSave, onRotate, onDelete }: Props) => {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -131,7 +129,7 @@ export const EndpointCard = ({ api, endpoint, resources, secret, canUpdate, canR
             onCancel={() => setEditing(false)}
           />
         )}
-        <DeliveriesTable api={api} endpointId={endpoint.id} canRedeliver={canUpdate} />
+        <DeliveriesTable endpointId={endpoint.id} canRedeliver={canUpdate} />
       </Flex>
     </Box>
   );

@@ -8,12 +8,12 @@ import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { ApiTokensNote } from '../../components/ApiTokensNote';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { isContentManagerRefusal, issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { KeyFormSections } from './KeyFormSections';
 import { useKeyForm } from './useKeyForm';
 
@@ -21,8 +21,7 @@ export type CreatedState = { plaintext: string };
 
 export const CreatePage = () => {
   const t = useT();
-  const api = usePublicApi();
-  const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
+  const registry = useAdminQuery('getRegistry', {}, { select: (res) => res.data });
   if (registry.isLoading && !registry.data) return <Page.Loading />;
   if (!registry.data) return <Page.Error />;
   return (
@@ -35,49 +34,35 @@ export const CreatePage = () => {
 
 const CreateForm = ({ registry }: { registry: GetRegistry.Response['data'] }) => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const navigate = useNavigate();
   const { toggleNotification } = useNotification();
   const { canCreate } = usePermissions();
   const form = useKeyForm(undefined, registry.resources, registry.commands);
+  const refuse = useRefusal();
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (form.missingDate) {
-      form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
-      return;
-    }
-    if (form.refuseBlankOrigins()) {
-      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
-      return;
-    }
+    if (!form.readyToSave()) return;
     setSaving(true);
     try {
       const details = form.detailsInput();
       const created = await api.createKey({
-        name: details.name ?? '',
-        description: details.description ?? null,
-        expiresAt: details.expiresAt ?? null,
-        limits: details.limits ?? null,
-        cache: details.cache ?? null,
-        preview: details.preview ?? false,
-        grants: form.grants,
+        body: {
+          name: details.name ?? '',
+          description: details.description ?? null,
+          expiresAt: details.expiresAt ?? null,
+          limits: details.limits ?? null,
+          cache: details.cache ?? null,
+          preview: details.preview ?? false,
+          grants: form.grants,
+        },
       });
       toggleNotification({ type: 'success', message: t('key.created', 'The key {name} is created.', { name: created.data.name }) });
       navigate(`../${created.data.id}`, { replace: true, state: { plaintext: created.meta.plaintext } satisfies CreatedState });
     } catch (error) {
-      const issues = issuesOf(error);
-      if (issues) {
-        form.setSaveErrors(toFieldErrors(issues));
-        // A Content Manager refusal's message says why, and what to ask for.
-        const message = isContentManagerRefusal(error)
-          ? messageOf(error, t('form.invalid', 'Some values are not valid: see the messages under the fields.'))
-          : t('form.invalid', 'Some values are not valid: see the messages under the fields.');
-        toggleNotification({ type: 'danger', message });
-      } else {
-        toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
-      }
+      refuse(error, form.setSaveErrors);
     } finally {
       setSaving(false);
     }

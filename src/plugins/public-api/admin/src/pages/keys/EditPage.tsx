@@ -15,16 +15,17 @@ import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ContentManagerAccessNotice } from '../../components/ContentManagerAccessNotice';
 import { KeyStatus } from '../../components/KeyStatus';
 import { ShowOnceKey } from '../../components/ShowOnceKey';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { Mono } from '../../components/Mono';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { isContentManagerRefusal, issuesOf, messageOf, toFieldErrors } from '../../utils/errors';
+import { messageOf } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { isExpired } from '../../utils/expiry';
 import type { CreatedState } from './CreatePage';
 import { KeyFormSections, Section } from './KeyFormSections';
@@ -42,10 +43,9 @@ const FORM_ID = 'key-details-form';
 
 export const EditPage = () => {
   const t = useT();
-  const api = usePublicApi();
   const { id = '', tab = 'details' } = useParams();
-  const key = useLoad(() => api.getKey(id).then((res) => res.data), [api, id]);
-  const registry = useLoad(() => api.registry().then((res) => res.data), [api]);
+  const key = useAdminQuery('getKey', { params: { id } }, { select: (res) => res.data });
+  const registry = useAdminQuery('getRegistry', {}, { select: (res) => res.data });
   if (!isKeyTab(tab)) return <Page.Error content={t('key.tab.unknown', 'This key page has no tab “{tab}”.', { tab })} />;
   if ((key.isLoading && !key.data) || (registry.isLoading && !registry.data)) return <Page.Loading />;
   // The server's own word (No key '9999'.) rather than a generic "something went wrong".
@@ -72,7 +72,7 @@ type EditFormProps = {
 
 const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const navigate = useNavigate();
   const location = useLocation();
   const { toggleNotification } = useNotification();
@@ -101,35 +101,20 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
     if ((location.state as CreatedState | null)?.plaintext) navigate(location.pathname, { replace: true, state: null });
   }, [location.pathname, location.state, navigate]);
 
-  const fail = (error: unknown) =>
-    toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+  const refuse = useRefusal();
+  const fail = (error: unknown) => refuse(error);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (form.missingDate) {
-      form.setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
-      return;
-    }
-    if (form.refuseBlankOrigins()) {
-      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
-      return;
-    }
+    if (!form.readyToSave()) return;
     setSaving(true);
     try {
-      const saved = await api.updateKey(apiKey.id, { ...form.detailsInput(), grants: form.grants });
+      const saved = await api.updateKey({ params: { id: apiKey.id }, body: { ...form.detailsInput(), grants: form.grants } });
       onSaved(saved.data);
       form.reset(saved.data);
       toggleNotification({ type: 'success', message: t('key.saved', 'Saved. The API applies the change on the next request.') });
     } catch (error) {
-      const issues = issuesOf(error);
-      if (issues) {
-        form.setSaveErrors(toFieldErrors(issues));
-        // A Content Manager refusal's message says why, and what to ask for.
-        const message = isContentManagerRefusal(error)
-          ? messageOf(error, t('form.invalid', 'Some values are not valid: see the messages under the fields.'))
-          : t('form.invalid', 'Some values are not valid: see the messages under the fields.');
-        toggleNotification({ type: 'danger', message });
-      } else fail(error);
+      refuse(error, form.setSaveErrors);
     } finally {
       setSaving(false);
     }
@@ -137,7 +122,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
 
   const revoke = async () => {
     try {
-      const revoked = await api.revokeKey(apiKey.id);
+      const revoked = await api.revokeKey({ params: { id: apiKey.id } });
       focusNext.current = 'revoked';
       onSaved(revoked.data);
       setPlaintext(undefined);
@@ -149,7 +134,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
 
   const regenerate = async () => {
     try {
-      const regenerated = await api.regenerateKey(apiKey.id);
+      const regenerated = await api.regenerateKey({ params: { id: apiKey.id } });
       focusNext.current = 'copy-key';
       onSaved(regenerated.data);
       setPlaintext(regenerated.meta.plaintext);
@@ -161,7 +146,7 @@ const EditForm = ({ apiKey, registry, onSaved, tab }: EditFormProps) => {
 
   const remove = async () => {
     try {
-      await api.deleteKey(apiKey.id);
+      await api.deleteKey({ params: { id: apiKey.id } });
       toggleNotification({ type: 'success', message: t('keys.deleted', 'The key {name} is deleted.', { name: apiKey.name }) });
       navigate('..', { replace: true });
     } catch (error) {

@@ -3,37 +3,22 @@
  * status. Search by name; sort by name, creation or last use.
  */
 import { useMemo, useRef, useState } from 'react';
-import {
-  Box,
-  EmptyStateLayout,
-  Flex,
-  Link,
-  LinkButton,
-  Searchbar,
-  Table,
-  Tbody,
-  Td,
-  Th,
-  Thead,
-  Tr,
-  Typography,
-  VisuallyHidden,
-} from '@strapi/design-system';
-import { CaretDown, CaretUp, Plus, Trash } from '@strapi/icons';
-import { EmptyDocuments } from '@strapi/icons/symbols';
-import { Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { Box, Flex, Link, Searchbar, Table, Tbody, Td, Th, Thead, Tr, Typography, VisuallyHidden } from '@strapi/design-system';
+import { CaretDown, CaretUp, Trash } from '@strapi/icons';
+import { useNotification } from '@strapi/strapi/admin';
 import { NavLink } from 'react-router-dom';
 import type { AdminKey } from '../../../../shared/contracts/keys';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
+import { ListLayout } from '../../components/ListLayout';
 import { ApiTokensNote } from '../../components/ApiTokensNote';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DateText } from '../../components/DateText';
 import { KeyStatus } from '../../components/KeyStatus';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { Mono } from '../../components/Mono';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { messageOf } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { sortKeys, type KeySort } from './sortKeys';
 
 /**
@@ -92,10 +77,11 @@ const resourcesLabel = (key: AdminKey): string[] =>
 
 export const ListPage = () => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const { toggleNotification } = useNotification();
+  const refuse = useRefusal();
   const { canCreate, canDelete } = usePermissions();
-  const keys = useLoad(() => api.listKeys().then((res) => res.data), [api]);
+  const keys = useAdminQuery('listKeys', {}, { select: (res) => res.data });
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<KeySort>({ column: 'name', direction: 'asc' });
 
@@ -114,148 +100,133 @@ export const ListPage = () => {
 
   const remove = async (key: AdminKey, row: number) => {
     try {
-      await api.deleteKey(key.id);
+      await api.deleteKey({ params: { id: key.id } });
       toggleNotification({ type: 'success', message: t('keys.deleted', 'The key {name} is deleted.', { name: key.name }) });
       deletedRow.current = row;
       await keys.reload();
     } catch (error) {
-      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      refuse(error);
     }
   };
 
-  const createButton = (variant: 'default' | 'secondary') =>
-    canCreate && (
-      <LinkButton tag={NavLink} to="create" startIcon={<Plus />} size="S" variant={variant} data-testid="create-key">
-        {t('keys.create', 'Create a key')}
-      </LinkButton>
-    );
-
-  if (keys.isLoading && !keys.data) return <Page.Loading />;
-  if (keys.error && !keys.data) return <Page.Error />;
-
   return (
-    <Page.Main>
-      <Page.Title>{t('keys.pageTitle', 'Public Data API keys')}</Page.Title>
-      <Layouts.Header
-        title={t('keys.title', 'API keys')}
-        subtitle={t('keys.subtitle', 'Keys let websites and apps read and write content through the Public Data API at /api/v2.')}
-        primaryAction={createButton('default')}
-      />
-      <Layouts.Content>
+    <ListLayout
+      loaded={keys}
+      text={{
+        pageTitle: t('keys.pageTitle', 'Public Data API keys'),
+        title: t('keys.title', 'API keys'),
+        subtitle: t('keys.subtitle', 'Keys let websites and apps read and write content through the Public Data API at /api/v2.'),
+        empty: t('keys.empty', 'No API keys yet. Create one for each website or app that uses the API.'),
+      }}
+      create={canCreate ? { label: t('keys.create', 'Create a key'), testId: 'create-key' } : null}
+      note={
         <Box paddingBottom={4}>
           <ApiTokensNote />
         </Box>
-        {(keys.data ?? []).length === 0 ? (
-          <EmptyStateLayout
-            icon={<EmptyDocuments width="16rem" />}
-            content={t('keys.empty', 'No API keys yet. Create one for each website or app that uses the API.')}
-            action={createButton('secondary')}
-          />
-        ) : (
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            <Box width="32rem">
-              <Searchbar
-                name="search-keys"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                onClear={() => setQuery('')}
-                clearLabel={t('keys.search.clear', 'Clear the search')}
-                placeholder={t('keys.search.placeholder', 'Search by name')}
-              >
-                {t('keys.search', 'Search keys by name')}
-              </Searchbar>
-            </Box>
-            <Table colCount={7} rowCount={rows.length + 1} data-testid="keys-table">
-              <Thead>
-                <Tr>
-                  <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
-                  <Th style={WRAPS}>
-                    <Typography variant="sigma" textColor="neutral600">
-                      {t('keys.column.resources', 'Resources')}
-                    </Typography>
-                  </Th>
-                  <SortHeader label={t('keys.column.created', 'Created')} column="createdAt" sort={sort} onSort={setSort} />
-                  <Th style={WRAPS}>
-                    <Typography variant="sigma" textColor="neutral600">
-                      {t('keys.column.expires', 'Expires')}
-                    </Typography>
-                  </Th>
-                  <SortHeader label={t('keys.column.lastUsed', 'Last used')} column="lastUsedAt" sort={sort} onSort={setSort} />
-                  <Th style={WRAPS}>
-                    <Typography variant="sigma" textColor="neutral600">
-                      {t('keys.column.status', 'Status')}
-                    </Typography>
-                  </Th>
-                  <Th>
-                    <VisuallyHidden>{t('keys.column.actions', 'Actions')}</VisuallyHidden>
-                  </Th>
-                </Tr>
-              </Thead>
-              <Tbody>
-                {rows.map((key, row) => {
-                  const granted = resourcesLabel(key);
-                  return (
-                    <Tr key={key.id} data-testid={`key-row-${key.id}`}>
-                      {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text).
+      }
+    >
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        <Box width="32rem">
+          <Searchbar
+            name="search-keys"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onClear={() => setQuery('')}
+            clearLabel={t('keys.search.clear', 'Clear the search')}
+            placeholder={t('keys.search.placeholder', 'Search by name')}
+          >
+            {t('keys.search', 'Search keys by name')}
+          </Searchbar>
+        </Box>
+        <Table colCount={7} rowCount={rows.length + 1} data-testid="keys-table">
+          <Thead>
+            <Tr>
+              <SortHeader label={t('keys.column.name', 'Name')} column="name" sort={sort} onSort={setSort} />
+              <Th style={WRAPS}>
+                <Typography variant="sigma" textColor="neutral600">
+                  {t('keys.column.resources', 'Resources')}
+                </Typography>
+              </Th>
+              <SortHeader label={t('keys.column.created', 'Created')} column="createdAt" sort={sort} onSort={setSort} />
+              <Th style={WRAPS}>
+                <Typography variant="sigma" textColor="neutral600">
+                  {t('keys.column.expires', 'Expires')}
+                </Typography>
+              </Th>
+              <SortHeader label={t('keys.column.lastUsed', 'Last used')} column="lastUsedAt" sort={sort} onSort={setSort} />
+              <Th style={WRAPS}>
+                <Typography variant="sigma" textColor="neutral600">
+                  {t('keys.column.status', 'Status')}
+                </Typography>
+              </Th>
+              <Th>
+                <VisuallyHidden>{t('keys.column.actions', 'Actions')}</VisuallyHidden>
+              </Th>
+            </Tr>
+          </Thead>
+          <Tbody>
+            {rows.map((key, row) => {
+              const granted = resourcesLabel(key);
+              return (
+                <Tr key={key.id} data-testid={`key-row-${key.id}`}>
+                  {/* Long names wrap and descriptions stop after two lines, inside the column (title: the whole text).
                           The width is the column's preferred one: without it a long name takes the room of the others,
                           which then wrap at 1440 px too. The key's prefix sits under its name (a column of its own
                           left too little room at 1280 px: the dates wrapped onto two and three lines). */}
-                      <Td style={{ whiteSpace: 'normal', width: '12rem' }}>
-                        <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
-                          <Link tag={NavLink} to={String(key.id)}>
-                            {key.name}
-                          </Link>
-                          {/* Broken only between the prefix and the last four characters, when the column is narrow. */}
-                          <Mono variant="pi" textColor="neutral700" data-testid="key-row-prefix">
-                            <span style={{ whiteSpace: 'nowrap' }}>{`${key.prefix}_`}</span>
-                            <wbr />
-                            <span style={{ whiteSpace: 'nowrap' }}>{`…${key.lastFour}`}</span>
-                          </Mono>
-                          {key.description && (
-                            <Typography variant="pi" textColor="neutral600" title={key.description} style={CLAMP_TWO_LINES}>
-                              {key.description}
-                            </Typography>
-                          )}
-                        </Flex>
-                      </Td>
-                      <Td style={WRAPS}>
-                        <Typography textColor="neutral800" title={granted.join('\n')}>
-                          {granted.length === 0
-                            ? t('keys.resources.none', 'None')
-                            : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
+                  <Td style={{ whiteSpace: 'normal', width: '12rem' }}>
+                    <Flex direction="column" alignItems="stretch" gap={1} style={{ overflowWrap: 'anywhere' }}>
+                      <Link tag={NavLink} to={String(key.id)}>
+                        {key.name}
+                      </Link>
+                      {/* Broken only between the prefix and the last four characters, when the column is narrow. */}
+                      <Mono variant="pi" textColor="neutral700" data-testid="key-row-prefix">
+                        <span style={{ whiteSpace: 'nowrap' }}>{`${key.prefix}_`}</span>
+                        <wbr />
+                        <span style={{ whiteSpace: 'nowrap' }}>{`…${key.lastFour}`}</span>
+                      </Mono>
+                      {key.description && (
+                        <Typography variant="pi" textColor="neutral600" title={key.description} style={CLAMP_TWO_LINES}>
+                          {key.description}
                         </Typography>
-                      </Td>
-                      <Td style={ONE_LINE}>
-                        <DateText value={key.createdAt} />
-                      </Td>
-                      <Td style={ONE_LINE}>
-                        <DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} />
-                      </Td>
-                      <Td style={ONE_LINE}>
-                        <DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} />
-                      </Td>
-                      <Td>
-                        <KeyStatus apiKey={key} />
-                      </Td>
-                      <Td>
-                        <Flex gap={1} justifyContent="end">
-                          {canDelete && (
-                            <DeleteKeyButton name={key.name} onConfirm={() => remove(key, row)} focusAfterClose={focusAfterDelete} />
-                          )}
-                        </Flex>
-                      </Td>
-                    </Tr>
-                  );
-                })}
-              </Tbody>
-            </Table>
-            {rows.length === 0 && (
-              <Typography textColor="neutral600">{t('keys.search.none', 'No key matches “{query}”.', { query })}</Typography>
-            )}
-          </Flex>
+                      )}
+                    </Flex>
+                  </Td>
+                  <Td style={WRAPS}>
+                    <Typography textColor="neutral800" title={granted.join('\n')}>
+                      {granted.length === 0
+                        ? t('keys.resources.none', 'None')
+                        : t('keys.resources.count', '{count, plural, one {# resource} other {# resources}}', { count: granted.length })}
+                    </Typography>
+                  </Td>
+                  <Td style={ONE_LINE}>
+                    <DateText value={key.createdAt} />
+                  </Td>
+                  <Td style={ONE_LINE}>
+                    <DateText value={key.expiresAt} empty={t('keys.expires.never', 'Never')} />
+                  </Td>
+                  <Td style={ONE_LINE}>
+                    <DateText value={key.lastUsedAt} relative empty={t('keys.lastUsed.never', 'Never used')} />
+                  </Td>
+                  <Td>
+                    <KeyStatus apiKey={key} />
+                  </Td>
+                  <Td>
+                    <Flex gap={1} justifyContent="end">
+                      {canDelete && (
+                        <DeleteKeyButton name={key.name} onConfirm={() => remove(key, row)} focusAfterClose={focusAfterDelete} />
+                      )}
+                    </Flex>
+                  </Td>
+                </Tr>
+              );
+            })}
+          </Tbody>
+        </Table>
+        {rows.length === 0 && (
+          <Typography textColor="neutral600">{t('keys.search.none', 'No key matches “{query}”.', { query })}</Typography>
         )}
-      </Layouts.Content>
-    </Page.Main>
+      </Flex>
+    </ListLayout>
   );
 };
 

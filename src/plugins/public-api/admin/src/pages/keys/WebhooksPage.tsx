@@ -11,24 +11,25 @@ import { useNotification } from '@strapi/strapi/admin';
 import type { AdminKey } from '../../../../shared/contracts/keys';
 import type { GetRegistry } from '../../../../shared/contracts/registry';
 import type { AdminWebhookEndpoint, WebhookEndpointInput } from '../../../../shared/contracts/webhooks';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { EndpointCard } from '../../components/webhooks/EndpointCard';
 import { EndpointForm } from '../../components/webhooks/EndpointForm';
-import { useWebhooksApi } from '../../components/webhooks/api';
-import { useLoad } from '../../hooks/useLoad';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
 import { resourceLabel } from '../../utils/resource-label';
-import { issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { issuesOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { isExpired } from '../../utils/expiry';
 
 type Props = { apiKey: AdminKey; registry: GetRegistry.Response['data'] };
 
 export const KeyWebhooks = ({ apiKey, registry }: Props) => {
   const t = useT();
-  const webhooks = useWebhooksApi();
+  const api = useAdminApi();
   const { toggleNotification } = useNotification();
   const { canUpdate, canRegenerate } = usePermissions();
-  const endpoints = useLoad(() => webhooks.list(apiKey.id).then((res) => res.data), [webhooks, apiKey.id]);
+  const endpoints = useAdminQuery('listWebhookEndpoints', { params: { id: apiKey.id } }, { select: (res) => res.data });
   const [adding, setAdding] = useState(false);
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -39,14 +40,15 @@ export const KeyWebhooks = ({ apiKey, registry }: Props) => {
     .filter((resource) => apiKey.grants.resources[resource.id]?.actions.includes('read'))
     .map((resource) => ({ id: resource.id, name: resourceLabel(resource) }));
 
-  const fail = (error: unknown) =>
-    toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+  const refuse = useRefusal();
+  // Field issues show under the endpoint's fields alone (no notification); anything else is notified.
+  const fail = (error: unknown) => refuse(error);
   const replace = (next: AdminWebhookEndpoint) => endpoints.set((endpoints.data ?? []).map((item) => (item.id === next.id ? next : item)));
 
   const create = async (input: WebhookEndpointInput) => {
     setSaving(true);
     try {
-      const created = await webhooks.create(apiKey.id, input);
+      const created = await api.createWebhookEndpoint({ params: { id: apiKey.id }, body: input });
       endpoints.set([...(endpoints.data ?? []), created.data]);
       setSecrets({ ...secrets, [created.data.id]: { value: created.meta.secret, rotated: false } });
       setAdding(false);
@@ -62,7 +64,7 @@ export const KeyWebhooks = ({ apiKey, registry }: Props) => {
 
   const save = async (endpoint: AdminWebhookEndpoint, input: Partial<WebhookEndpointInput>): Promise<FieldErrors | null> => {
     try {
-      replace((await webhooks.update(endpoint.id, input)).data);
+      replace((await api.updateWebhookEndpoint({ params: { id: endpoint.id }, body: input })).data);
       toggleNotification({ type: 'success', message: t('webhooks.saved', 'The endpoint is saved.') });
       return null;
     } catch (error) {
@@ -75,7 +77,7 @@ export const KeyWebhooks = ({ apiKey, registry }: Props) => {
 
   const rotate = async (endpoint: AdminWebhookEndpoint) => {
     try {
-      const rotated = await webhooks.rotate(endpoint.id);
+      const rotated = await api.rotateWebhookSecret({ params: { id: endpoint.id } });
       replace(rotated.data);
       setSecrets({ ...secrets, [endpoint.id]: { value: rotated.meta.secret, rotated: true } });
     } catch (error) {
@@ -85,7 +87,7 @@ export const KeyWebhooks = ({ apiKey, registry }: Props) => {
 
   const remove = async (endpoint: AdminWebhookEndpoint) => {
     try {
-      await webhooks.remove(endpoint.id);
+      await api.deleteWebhookEndpoint({ params: { id: endpoint.id } });
       endpoints.set((endpoints.data ?? []).filter((item) => item.id !== endpoint.id));
     } catch (error) {
       fail(error);
@@ -139,7 +141,6 @@ export const KeyWebhooks = ({ apiKey, registry }: Props) => {
       {(endpoints.data ?? []).map((endpoint) => (
         <EndpointCard
           key={endpoint.id}
-          api={webhooks}
           endpoint={endpoint}
           resources={readable}
           secret={secrets[endpoint.id]}

@@ -3,9 +3,11 @@
  * errors from the last save, and grant errors from the live preview, which validates as saving does.
  */
 import { useCallback, useMemo, useState } from 'react';
+import { useNotification } from '@strapi/strapi/admin';
 import type { AdminKey, GrantsInput, KeyCache, KeyDetailsInput, KeyLimits } from '../../../../shared/contracts/keys';
 import type { CommandSummary, ResourceSummary } from '../../../../shared/contracts/registry';
 import type { KeyDetails } from '../../components/KeyDetailsFields';
+import { useT } from '../../hooks/useT';
 import { errorsUnder, type FieldErrors } from '../../utils/errors';
 import { expiresAtFor } from '../../utils/expiry';
 import { EMPTY_GRANTS, danglingCommands, danglingResources, sameGrants, sentOriginIndex, toInput, type Draft } from '../../utils/grants';
@@ -117,6 +119,26 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     return input;
   };
 
+  const t = useT();
+  const { toggleNotification } = useNotification();
+  const missingDate = details.expiry === 'custom' && !details.customDate;
+  /**
+   * What the form checks before it sends: a custom expiry needs its date, and no origin row may be blank
+   * (it used to be dropped unseen). False, with the reason under the field or notified, when it is not ready.
+   */
+  const readyToSave = (): boolean => {
+    if (missingDate) {
+      setSaveErrors({ expiresAt: t('key.expiry.date.missing', 'Choose the date the key expires on.') });
+      return false;
+    }
+    setBlankChecked(blankOrigins.length > 0);
+    if (blankOrigins.length > 0) {
+      toggleNotification({ type: 'danger', message: t('form.invalid', 'Some values are not valid: see the messages under the fields.') });
+      return false;
+    }
+    return true;
+  };
+
   const isDirty = !key || Object.keys(detailsInput()).length > 0 || !sameGrants(draft, key.grants) || dangling.length > 0;
 
   return {
@@ -130,17 +152,11 @@ export const useKeyForm = (key: AdminKey | undefined, resources: ResourceSummary
     originErrors: errorsUnder(errors, 'origins'),
     /** Blank origin rows to flag: after a save was refused because of them, until they are filled or removed. */
     flaggedBlankOrigins: blankChecked ? blankOrigins : [],
-    /** Refuses to save while an origin row is blank (it used to be dropped unseen); true when it refused. */
-    refuseBlankOrigins: (): boolean => {
-      setBlankChecked(blankOrigins.length > 0);
-      return blankOrigins.length > 0;
-    },
+    readyToSave,
     setSaveErrors,
     onValidated,
     detailsInput,
     isDirty,
-    /** A custom expiry needs a date before saving. */
-    missingDate: details.expiry === 'custom' && !details.customDate,
     reset: (saved: AdminKey) => {
       setDetails(detailsOf(saved));
       setDraft(saved.grants);

@@ -12,19 +12,19 @@ import type { ContentTypeSummary } from '../../../../shared/contracts/registry';
 import type { AdminWebsite, Publication } from '../../../../shared/contracts/websites';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PublicationsEditor } from '../../components/websites/PublicationsEditor';
-import { useLoad } from '../../hooks/useLoad';
+import { useAdminApi } from '../../api/client';
+import { useAdminQuery } from '../../api/useAdminQuery';
 import { usePermissions } from '../../hooks/usePermissions';
 import { useT } from '../../hooks/useT';
-import { usePublicApi } from '../../utils/api';
-import { errorsUnder, isContentManagerRefusal, issuesOf, messageOf, toFieldErrors, type FieldErrors } from '../../utils/errors';
+import { errorsUnder, messageOf, type FieldErrors } from '../../utils/errors';
+import { useRefusal } from '../../hooks/useRefusal';
 import { Section } from '../keys/KeyFormSections';
 
 export const EditPage = () => {
   const t = useT();
-  const api = usePublicApi();
   const { id } = useParams();
-  const website = useLoad(() => (id ? api.getWebsite(id).then((res) => res.data) : Promise.resolve(undefined)), [api, id]);
-  const contentTypes = useLoad(() => api.contentTypes().then((res) => res.data), [api]);
+  const website = useAdminQuery('getWebsite', id ? { params: { id } } : null, { select: (res) => res.data });
+  const contentTypes = useAdminQuery('getContentTypes', {}, { select: (res) => res.data });
   if ((website.isLoading && !website.data) || (contentTypes.isLoading && !contentTypes.data)) return <Page.Loading />;
   // The server's own word (No website '9999'.) rather than a generic "something went wrong".
   if (id && !website.data) return <Page.Error content={messageOf(website.error, t('common.error', 'Something went wrong.'))} />;
@@ -49,10 +49,11 @@ type FormProps = {
 
 const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
   const t = useT();
-  const api = usePublicApi();
+  const api = useAdminApi();
   const navigate = useNavigate();
   const { toggleNotification } = useNotification();
   const { canCreate, canUpdate, canDelete } = usePermissions();
+  const refuse = useRefusal();
   const [name, setName] = useState(website?.name ?? '');
   const [slug, setSlug] = useState(website?.slug ?? '');
   const [publications, setPublications] = useState<Publication[]>(website?.publications ?? []);
@@ -118,7 +119,7 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
     };
     try {
       if (website) {
-        const saved = await api.updateWebsite(website.id, body);
+        const saved = await api.updateWebsite({ params: { id: website.id }, body });
         onSaved(saved.data);
         setName(saved.data.name);
         setSlug(saved.data.slug);
@@ -126,20 +127,12 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
         setErrors({});
         toggleNotification({ type: 'success', message: t('website.saved', 'Saved. The API serves the change on the next request.') });
       } else {
-        const created = await api.createWebsite(body);
+        const created = await api.createWebsite({ body });
         toggleNotification({ type: 'success', message: t('website.created', 'The website {name} is added.', { name: created.data.name }) });
         navigate(`../${created.data.id}`, { replace: true });
       }
     } catch (error) {
-      const issues = issuesOf(error);
-      if (issues) {
-        setErrors(toFieldErrors(issues));
-        // A Content Manager refusal's message says why.
-        const invalid = t('form.invalid', 'Some values are not valid: see the messages under the fields.');
-        toggleNotification({ type: 'danger', message: isContentManagerRefusal(error) ? messageOf(error, invalid) : invalid });
-      } else {
-        toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
-      }
+      refuse(error, setErrors);
     } finally {
       setSaving(false);
     }
@@ -148,11 +141,11 @@ const WebsiteForm = ({ website, contentTypes, onSaved }: FormProps) => {
   const remove = async () => {
     if (!website) return;
     try {
-      await api.deleteWebsite(website.id);
+      await api.deleteWebsite({ params: { id: website.id } });
       toggleNotification({ type: 'success', message: t('websites.deleted', 'The website {name} is deleted.', { name: website.name }) });
       navigate('..', { replace: true });
     } catch (error) {
-      toggleNotification({ type: 'danger', message: messageOf(error, t('common.error', 'Something went wrong.')) });
+      refuse(error);
     }
   };
 

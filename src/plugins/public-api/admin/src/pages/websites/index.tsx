@@ -1,25 +1,8 @@
-import { Page } from '@strapi/strapi/admin';
-import { Route, Routes } from 'react-router-dom';
-import { PERMISSIONS } from '../../../../shared/contracts/permissions';
+import { SettingsRoutes } from '../../components/SettingsRoutes';
 import { EditPage } from './EditPage';
 import { ListPage } from './ListPage';
 
 /** Settings > Public Data API > Websites. */
-const WebsitesPage = () => (
-  <Page.Protect permissions={PERMISSIONS.read}>
-    <Routes>
-      <Route index element={<ListPage />} />
-      <Route
-        path="create"
-        element={
-          <Page.Protect permissions={PERMISSIONS.create}>
-            <EditPage />
-          </Page.Protect>
-        }
-      />
-      <Route path=":id" element={<EditPage />} />
-    </Routes>
-  </Page.Protect>
-);
+const WebsitesPage = () => <SettingsRoutes list={<ListPage />} create={<EditPage />} edit={<EditPage />} />;
 
 export default WebsitesPage;
