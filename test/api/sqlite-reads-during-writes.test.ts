@@ -192,7 +192,6 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
     const reader = await createKey(app.strapi, READ_EVENTS);
     const marker = `Batch ${Date.now()}`;
     let emitted = 0;
-    let emittedWhenRead = -1;
     const count = (payload: { uid?: string; entry?: { title?: unknown } }) => {
       if (payload.uid === EVENT && typeof payload.entry?.title === 'string' && payload.entry.title.startsWith(marker)) emitted += 1;
     };
@@ -210,7 +209,7 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
       .send(JSON.stringify({ 'atomic:operations': operations }));
     expect(atomic.status).toBe(200);
     const read = await get(`/api/v2/events?limit=1`).set('Authorization', reader.auth);
-    emittedWhenRead = emitted;
+    const emittedWhenRead = emitted;
     expect(read.status).toBe(200);
     // Every event is emitted in the end: slicing delays them, never drops one.
     for (let i = 0; i < 600 && emitted < 200; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
