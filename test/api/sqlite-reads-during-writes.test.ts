@@ -192,7 +192,7 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
     const reader = await createKey(app.strapi, READ_EVENTS);
     const marker = `Batch ${Date.now()}`;
     let emitted = 0;
-    const count = (payload: { uid?: string; entry?: { title?: unknown } }) => {
+    const count = async (payload: { uid?: string; entry?: { title?: unknown } }) => {
       if (payload.uid === EVENT && typeof payload.entry?.title === 'string' && payload.entry.title.startsWith(marker)) emitted += 1;
     };
     app.strapi.eventHub.on('entry.create', count);
