@@ -183,6 +183,42 @@ describeSqlite('SQLite: reads during a write that holds the connection', () => {
     ]);
   });
 
+  test("a read answers while the Strapi events of an atomic request's commit are still being emitted", async () => {
+    // An atomic request of 100 adds commits, then Strapi's document service emits each add's events at once
+    // (`onCommit`: `entry.create` and `entry.publish`, each a populated findOne of its own, outside the
+    // transaction). They are write work, sliced (database/yielding-writes.ts): a read sent when the answer
+    // arrives is answered before the last of them is emitted, not after all of them. Order, not time.
+    const writer = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } });
+    const reader = await createKey(app.strapi, READ_EVENTS);
+    const marker = `Batch ${Date.now()}`;
+    let emitted = 0;
+    const count = async (payload: { uid?: string; entry?: { title?: unknown } }) => {
+      if (payload.uid === EVENT && typeof payload.entry?.title === 'string' && payload.entry.title.startsWith(marker)) emitted += 1;
+    };
+    app.strapi.eventHub.on('entry.create', count);
+    app.strapi.eventHub.on('entry.publish', count);
+    const operations = Array.from({ length: 100 }, (_, i) => ({
+      op: 'add',
+      data: { type: 'events', attributes: { title: `${marker} ${i}`, startsAt: '2027-07-01T19:00:00.000Z', category: 'concert' } },
+    }));
+    const atomic = await app
+      .http()
+      .post('/api/v2/operations')
+      .set('Authorization', writer.auth)
+      .set('Content-Type', 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"')
+      .send(JSON.stringify({ 'atomic:operations': operations }));
+    expect(atomic.status).toBe(200);
+    const read = await get(`/api/v2/events?limit=1`).set('Authorization', reader.auth);
+    const emittedWhenRead = emitted;
+    expect(read.status).toBe(200);
+    // Every event is emitted in the end: slicing delays them, never drops one.
+    for (let i = 0; i < 600 && emitted < 200; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    app.strapi.eventHub.removeListener('entry.create', count);
+    app.strapi.eventHub.removeListener('entry.publish', count);
+    expect(emitted).toBe(200);
+    expect(emittedWhenRead).toBeLessThan(200);
+  });
+
   test('points counted while the writer was busy are written to the table once it is free, none twice', async () => {
     const key = await createKey(app.strapi, READ_EVENTS);
     const first = await get('/api/v2/events').set('Authorization', key.auth);

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { Core } from '@strapi/strapi';
-import { ensureLocksTable } from './database/connection';
+import type { Knex } from 'knex';
+import { databaseClient, ensureLocksTable } from './database/connection';
+import { keepPreparedStatements } from './database/sqlite-statement-cache';
 import { useWriteAheadLog } from './database/journal';
 import { answerClientError } from './http/client-errors';
 import { registerRbacActions } from './rbac';
@@ -15,6 +17,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService('commands').close();
   // SQLite: every request commits its rate counter; in WAL mode a commit is one append (database/journal.ts).
   await useWriteAheadLog(strapi);
+  // SQLite: knex's statements prepared once per connection, not on every run (database/sqlite-statement-cache.ts).
+  if (databaseClient(strapi) === 'sqlite') keepPreparedStatements(strapi.db.connection as unknown as Knex);
   // MySQL and MariaDB: the rows that stand for locks held until commit (database/connection.ts).
   await ensureLocksTable(strapi);
   // Refuse to start when a configured native resource names no content type, or one that cannot be exposed

@@ -23,6 +23,7 @@
 import type { Core } from '@strapi/strapi';
 import knexFactory, { type Knex } from 'knex';
 import { currentTransaction, databaseClient } from './connection';
+import { keepPreparedStatements } from './sqlite-statement-cache';
 
 type SqliteSettings = { filename?: string; options?: Record<string, unknown> };
 
@@ -49,6 +50,7 @@ const openReader = (strapi: Core.Strapi): Knex | null => {
     // second one would never run at the same time. Kept open for the life of the process.
     pool: { min: 1, max: 1, idleTimeoutMillis: 2 ** 31 - 1 },
   });
+  keepPreparedStatements(reader);
   for (const event of ['query', 'query-response', 'query-error']) {
     reader.on(event, (...data: unknown[]) => main.emit(event, ...data));
   }

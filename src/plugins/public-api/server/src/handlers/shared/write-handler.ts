@@ -21,7 +21,7 @@ import type { Core } from '@strapi/strapi';
 import { databaseClient, inTransaction } from '../../database/connection';
 import type { Knex } from 'knex';
 import { createWriteTurns, type WriteTurns } from '../../database/write-turns';
-import { yieldBetweenStatements } from '../../database/yielding-writes';
+import { asWriteWork, yieldBetweenStatements } from '../../database/yielding-writes';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
@@ -85,10 +85,13 @@ const writeTurns = (app: Core.Strapi): WriteTurns | null => {
   return turnsByApp.get(app)!;
 };
 
-/** Runs the write's transaction, on SQLite in the key's turn (database/write-turns.ts). */
+/**
+ * Runs the write's transaction, on SQLite in the key's turn (database/write-turns.ts) and as write work,
+ * sliced with what its commit leaves running (database/yielding-writes.ts).
+ */
 const inTurn = <T>(keyId: string, work: () => Promise<T>): Promise<T> => {
   const turns = writeTurns(strapi);
-  return turns ? turns.run(keyId, () => inTransaction(strapi, work)) : inTransaction(strapi, work);
+  return turns ? turns.run(keyId, () => asWriteWork(() => inTransaction(strapi, work))) : inTransaction(strapi, work);
 };
 
 /** How often a write PostgreSQL broke a deadlock with is run again before it is answered 503. */
