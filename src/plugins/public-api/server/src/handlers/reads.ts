@@ -22,8 +22,8 @@ import { documentBytes, recordDocumentBytes } from '../serialize/document-bytes'
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
 import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
-import { findRecord, findSingleton } from './shared/find-record';
-import { loadContext } from './shared/load-context';
+import { findRecord, findSingleton } from '../read/find-record';
+import { loadContext } from '../read/load-context';
 
 /**
  * The locales a read checks `locale` against (null: the resource ignores it), and the language it reads
