@@ -19,7 +19,7 @@ import { ApiError, apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
-import type { ApiRequest, Handler } from '../http/request';
+import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import type { Resource } from '../registry/types';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
@@ -216,11 +216,12 @@ const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
     body,
     // Each operation is priced like the single write it stands for (http/request-cost.ts).
     cost: { operations: operations.length },
-    execute: async () => ({
+    execute: async (): Promise<ApiResponse> => ({
+      kind: 'document',
       status: 200,
       // The applied extension is named by the media type (`ext=` of Content-Type), not by `jsonapi.ext`:
       // `atomic:results` is the one member the contract adds beyond JSON:API's schema here (its preamble).
-      body: { jsonapi: { version: '1.1' }, [RESULTS_MEMBER]: await runSteps(request, steps) },
+      document: { jsonapi: { version: '1.1' }, [RESULTS_MEMBER]: await runSteps(request, steps) },
     }),
   };
 };
@@ -231,7 +232,6 @@ export const runOperations: Handler = async (request) => {
   const response = await atomic(request);
   // The results use the extension, so their media type names it (stored answers and replays alike);
   // errors are plain JSON:API documents.
-  if (response.status !== 200 || response.rawBody === undefined) return response;
-  const { rawBody, ...rest } = response;
-  return { ...rest, raw: { type: ATOMIC_MEDIA_TYPE, text: rawBody } };
+  if (response.status !== 200 || response.kind !== 'serialized') return response;
+  return { ...response, type: ATOMIC_MEDIA_TYPE };
 };

@@ -126,14 +126,15 @@ const executeOne = (request: ApiRequest, write: SingleWrite, body: unknown): Exe
     const processor = createWriteProcessor(request, { localIds: false, batchReadBacks: false });
     await processor.process({ ...write, lid: null, types: [] });
     const [{ data }] = (await processor.finish()) as [{ data: RecordObject | null }];
-    if (data === null) return { status: 204 };
+    if (data === null) return { kind: 'empty', status: 204 };
     const { access, target } = write;
     const url = recordUrl(request, target, data);
     const status = write.op === 'add' ? 201 : 200;
     return {
+      kind: 'document',
       status,
       ...(status === 201 ? { headers: { Location: url } } : {}),
-      body: recordDocument({ selfUrl: url, resource: access.resource, fields: access.projection.fields, data }),
+      document: recordDocument({ selfUrl: url, resource: access.resource, fields: access.projection.fields, data }),
     };
   },
 });

@@ -105,7 +105,7 @@ const servePublicRoute = async ({ ctx, strapi, links, match }: Flow) => {
   const allow = match.allow(null);
   const publicHandler = match.route ? publicHandlerOf(match.route.name) : null;
   if (publicHandler) await send(ctx, await publicHandler(requestOf(ctx, strapi, links, match.params)));
-  else await send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
+  else await send(ctx, { kind: 'empty', status: 204, headers: { Allow: allow.join(', '), ...publicPreflightHeaders(allow) } });
   return ANSWERED;
 };
 

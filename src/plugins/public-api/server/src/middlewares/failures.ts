@@ -31,7 +31,8 @@ export const answerFailure = async (ctx: Context, strapi: Core.Strapi, caught: u
   }
   strapi.log.error(`[public-api] ${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? String(error)}`);
   await send(ctx, {
+    kind: 'document',
     status: 500,
-    body: errorDocument([errorObject(500, 'The server could not complete the request. It has been logged.')]),
+    document: errorDocument([errorObject(500, 'The server could not complete the request. It has been logged.')]),
   });
 };

@@ -53,7 +53,7 @@ const allowedAt = async (match: RouteMatch<RouteName>): Promise<Method[]> => {
 export const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
   const header = ctx.get('Origin');
   if (!header) {
-    await send(ctx, { status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
+    await send(ctx, { kind: 'empty', status: 204, headers: { Allow: (await allowedAt(match)).join(', ') } });
     return;
   }
   const origin = normalizeRequestOrigin(header);
@@ -64,5 +64,5 @@ export const preflight = async (ctx: Context, match: RouteMatch<RouteName>) => {
     });
   }
   const allow = await allowedAt(match);
-  await send(ctx, { status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
+  await send(ctx, { kind: 'empty', status: 204, headers: { Allow: allow.join(', '), ...preflightHeaders(origin, allow) } });
 };

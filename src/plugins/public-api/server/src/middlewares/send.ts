@@ -41,7 +41,7 @@ const deliver = (ctx: Context, outgoing: OutgoingResponse) => {
 };
 
 export const sendError = (ctx: Context, error: ApiError) =>
-  send(ctx, { status: error.status, headers: error.headers, body: errorDocument(error.errors) });
+  send(ctx, { kind: 'document', status: error.status, headers: error.headers, document: errorDocument(error.errors) });
 
 /**
  * Keeps a turn until the response has left (or the connection closed): a serialized document stays in
