@@ -3,13 +3,15 @@
  *
  * The public-api plugin's server is in layers, and an import points down only:
  *
- *   edge -> handlers -> access -> data -> codecs, and every layer -> kernel
+ *   edge -> handlers -> writes -> access -> data -> codecs, and every layer -> kernel
  *
  * - edge: what Strapi calls (plugin entry and lifecycle, routes, the api-v2 middleware, the admin
  *   panel's controllers, the services registry, the slug document middleware).
  * - handlers: one module per /api/v2 endpoint (handlers/*.ts) and the parts they share (handlers/shared/).
+ * - writes: the write-operation processor (writes/), transport-free: one add, update or remove in the
+ *   request's transaction, for the single writes and atomic operations alike. It speaks no HTTP.
  * - access: what a key may see and what is shown to it: the access and OpenAPI services, the OpenAPI
- *   builder, the serializers, and the read path that assembles records (read/load.ts).
+ *   builder, the serializers, and the read path that assembles records (read/load.ts, read/load-context.ts).
  * - data: the database, Strapi's document service and the file system: the plugin's other services,
  *   read/, database/, the command store, asset files and caches, the commands themselves.
  * - codecs: pure functions and types (no Strapi, no database): grants, query, write bodies, values, webhooks,
@@ -32,16 +34,17 @@ const EDGE = [
   `${SERVER}slugs/middleware\\.ts$`,
 ];
 const HANDLERS = [`${SERVER}handlers/`];
+const WRITES = [`${SERVER}writes/`];
 const ACCESS = [
   `${SERVER}services/(access|grants|openapi)\\.ts$`,
   `${SERVER}openapi/(?!types\\.ts$)`,
   `${SERVER}serialize/(?!rows\\.ts$)`,
-  `${SERVER}read/load\\.ts$`,
+  `${SERVER}read/(load|load-context)\\.ts$`,
 ];
 const DATA = [
   `${SERVER}services/(?!(access|grants|openapi|index)\\.ts$)`,
   `${SERVER}(database|content-types|commands)/`,
-  `${SERVER}read/(?!load\\.ts$)`,
+  `${SERVER}read/(?!(load|load-context)\\.ts$)`,
   `${SERVER}uploads/store\\.ts$`,
   `${SERVER}assets/(bytes|lookup-cache|variant-cache|transform|transform-pipeline|transform-pool|transform-worker)\\.ts$`,
 ];
@@ -79,16 +82,28 @@ module.exports = {
       { path: `${SERVER}handlers/[^/]+\\.ts$` },
     ),
     forbid(
-      'access-not-to-handlers',
-      'Access and representation know nothing of endpoints or the edge.',
-      { path: ACCESS },
+      'writes-not-to-handlers',
+      'The write-operation processor is called by the write handlers, never the other way, and knows no endpoint.',
+      { path: WRITES },
       { path: [...HANDLERS, ...EDGE] },
+    ),
+    forbid(
+      'writes-speak-no-http',
+      'The write-operation processor is transport-free: of http/ only the errors it throws (and types).',
+      { path: WRITES },
+      { path: `${SERVER}http/`, pathNot: `${SERVER}http/errors\\.ts$`, dependencyTypesNot: ['type-only'] },
+    ),
+    forbid(
+      'access-not-to-handlers',
+      'Access and representation know nothing of endpoints, the write processor or the edge.',
+      { path: ACCESS },
+      { path: [...WRITES, ...HANDLERS, ...EDGE] },
     ),
     forbid(
       'data-not-to-access',
       'Data does not know how it is shown, nor who asks (no serialize/, openapi/, access).',
       { path: DATA },
-      { path: [...ACCESS, ...HANDLERS, ...EDGE] },
+      { path: [...ACCESS, ...WRITES, ...HANDLERS, ...EDGE] },
     ),
     forbid(
       'data-speaks-no-http',
@@ -100,7 +115,7 @@ module.exports = {
       'codecs-not-up',
       'Codecs are the bottom: pure functions and types that import only codecs and the kernel.',
       { path: CODECS },
-      { path: [...DATA, ...ACCESS, ...HANDLERS, ...EDGE] },
+      { path: [...DATA, ...ACCESS, ...WRITES, ...HANDLERS, ...EDGE] },
     ),
     forbid(
       'codecs-are-pure',

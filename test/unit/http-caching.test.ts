@@ -247,7 +247,7 @@ describe('preparing a response', () => {
   const context = { method: 'GET', acceptEncoding: 'br', ifNoneMatch: undefined, cachePolicy: null };
 
   test('a read: serialized once to bytes, tagged, compressed, with Cache-Control and Vary', async () => {
-    const out = await prepareResponse({ status: 200, body: big, tags: ['events'] }, context);
+    const out = await prepareResponse({ kind: 'document', status: 200, document: big, tags: ['events'] }, context);
     const identity = Buffer.from(JSON.stringify(big));
     expect(Buffer.isBuffer(out.body)).toBe(true);
     expect(zlib.brotliDecompressSync(out.body as Buffer).equals(identity)).toBe(true);
@@ -262,7 +262,7 @@ describe('preparing a response', () => {
 
   test('a matching If-None-Match: 304 without a body', async () => {
     const tag = entityTagOf(Buffer.from(JSON.stringify(big)));
-    const out = await prepareResponse({ status: 200, body: big }, { ...context, ifNoneMatch: tag });
+    const out = await prepareResponse({ kind: 'document', status: 200, document: big }, { ...context, ifNoneMatch: tag });
     expect(out.status).toBe(304);
     expect(out.body).toBeNull();
     expect(out.headers.ETag).toBe(codedTag(tag, 'br'));
@@ -274,7 +274,7 @@ describe('preparing a response', () => {
       data: Array.from({ length: 6_000 }, (_, i) => ({ type: 'events', id: `e${i}`, attributes: { n: i, text: 'x'.repeat(40) } })),
     };
     const identity = Buffer.from(JSON.stringify(huge));
-    const plain = await prepareResponse({ status: 200, body: huge }, { ...context, acceptEncoding: undefined });
+    const plain = await prepareResponse({ kind: 'document', status: 200, document: huge }, { ...context, acceptEncoding: undefined });
     expect(plain.body).toBeInstanceOf(Readable);
     const streamed: Buffer[] = [];
     for await (const chunk of plain.body as Readable) streamed.push(chunk as Buffer);
@@ -282,19 +282,25 @@ describe('preparing a response', () => {
     expect(Buffer.concat(streamed).equals(identity)).toBe(true);
     expect(plain.headers['Content-Length']).toBe(String(identity.length));
     expect(plain.headers.ETag).toBe(entityTagOf(identity));
-    const coded = await prepareResponse({ status: 200, body: huge }, context);
+    const coded = await prepareResponse({ kind: 'document', status: 200, document: huge }, context);
     expect(zlib.brotliDecompressSync(coded.body as Buffer).equals(identity)).toBe(true);
     expect(coded.headers.ETag).toBe(codedTag(entityTagOf(identity), 'br'));
   });
 
   test('a write answers with an ETag and no-store; an error with no-store and no ETag; a file is left alone', async () => {
-    const written = await prepareResponse({ status: 200, body: { data: 1 } }, { ...context, method: 'PATCH' });
+    const written = await prepareResponse({ kind: 'document', status: 200, document: { data: 1 } }, { ...context, method: 'PATCH' });
     expect(written.headers['Cache-Control']).toBe('no-store');
     expect(written.headers.ETag).toBeDefined();
-    const failed = await prepareResponse({ status: 404, body: { errors: [] } }, { ...context, cachePolicy: undefined });
+    const failed = await prepareResponse(
+      { kind: 'document', status: 404, document: { errors: [] } },
+      { ...context, cachePolicy: undefined },
+    );
     expect(failed.headers['Cache-Control']).toBe('no-store');
     expect(failed.headers.ETag).toBeUndefined();
-    const file = await prepareResponse({ status: 200, content: Buffer.from('x'), headers: { 'Content-Type': 'image/png' } }, context);
+    const file = await prepareResponse(
+      { kind: 'file', status: 200, content: Buffer.from('x'), headers: { 'Content-Type': 'image/png' } },
+      context,
+    );
     expect(file.headers).toEqual({ 'Content-Type': 'image/png' });
   });
 });

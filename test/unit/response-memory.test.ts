@@ -51,7 +51,7 @@ test('the response is not held once its bytes exist: collectable while they are 
     const body = {
       data: Array.from({ length: 30_000 }, (_, i) => ({ type: 'events', id: String(i), attributes: { title: `Event ${i}`, n: i } })),
     };
-    const response = { status: 200, body };
+    const response = { kind: 'document', status: 200, document: body } as const;
     const weak = new WeakRef(body);
     const preparing = prepareResponse(response, { method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: undefined, cachePolicy: null });
     return { weak, preparing };

@@ -180,7 +180,7 @@ const transformRefused = (problem: TransformProblem, parameter: string) => {
 const answer = async (request: PublicRequest, representation: Representation, onMissing: () => Error): Promise<ApiResponse> => {
   const { etag } = representation;
   const caching = { ETag: etag, 'Cache-Control': CACHE_FOREVER };
-  if (noneMatchHits(headerValue(request.headers, 'if-none-match'), etag)) return { status: 304, headers: caching };
+  if (noneMatchHits(headerValue(request.headers, 'if-none-match'), etag)) return { kind: 'empty', status: 304, headers: caching };
   const range = headerValue(request.headers, 'range');
   const ifRange = headerValue(request.headers, 'if-range');
   // A range is worth asking an origin for only when it will be answered (If-Range: our tag, or none).
@@ -209,12 +209,13 @@ const answer = async (request: PublicRequest, representation: Representation, on
   if (decision.kind === 'partial') {
     const { range } = decision;
     return {
+      kind: 'file',
       status: 206,
       headers: { ...headers, 'Content-Range': contentRange(range, bytes.size), 'Content-Length': String(range.end - range.start + 1) },
       content: bytes.read(range),
     };
   }
-  return { status: 200, headers: { ...headers, 'Content-Length': String(bytes.size) }, content: bytes.read(null) };
+  return { kind: 'file', status: 200, headers: { ...headers, 'Content-Length': String(bytes.size) }, content: bytes.read(null) };
 };
 
 // The content identity changes whenever the bytes do (a replaced file gets a new version), so it tags them.

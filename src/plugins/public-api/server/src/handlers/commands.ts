@@ -73,9 +73,10 @@ export const commandSchema: Handler = async (request) => {
   assertNoQuery(request);
   const env = await environment();
   return {
+    kind: 'document',
     status: 200,
     tags: [COMMANDS_TAG],
-    body: {
+    document: {
       jsonapi: JSONAPI,
       links: { self: request.selfUrl },
       data: grantedCommands(request.key.grants).map((command) => ({
@@ -278,7 +279,7 @@ const prepareCommand = async (request: ApiRequest, uploads: UploadSession): Prom
       const checked = command.check ? await command.check(object.attributes, context) : [];
       const problems = [...schemaProblems, ...violationProblems(checked), ...files.problems];
       if (problems.length || !parsed.success) throw apiErrors(422, orderedProblems(problems));
-      return { status: 201, body: resultDocument(command, await command.run(parsed.data, context)) };
+      return { kind: 'document', status: 201, document: resultDocument(command, await command.run(parsed.data, context)) };
     },
   };
 };

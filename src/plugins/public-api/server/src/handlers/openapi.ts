@@ -17,5 +17,5 @@ export const openApiDocument: Handler = async (request) => {
   const { text, etag } = await getService('openapi').document(request.key, request.baseUrl);
   const type = openApiMediaType(headerValue(request.headers, 'accept')) ?? 'application/json';
   // The media type follows Accept; the bytes and so the tag do not.
-  return { status: 200, headers: { Vary: 'Accept' }, raw: { type, text }, etag, tags: [OPENAPI_TAG] };
+  return { kind: 'serialized', status: 200, headers: { Vary: 'Accept' }, type, bytes: text, etag, tags: [OPENAPI_TAG] };
 };

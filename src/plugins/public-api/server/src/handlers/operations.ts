@@ -4,8 +4,7 @@
  *
  * Each operation is the single write (handlers/writes.ts) in all but its URL: the same resource lookup,
  * mode and grant checks (404, 400, 403) before anything is written, then inside the transaction the same
- * document checks (409 type and id, 403 client id), attribute plan (422), references, slugs (409),
- * Strapi's and the domain's validation, and the same read-back as a read shows the record. The first
+ * write-operation processor (writes/processor.ts) runs them in order, as it runs a single write. The first
  * operation refused rolls everything back; its errors point into it (`/atomic:operations/<n>/...`).
  * `lid`s let an operation name a record an earlier one added, in `ref` and in references
  * (write/local-ids.ts). Idempotency-Key covers the whole request (handlers/shared/write-handler.ts);
@@ -15,31 +14,20 @@
  *     -> [Idempotency-Key] -> charge one unit per operation (429) -> transaction(operation 0 .. n-1 -> atomic:results) -> send
  */
 import { pluginConfig } from '../config';
-import { mayWrite, takesLocale, type Projection } from '../grants/projection';
-import { ApiError, apiError, apiErrors } from '../http/errors';
+import { mayWrite } from '../grants/projection';
+import { ApiError, apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
-import type { ApiRequest, Handler } from '../http/request';
-import { parseWriteQuery } from '../query/parse';
-import type { Field, Resource } from '../registry/types';
+import type { ApiRequest, ApiResponse, Handler } from '../http/request';
+import type { Resource } from '../registry/types';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
 import type { RecordObject } from '../serialize/record';
 import { echo } from '../values/echo';
-import {
-  RESULTS_MEMBER,
-  parseAtomicDocument,
-  underOperation,
-  type AtomicOperation,
-  type RecordName,
-  type ResourceName,
-} from '../write/atomic-document';
-import { planAttributes, type AttributePlan } from '../write/attributes';
-import { resolveLocalIds, type ComponentSites, type LidSites, type LocalRecord, type RelationTarget } from '../write/local-ids';
-import { assertDocumentTarget, type ResourceObject } from '../write/resource-object';
-import { findRecord, findSingleton } from './shared/find-record';
-import { explainWrite, loadWritten, loadWrittenMany, refuseCutComponentLists } from './shared/read-back';
+import { RESULTS_MEMBER, parseAtomicDocument, underOperation, type AtomicOperation, type ResourceName } from '../write/atomic-document';
+import { writeTargetOf, type WriteOperation } from '../writes/operation';
+import { createWriteProcessor } from '../writes/processor';
 import { withDeferredCreates } from '../services/journal/deferred';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { getService } from '../utils/get-service';
@@ -48,16 +36,6 @@ const ACTIONS = { add: 'create', update: 'update', remove: 'delete' } as const;
 
 /** One operation, its resource found and its grant checked: ready to run in the transaction. */
 type Step = { operation: AtomicOperation; access: ResourceAccess; target: WriteTarget };
-
-/**
- * What the operations run so far leave for the next: the records added under a lid, and the records
- * removed or archived (by resource id and document id). A lid names its record without a query, so a
- * record removed earlier must be told apart here: updating or removing it again would write nothing and
- * then read back nothing (200 for a removal that did nothing, or a 500).
- */
-type RunState = { lids: Map<string, LocalRecord>; removed: Set<string> };
-
-const removedKey = (resourceId: string, documentId: string): string => `${resourceId}\u0000${documentId}`;
 
 /** An operation's result (`atomic:results[n]`): the record as a read shows it, or nothing for a removal. */
 type Result = { data: RecordObject } | Record<string, never>;
@@ -144,18 +122,6 @@ const resourceNotFound = (error: unknown, operation: AtomicOperation): unknown =
     ? apiError(404, 'No resource exists at this path.', { source: { pointer: operation.resourceAt }, reason: 'resource_not_found' })
     : error;
 
-/** The operation's locale (its href's `locale`, else the default), as the single write's `writeTarget`. */
-const targetOf = (
-  request: ApiRequest,
-  access: ResourceAccess,
-  query: URLSearchParams,
-  locales: { codes: string[]; defaultLocale: string },
-) => {
-  const { locale } = parseWriteQuery(query, { locales: takesLocale(access.projection) ? locales.codes : null });
-  const language = locale ?? locales.defaultLocale;
-  return { key: request.key, projection: access.projection, locale: access.resource.localized ? language : null, language };
-};
-
 const prepareSteps = async (request: ApiRequest, operations: AtomicOperation[]): Promise<Step[]> => {
   const accessOf = accessResolver(request);
   const locales = await getService('locales').get();
@@ -165,7 +131,7 @@ const prepareSteps = async (request: ApiRequest, operations: AtomicOperation[]):
       const access = await accessOf(operation).catch((error: unknown) => {
         throw resourceNotFound(error, operation);
       });
-      steps.push({ operation, access, target: targetOf(request, access, operation.query, locales) });
+      steps.push({ operation, access, target: writeTargetOf(request.key, access, operation.query, locales) });
     } catch (error) {
       throw error instanceof ApiError ? underOperation(error, operation.index) : error;
     }
@@ -174,197 +140,20 @@ const prepareSteps = async (request: ApiRequest, operations: AtomicOperation[]):
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// Inside the transaction: the operations in order
+// Inside the transaction: the operations in order, through the write-operation processor
 // ---------------------------------------------------------------------------------------------------------
 
-/** The type an operation states must be its resource's slug (409, as the single write's `data.type`). */
-const assertTypes = (step: Step): void => {
-  const slug = step.access.resource.slug;
-  for (const type of step.operation.types) {
-    if (type.value === slug) continue;
-    throw apiError(409, `The type is ${echo(type.value)}, but this operation writes '${slug}' records.`, {
-      source: { pointer: type.at },
-      reason: 'type_mismatch',
-    });
-  }
-};
-
-/** The relation fields of `fields`, with the resource each refers to as `projection` sees it. */
-const relationTargets = (projection: Projection, fields: readonly Field[]): RelationTarget[] =>
-  fields.flatMap((field) => {
-    const target = projection.targets.get(field.key);
-    return (field.type === 'relation' || field.type === 'relations') && target ? [{ key: field.key, resourceId: target.id }] : [];
-  });
-
-/**
- * Where a lid may stand in a write's attributes: the relation fields the key may write, and the relations
- * inside the component fields it may write (each component's as the record's resource sees it).
- */
-const lidSites = (projection: Projection): LidSites => {
-  const inside = new Map<string, LidSites>();
-  const componentSites = (fields: readonly Field[]): ComponentSites[] =>
-    fields.flatMap((field) =>
-      field.type === 'component' || field.type === 'components' || field.type === 'dynamiczone'
-        ? [
-            {
-              key: field.key,
-              type: field.type,
-              components: new Map((field.components ?? []).map((component) => [component.uid, sitesOf(component.uid)])),
-            },
-          ]
-        : [],
-    );
-  const sitesOf = (uid: string): LidSites => {
-    const known = inside.get(uid);
-    if (known) return known;
-    const seen = projection.components.get(uid);
-    const sites: LidSites = { relations: seen ? relationTargets(seen, seen.readable) : [], components: [] };
-    inside.set(uid, sites);
-    return Object.assign(sites, { components: seen ? componentSites(seen.readable) : [] });
-  };
-  return { relations: relationTargets(projection, projection.writable), components: componentSites(projection.writable) };
-};
-
-/** Lid sites by projection: worked out once per resource and action of a request, not per operation. */
-const lidSitesOnce = (() => {
-  const known = new WeakMap<Projection, LidSites>();
-  return (projection: Projection): LidSites => {
-    let sites = known.get(projection);
-    if (!sites) known.set(projection, (sites = lidSites(projection)));
-    return sites;
-  };
-})();
-
-/** The attributes with their lid references replaced by ids, planned as the single write plans them. */
-const planWithLocalIds = (step: Step, object: ResourceObject, lids: ReadonlyMap<string, LocalRecord>) => {
-  const { attributes, problems } = resolveLocalIds(object.attributes, lidSitesOnce(step.access.projection), lids);
-  if (problems.length) throw apiErrors(422, problems);
-  return planAttributes(step.access.projection, attributes);
-};
-
-/** The document id of the record an update or remove names: by identifier (as the path does), lid, or the singleton's. */
-const documentIdOf = async (step: Step, record: RecordName, state: RunState): Promise<string> => {
-  const { projection } = step.access;
-  const { lids, removed } = state;
-  if (record.by === 'singleton') return (await findSingleton(projection, step.target.locale)).documentId;
-  if (record.by === 'lid') {
-    const local = lids.get(record.value)!;
-    if (local.resourceId !== step.access.resource.id) {
-      throw apiError(
-        409,
-        `The lid ${echo(record.value)} names a ${local.resourceSlug} record, but this operation writes '${step.access.resource.slug}' records.`,
-        {
-          source: { pointer: record.at },
-          reason: 'lid_type_mismatch',
-        },
-      );
-    }
-    if (removed.has(removedKey(local.resourceId, local.documentId))) {
-      throw apiError(404, `The record with the lid ${echo(record.value)} was removed by an earlier operation of this request.`, {
-        source: { pointer: record.at },
-        reason: 'record_not_found',
-      });
-    }
-    return local.documentId;
-  }
-  try {
-    return (await findRecord(projection, record.value, step.target.locale)).documentId;
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 404) throw error;
-    throw apiError(404, `No ${step.access.resource.slug} record ${echo(record.value)} exists.`, {
-      source: { pointer: record.at },
-      reason: 'record_not_found',
-    });
-  }
-};
-
-const readBack = async (request: ApiRequest, step: Step, documentId: string): Promise<RecordObject> => {
-  const data = await loadWritten(request, step.access, step.target, documentId);
-  // Just written in this transaction: not finding it is a server fault, and rolls everything back.
-  if (!data) throw new Error(`${step.access.resource.id}: record ${documentId} was written but cannot be read back.`);
-  return data;
-};
-
-/** Fields whose values link the record to others: writing them can change how other records read. */
-const LINKING_KINDS: ReadonlySet<string> = new Set(['relation', 'relationChanges', 'components']);
-
-/** An add that sets no link: it changes no record but its own, so its read-back may wait (`ReadBacks`). */
-const isPlainAdd = (plan: AttributePlan): boolean => plan.fields.every((entry) => !LINKING_KINDS.has(entry.planned.kind));
-
-/**
- * The read-backs of plain adds, done together: one row query and one set of read queries per resource
- * and locale instead of per operation. Read before the next operation that may change what they show
- * (anything but another plain add: an update or removal, or an add that sets links), and at the end, so
- * each result still shows its record as it was right after its operation.
- */
-const createReadBacks = (request: ApiRequest, results: Result[]) => {
-  const pending = new Map<string, { step: Step; entries: { index: number; documentId: string }[] }>();
-  return {
-    defer(step: Step, index: number, documentId: string): void {
-      const key = `${step.access.resource.id}\u0000${step.target.locale ?? ''}\u0000${step.target.language}`;
-      const group = pending.get(key) ?? { step, entries: [] };
-      group.entries.push({ index, documentId });
-      pending.set(key, group);
-    },
-    async flush(): Promise<void> {
-      for (const { step, entries } of pending.values()) {
-        const records = await loadWrittenMany(
-          request,
-          step.access,
-          step.target,
-          entries.map((entry) => entry.documentId),
-        );
-        for (const { index, documentId } of entries) {
-          const data = records.get(documentId);
-          // Just written in this transaction: not finding it is a server fault, and rolls everything back.
-          if (!data) throw new Error(`${step.access.resource.id}: record ${documentId} was written but cannot be read back.`);
-          results[index] = { data };
-        }
-      }
-      pending.clear();
-    },
-  };
-};
-
-type ReadBacks = ReturnType<typeof createReadBacks>;
-
-/** An operation's result now, or `later` when its read-back waits in `readBacks` (a plain add). */
-const runStep = async (request: ApiRequest, step: Step, state: RunState, readBacks: ReadBacks): Promise<Result | 'later'> => {
-  const { operation, access, target } = step;
-  const { lids } = state;
-  const writes = getService('writes');
-  assertTypes(step);
-  if (operation.op === 'add') {
-    const object = operation.data!;
-    assertDocumentTarget(object, { type: access.resource.slug, id: null });
-    const plan = planWithLocalIds(step, object, lids);
-    const plain = isPlainAdd(plan);
-    if (!plain) await readBacks.flush();
-    const documentId = await writes.create(target, plan);
-    if (operation.lid) lids.set(operation.lid, { resourceId: access.resource.id, resourceSlug: access.resource.slug, documentId });
-    if (!plain) return { data: await readBack(request, step, documentId) };
-    readBacks.defer(step, operation.index, documentId);
-    return 'later';
-  }
-  await readBacks.flush();
-  const documentId = await documentIdOf(step, operation.record!, state);
-  if (operation.op === 'update') {
-    const object = operation.data!;
-    assertDocumentTarget(object, { type: access.resource.slug, id: documentId });
-    await refuseCutComponentLists(request, access, target, documentId, object.attributes);
-    await writes.update(target, documentId, planWithLocalIds(step, object, lids));
-    return { data: await readBack(request, step, documentId) };
-  }
-  state.removed.add(removedKey(access.resource.id, documentId));
-  if (access.resource.deleteMode === 'remove') {
-    await writes.remove(target, documentId);
-    return {};
-  }
-  // Archived, as DELETE answers: the record as it was last shown, without a publication date; it leaves reads.
-  const data = await readBack(request, step, documentId);
-  await writes.archive(target, documentId);
-  return { data: { ...data, meta: { ...data.meta, publishedAt: null } } };
-};
+/** The operation as the processor takes it: its resource, locale and record judged already. */
+const writeOperationOf = ({ operation, access, target }: Step): WriteOperation => ({
+  op: operation.op,
+  access,
+  target,
+  ref: operation.record,
+  data: operation.data,
+  lid: operation.lid,
+  types: operation.types,
+  precondition: null,
+});
 
 /** Resolves after the I/O and timers already due have run (a macrotask: `setImmediate`). */
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -387,13 +176,11 @@ const assertWithinTimeLimit = (deadline: number, limitMs: number): void => {
 /**
  * Runs the operations in order inside the request's transaction; the first refusal, under its operation,
  * ends it. The journal entries of plain creates are written together (services/journal/deferred.ts), as
- * are the read-backs of plain adds (`createReadBacks`).
+ * are the read-backs of plain adds (writes/read-backs.ts).
  */
 const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
   withDeferredCreates(strapi, async () => {
-    const state: RunState = { lids: new Map(), removed: new Set() };
-    const results: Result[] = new Array<Result>(steps.length);
-    const readBacks = createReadBacks(request, results);
+    const processor = createWriteProcessor(request, { localIds: true, batchReadBacks: true });
     const limitMs = pluginConfig(strapi).atomicTimeLimitMs;
     const deadline = Date.now() + limitMs;
     for (const step of steps) {
@@ -403,15 +190,12 @@ const runSteps = (request: ApiRequest, steps: Step[]): Promise<Result[]> =>
       // for the whole request (issue 34).
       await yieldToOthers();
       try {
-        const result = await runStep(request, step, state, readBacks);
-        if (result !== 'later') results[step.operation.index] = result;
+        await processor.process(writeOperationOf(step));
       } catch (error) {
-        const explained = explainWrite(step.access)(error);
-        if (!explained) throw error;
-        throw underOperation(explained, step.operation.index);
+        throw error instanceof ApiError ? underOperation(error, step.operation.index) : error;
       }
     }
-    await readBacks.flush();
+    const results = (await processor.finish()).map(({ data }): Result => (data === null ? {} : { data }));
     assertWithinTimeLimit(deadline, limitMs);
     return results;
   });
@@ -432,11 +216,12 @@ const prepareOperations = async (request: ApiRequest): Promise<Execution> => {
     body,
     // Each operation is priced like the single write it stands for (http/request-cost.ts).
     cost: { operations: operations.length },
-    execute: async () => ({
+    execute: async (): Promise<ApiResponse> => ({
+      kind: 'document',
       status: 200,
       // The applied extension is named by the media type (`ext=` of Content-Type), not by `jsonapi.ext`:
       // `atomic:results` is the one member the contract adds beyond JSON:API's schema here (its preamble).
-      body: { jsonapi: { version: '1.1' }, [RESULTS_MEMBER]: await runSteps(request, steps) },
+      document: { jsonapi: { version: '1.1' }, [RESULTS_MEMBER]: await runSteps(request, steps) },
     }),
   };
 };
@@ -447,7 +232,6 @@ export const runOperations: Handler = async (request) => {
   const response = await atomic(request);
   // The results use the extension, so their media type names it (stored answers and replays alike);
   // errors are plain JSON:API documents.
-  if (response.status !== 200 || response.rawBody === undefined) return response;
-  const { rawBody, ...rest } = response;
-  return { ...rest, raw: { type: ATOMIC_MEDIA_TYPE, text: rawBody } };
+  if (response.status !== 200 || response.kind !== 'serialized') return response;
+  return { ...response, type: ATOMIC_MEDIA_TYPE };
 };

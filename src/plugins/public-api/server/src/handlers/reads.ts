@@ -22,8 +22,8 @@ import { documentBytes, recordDocumentBytes } from '../serialize/document-bytes'
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
 import { nextCursor, pageStart, type CursorBinding } from './shared/cursor-paging';
-import { findRecord, findSingleton } from './shared/find-record';
-import { loadContext } from './shared/load-context';
+import { findRecord, findSingleton } from '../read/find-record';
+import { loadContext } from '../read/load-context';
 
 /**
  * The locales a read checks `locale` against (null: the resource ignores it), and the language it reads
@@ -154,7 +154,7 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     status: 200,
     ...storable(parsed.status),
     tags: recordTags(shown, access.projectionOf, data),
-    ...(bytes === null ? { body: document } : { raw: { type: JSONAPI_MEDIA_TYPE, text: bytes } }),
+    ...(bytes === null ? { kind: 'document', document } : { kind: 'serialized', type: JSONAPI_MEDIA_TYPE, bytes }),
   };
 };
 
@@ -182,7 +182,9 @@ const readOne = async (request: ApiRequest, access: ResourceAccess, identifier: 
     tags: recordTags(shown, access.projectionOf, [data]),
     // A record without `include` expansions is written here at once, from its kept bytes as each record of a
     // page is (serialize/document-bytes.ts); with expansions, by the edge in chunks.
-    ...(parsed.include.length === 0 ? { raw: { type: JSONAPI_MEDIA_TYPE, text: recordDocumentBytes(document) } } : { body: document }),
+    ...(parsed.include.length === 0
+      ? { kind: 'serialized', type: JSONAPI_MEDIA_TYPE, bytes: recordDocumentBytes(document) }
+      : { kind: 'document', document }),
   };
 };
 

@@ -32,8 +32,9 @@ export const resourceIndex: Handler = async (request) => {
   const resources = needsWebsites ? await registry.all() : registry.native();
   const visible = resources.filter((resource) => (granted[resource.id]?.actions.length ?? 0) > 0);
   return {
+    kind: 'document',
     status: 200,
     tags: [INDEX_TAG],
-    body: document({ links: { self: request.selfUrl }, data: visible.map((r) => indexEntry(r, request.baseUrl)) }),
+    document: document({ links: { self: request.selfUrl }, data: visible.map((r) => indexEntry(r, request.baseUrl)) }),
   };
 };

@@ -132,7 +132,7 @@ const answer = (request: ApiRequest, binding: SyncBinding, page: Page): ApiRespo
     meta.syncToken = token;
   }
   // A sync answer depends on the journal at the moment it is read: no cache may keep it.
-  return { status: 200, noStore: true, body: { jsonapi: JSONAPI, links, meta, data: page.items } };
+  return { kind: 'document', status: 200, noStore: true, document: { jsonapi: JSONAPI, links, meta, data: page.items } };
 };
 
 /** A page of an initial run: records of the resource the cursor names from its position on, then the next resources. */

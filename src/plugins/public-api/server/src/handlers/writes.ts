@@ -2,29 +2,30 @@
  * The write endpoints (specification "Writing", contract section 7): POST a record to a collection,
  * PATCH a record or a singleton, DELETE a record; native and CMS alike.
  *
- * Each handler prepares (resource 404, a method the resource's mode lacks 405 (`request.supports`), grant 403, query 400, body 415/413/400,
- * record 404) and returns the write to execute; `handlers/shared/write-handler.ts` runs it in one transaction,
- * with Idempotency-Key for POST and PATCH. A write answers with the record as a read shows it to this
- * key, loaded back inside the write's transaction through the read path itself.
+ * Each handler prepares what HTTP says (resource 404, a method the resource's mode lacks 405
+ * (`request.supports`), grant 403, query 400, body 415/413/400, record 404, If-Match) and hands the write
+ * over as an operation list of one: the write-operation processor (writes/processor.ts) runs it, as it
+ * runs each of an atomic request's operations, in one transaction (`handlers/shared/write-handler.ts`,
+ * with Idempotency-Key for POST and PATCH). The answer is the record as a read shows it to this key, at
+ * its URL.
  */
-import { createDocumentLock } from '../database/document-lock';
 import { takesLocale, type Projection } from '../grants/projection';
 import { assertNoBody, readJsonBody } from '../http/body';
-import { IF_MATCH_HEADER, entityTagOf, ifMatchHolds, parseIfMatch, type IfMatch } from '../http/entity-tags';
+import { IF_MATCH_HEADER, entityTagOf, ifMatchHolds, parseIfMatch } from '../http/entity-tags';
 import { apiError } from '../http/errors';
 import { headerValue } from '../http/headers';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
 import { writeHandler, type Execution } from './shared/write-handler';
-import { parseWriteQuery } from '../query/parse';
 import { resourcePath } from '../registry/paths';
 import type { ResourceAccess } from '../services/access';
 import type { WriteTarget } from '../services/writes/target';
 import { recordDocument } from '../serialize/document';
 import type { RecordObject } from '../serialize/record';
-import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
-import { planAttributes } from '../write/attributes';
-import { findRecord, findSingleton } from './shared/find-record';
-import { explainWrite, loadWritten as load, refuseCutComponentLists } from './shared/read-back';
+import { parseResourceDocument, type ResourceObject } from '../write/resource-object';
+import { findRecord, findSingleton } from '../read/find-record';
+import { explainWrite } from '../writes/read-back';
+import { writeTargetOf, type RecordRef, type WriteOperation } from '../writes/operation';
+import { createWriteProcessor } from '../writes/processor';
 import { getService } from '../utils/get-service';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -39,23 +40,9 @@ const nativeAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete
 const cmsAccess = (request: ApiRequest, action: 'create' | 'update' | 'delete') =>
   getService('access').cms(request.key, request.params.website!, request.params.collection!, action, { supports: request.supports });
 
-/**
- * The write's locale (the `locale` parameter, else the default) for localized resources, null otherwise;
- * and the language of the localized records its references name, which is the same locale, also for
- * resources that are not localized (as reads show their references).
- */
-const writeTarget = async (request: ApiRequest, access: ResourceAccess): Promise<WriteTarget> => {
-  const { resource } = access;
-  const locales = await getService('locales').get();
-  const { locale } = parseWriteQuery(request.query, { locales: takesLocale(access.projection) ? locales.codes : null });
-  const language = locale ?? locales.defaultLocale;
-  return {
-    key: request.key,
-    projection: access.projection,
-    locale: resource.localized ? language : null,
-    language,
-  };
-};
+/** The write's locale (the `locale` parameter, else the default): writes/operation.ts. */
+const writeTarget = async (request: ApiRequest, access: ResourceAccess): Promise<WriteTarget> =>
+  writeTargetOf(request.key, access, request.query, await getService('locales').get());
 
 /** Where a record is read: by slug where the resource takes slugs, else by id; in the write's locale when one was asked for. */
 const recordUrl = (request: ApiRequest, target: WriteTarget, record: { id: string; meta: { slug: string | null } }): string => {
@@ -93,124 +80,98 @@ const plainReadUrls = (request: ApiRequest, projection: Projection, record: Reco
 };
 
 /**
- * 412 unless If-Match holds for the record as it is now, read inside the write's transaction with its rows
- * locked (database/document-lock.ts). A tag holds
- * when it is the ETag of the record's plain GET document for this key, read at any of its URLs (the
- * entity tags of every representation of it, coded or not: http/entity-tags.ts), which is also the ETag
- * the previous write's answer carried.
+ * If-Match as the processor's precondition: 412 unless it holds for the record as it is now, read inside
+ * the write's transaction with its rows locked (database/document-lock.ts), so that no other write changes
+ * it between this check and this write. A tag holds when it is the ETag of the record's plain GET document
+ * for this key, read at any of its URLs (the entity tags of every representation of it, coded or not:
+ * http/entity-tags.ts), which is also the ETag the previous write's answer carried. None without tags.
  */
-const assertIfMatch = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string, ifMatch: IfMatch) => {
-  if (ifMatch.kind !== 'tags') return;
-  // Held until the write commits: no other write changes the record between this check and this write.
-  await lockDocument()(access.resource.uid, documentId);
-  const data = await load(request, access, target, documentId);
-  const current = data
-    ? plainReadUrls(request, access.projection, data).map((selfUrl) =>
-        entityTagOf(JSON.stringify(recordDocument({ selfUrl, resource: access.resource, fields: access.projection.fields, data }))),
-      )
-    : [];
-  if (ifMatchHolds(ifMatch, current)) return;
-  throw apiError(412, 'The record has changed since the ETag sent in If-Match was served: read it again, then retry with its new ETag.', {
-    source: { header: IF_MATCH_HEADER },
-    reason: 'precondition_failed',
-  });
-};
-
-let documentLock: ReturnType<typeof createDocumentLock> | null = null;
-const lockDocument = () => (documentLock ??= createDocumentLock(strapi));
-
-const ifMatchOf = (request: ApiRequest): IfMatch => parseIfMatch(headerValue(request.headers, 'if-match'));
-
-const recordResponse = async (
-  request: ApiRequest,
-  access: ResourceAccess,
-  target: WriteTarget,
-  documentId: string,
-  status: 200 | 201,
-): Promise<ApiResponse> => {
-  const data = await load(request, access, target, documentId);
-  // Just written in this transaction: not finding it is a server fault, and rolls the write back.
-  if (!data) throw new Error(`${access.resource.id}: record ${documentId} was written but cannot be read back.`);
-  const url = recordUrl(request, target, data);
-  return {
-    status,
-    ...(status === 201 ? { headers: { Location: url } } : {}),
-    body: recordDocument({ selfUrl: url, resource: access.resource, fields: access.projection.fields, data }),
+const ifMatchOf = (request: ApiRequest, access: ResourceAccess): WriteOperation['precondition'] => {
+  const ifMatch = parseIfMatch(headerValue(request.headers, 'if-match'));
+  if (ifMatch.kind !== 'tags') return null;
+  return (current) => {
+    const tags = current
+      ? plainReadUrls(request, access.projection, current).map((selfUrl) =>
+          entityTagOf(
+            JSON.stringify(recordDocument({ selfUrl, resource: access.resource, fields: access.projection.fields, data: current })),
+          ),
+        )
+      : [];
+    if (ifMatchHolds(ifMatch, tags)) return;
+    throw apiError(412, 'The record has changed since the ETag sent in If-Match was served: read it again, then retry with its new ETag.', {
+      source: { header: IF_MATCH_HEADER },
+      reason: 'precondition_failed',
+    });
   };
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// The three writes
+// The three writes: an operation list of one
 // ---------------------------------------------------------------------------------------------------------
+
+type SingleWrite = {
+  op: WriteOperation['op'];
+  access: ResourceAccess;
+  target: WriteTarget;
+  ref: RecordRef | null;
+  data: ResourceObject | null;
+  precondition: WriteOperation['precondition'];
+};
+
+/** The operation run by the processor, as a list of one; its result answered as the single write answers. */
+const executeOne = (request: ApiRequest, write: SingleWrite, body: unknown): Execution => ({
+  body,
+  explain: explainWrite(write.access),
+  execute: async (): Promise<ApiResponse> => {
+    const processor = createWriteProcessor(request, { localIds: false, batchReadBacks: false });
+    await processor.process({ ...write, lid: null, types: [] });
+    const [{ data }] = (await processor.finish()) as [{ data: RecordObject | null }];
+    if (data === null) return { kind: 'empty', status: 204 };
+    const { access, target } = write;
+    const url = recordUrl(request, target, data);
+    const status = write.op === 'add' ? 201 : 200;
+    return {
+      kind: 'document',
+      status,
+      ...(status === 201 ? { headers: { Location: url } } : {}),
+      document: recordDocument({ selfUrl: url, resource: access.resource, fields: access.projection.fields, data }),
+    };
+  },
+});
 
 const prepareCreate = async (request: ApiRequest, access: ResourceAccess): Promise<Execution> => {
   const target = await writeTarget(request, access);
   const body = await readJsonBody(request);
-  const object = parseResourceDocument(body);
-  return {
-    body,
-    explain: explainWrite(access),
-    execute: async () => {
-      assertDocumentTarget(object, { type: access.resource.slug, id: null });
-      const documentId = await getService('writes').create(target, planAttributes(access.projection, object.attributes));
-      return recordResponse(request, access, target, documentId, 201);
-    },
-  };
+  const data = parseResourceDocument(body);
+  return executeOne(request, { op: 'add', access, target, ref: null, data, precondition: null }, body);
 };
 
 const prepareUpdate = async (request: ApiRequest, access: ResourceAccess, identifier: string | null): Promise<Execution> => {
-  const ifMatch = ifMatchOf(request);
+  const precondition = ifMatchOf(request, access);
   const target = await writeTarget(request, access);
   const record =
     identifier === null
       ? await findSingleton(target.projection, target.locale)
       : await findRecord(target.projection, identifier, target.locale);
   const body = await readJsonBody(request);
-  const object = parseResourceDocument(body);
-  return {
+  const data = parseResourceDocument(body);
+  return executeOne(
+    request,
+    { op: 'update', access, target, ref: { by: 'document', documentId: record.documentId }, data, precondition },
     body,
-    explain: explainWrite(access),
-    execute: async () => {
-      assertDocumentTarget(object, { type: access.resource.slug, id: record.documentId });
-      await assertIfMatch(request, access, target, record.documentId, ifMatch);
-      await refuseCutComponentLists(request, access, target, record.documentId, object.attributes);
-      await getService('writes').update(target, record.documentId, planAttributes(access.projection, object.attributes));
-      return recordResponse(request, access, target, record.documentId, 200);
-    },
-  };
+  );
 };
 
 const prepareDelete = async (request: ApiRequest, access: ResourceAccess, identifier: string): Promise<Execution> => {
   assertNoBody(request);
-  const ifMatch = ifMatchOf(request);
+  const precondition = ifMatchOf(request, access);
   const target = await writeTarget(request, access);
   const record = await findRecord(target.projection, identifier, target.locale);
-  return {
-    body: null,
-    explain: explainWrite(access),
-    execute: async () => {
-      await assertIfMatch(request, access, target, record.documentId, ifMatch);
-      const writes = getService('writes');
-      if (access.resource.deleteMode === 'remove') {
-        await writes.remove(target, record.documentId);
-        return { status: 204 };
-      }
-      // Archived: the record as it was last shown, now without a publication date; it leaves reads.
-      const data = await load(request, access, target, record.documentId);
-      if (!data) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
-      await writes.archive(target, record.documentId);
-      const archived = { ...data, meta: { ...data.meta, publishedAt: null } };
-      return {
-        status: 200,
-        body: recordDocument({
-          selfUrl: recordUrl(request, target, data),
-          resource: access.resource,
-          fields: access.projection.fields,
-          data: archived,
-        }),
-      };
-    },
-  };
+  return executeOne(
+    request,
+    { op: 'remove', access, target, ref: { by: 'document', documentId: record.documentId }, data: null, precondition },
+    null,
+  );
 };
 
 // ---------------------------------------------------------------------------------------------------------

@@ -86,20 +86,10 @@ export type ApiRequest = PublicRequest & {
   supports: (resource: Resource) => void;
 };
 
-export type ApiResponse = {
+/** What every answer has, whatever its body. */
+type ResponseHead = {
   status: number;
-  /** A JSON:API document, serialized by the edge. */
-  body?: unknown;
-  /** The body already serialized (replays send stored bytes as they are); wins over `body`. */
-  rawBody?: string;
-  /**
-   * Bytes sent as they are (files, not documents), under the handler's own Content-Type and
-   * Content-Length headers. A stream is closed by the edge when the response ends, HEAD included.
-   */
-  content?: Readable | Buffer;
   headers?: Record<string, string>;
-  /** A body serialized already, sent as is with its media type (the OpenAPI document, a page written as bytes). */
-  raw?: { type: string; text: string | Buffer };
   /** The strong entity tag of the identity bytes, when the handler has it already (a cached document). */
   etag?: string;
   /** Cache-Tag values of a read (http/cache-tags.ts). */
@@ -107,6 +97,21 @@ export type ApiResponse = {
   /** `Cache-Control: no-store` even on a 200 read, whatever the key's policy (draft reads, contract section 15). */
   noStore?: boolean;
 };
+
+/**
+ * A handler's answer, one variant per kind of body (http/respond.ts switches on `kind`):
+ * - `empty`: no body (204, a preflight, a 304 of a file);
+ * - `document`: a JSON:API document, serialized by the edge (in chunks, http/json-chunks.ts);
+ * - `serialized`: a body serialized already, sent as is with its media type (a replay's stored bytes, the
+ *   OpenAPI document, a page written as bytes);
+ * - `file`: bytes sent as they are (files, not documents), under the handler's own Content-Type and
+ *   Content-Length headers. A stream is closed by the edge when the response ends, HEAD included.
+ */
+export type ApiResponse =
+  | (ResponseHead & { kind: 'empty' })
+  | (ResponseHead & { kind: 'document'; document: unknown })
+  | (ResponseHead & { kind: 'serialized'; type: string; bytes: string | Buffer })
+  | (ResponseHead & { kind: 'file'; content: Readable | Buffer });
 
 export type Handler = (request: ApiRequest) => Promise<ApiResponse>;
 

@@ -15,7 +15,7 @@
  * 4. If-None-Match on a 200 to GET or HEAD that matches: 304 without a body, with the headers the 200
  *    would have had (ETag, Cache-Control, Vary, Cache-Tag).
  *
- * Files (`content`: assets) are sent as their handler prepared them.
+ * Files (`kind: 'file'`: assets) are sent as their handler prepared them.
  */
 import { Readable } from 'node:stream';
 import type { CachePolicy } from '../config/cache-policy';
@@ -64,13 +64,20 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
  * JSON.stringify's. A small document is one chunk.
  */
 const serialized = async (response: ApiResponse): Promise<{ type: string; chunks: Buffer[]; length: number } | null> => {
-  const whole = (type: string, bytes: Buffer) => ({ type, chunks: [bytes], length: bytes.length });
-  if (response.raw)
-    return whole(response.raw.type, Buffer.isBuffer(response.raw.text) ? response.raw.text : Buffer.from(response.raw.text));
-  if (response.rawBody !== undefined) return whole(JSONAPI_MEDIA_TYPE, Buffer.from(response.rawBody));
-  if (response.body === undefined) return null;
-  const chunks = await serializeInChunks(response.body);
-  return { type: JSONAPI_MEDIA_TYPE, chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+  switch (response.kind) {
+    case 'serialized': {
+      const bytes = Buffer.isBuffer(response.bytes) ? response.bytes : Buffer.from(response.bytes);
+      return { type: response.type, chunks: [bytes], length: bytes.length };
+    }
+    case 'document': {
+      const chunks = await serializeInChunks(response.document);
+      return { type: JSONAPI_MEDIA_TYPE, chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+    }
+    // Files leave before (`prepareResponse`).
+    case 'empty':
+    case 'file':
+      return null;
+  }
 };
 
 /** The bytes of chunks as koa sends them: one Buffer, or a stream of the chunks (not copied into one). */
@@ -89,7 +96,7 @@ export const prepareResponse = (response: ApiResponse, context: ResponseContext)
     if (name.toLowerCase() === 'vary') vary.push(...value.split(',').map((field) => field.trim()));
     else headers[name] = value;
   }
-  if (response.content !== undefined) return Promise.resolve({ status: response.status, headers, vary, body: response.content });
+  if (response.kind === 'file') return Promise.resolve({ status: response.status, headers, vary, body: response.content });
 
   const keyed = context.cachePolicy !== undefined;
   const cachedRead = keyed && isRead(context.method) && response.status === 200;

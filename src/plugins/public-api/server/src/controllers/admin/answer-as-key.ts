@@ -8,10 +8,24 @@ import type { PreviewAnswer } from '../../../../shared/contracts/preview';
 import { errorDocument, isApiError } from '../../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../../http/media-types';
 import { createRouter } from '../../http/router';
+import type { ApiResponse } from '../../http/request';
 import type { ApiKey } from '../../keys/types';
 import { assertMethodOf, contentApiRoutes, handlerOf } from '../../routes/content-api';
 
 const router = createRouter(contentApiRoutes);
+
+/** The document of an answer, as the admin shows it; the OpenAPI document comes serialized already (it is cached as bytes). */
+const previewBody = (response: ApiResponse): unknown => {
+  switch (response.kind) {
+    case 'document':
+      return response.document ?? null;
+    case 'serialized':
+      return JSON.parse(response.bytes.toString()) as unknown;
+    case 'empty':
+    case 'file':
+      return null;
+  }
+};
 
 /** `GET <path>` as `key`; null when the API has no endpoint there (yet). */
 export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): Promise<PreviewAnswer | null> => {
@@ -41,9 +55,7 @@ export const answerAsKey = async (key: ApiKey, path: string, baseUrl: string): P
       assertExpansionRoom: async () => undefined,
       charge: async () => undefined,
     });
-    // The OpenAPI document comes serialized already (it is cached as bytes).
-    const body = response.raw ? (JSON.parse(response.raw.text.toString()) as unknown) : response.body;
-    return { status: response.status, body: body ?? null };
+    return { status: response.status, body: previewBody(response) };
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status === 404) return null;

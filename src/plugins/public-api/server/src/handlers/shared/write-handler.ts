@@ -24,6 +24,7 @@ import { createWriteTurns, type WriteTurns } from '../../database/write-turns';
 import { asWriteWork, yieldBetweenStatements } from '../../database/yielding-writes';
 import { ApiError, apiError, errorDocument } from '../../http/errors';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, parseIdempotencyKey } from '../../http/idempotency';
+import { JSONAPI_MEDIA_TYPE } from '../../http/media-types';
 import { grantsFingerprint, isStoredStatus, requestFingerprint } from '../../idempotency/request';
 import type { ApiRequest, ApiResponse, Handler } from '../../http/request';
 import type { RequestCost } from '../../http/request-cost';
@@ -51,17 +52,30 @@ export type WriteHandlerOptions = {
   idempotent: boolean;
 };
 
+/** The bytes of a write's answer, as they are stored for replays: a document, or none. */
+const bodyOf = (response: ApiResponse): string | null => {
+  switch (response.kind) {
+    case 'document':
+      return JSON.stringify(response.document);
+    case 'serialized':
+      return response.bytes.toString();
+    case 'empty':
+      return null;
+    case 'file':
+      throw new Error('A write answers with a document, never a file.');
+  }
+};
+
 const serialize = (response: ApiResponse): StoredResponse => ({
   status: response.status,
   headers: response.headers ?? {},
-  body: response.rawBody ?? (response.body === undefined ? null : JSON.stringify(response.body)),
+  body: bodyOf(response),
 });
 
-const asResponse = (stored: StoredResponse): ApiResponse => ({
-  status: stored.status,
-  headers: stored.headers,
-  ...(stored.body === null ? {} : { rawBody: stored.body }),
-});
+const asResponse = (stored: StoredResponse): ApiResponse =>
+  stored.body === null
+    ? { kind: 'empty', status: stored.status, headers: stored.headers }
+    : { kind: 'serialized', status: stored.status, headers: stored.headers, type: JSONAPI_MEDIA_TYPE, bytes: stored.body };
 
 const errorResponse = (error: ApiError): StoredResponse => ({
   status: error.status,

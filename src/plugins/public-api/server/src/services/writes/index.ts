@@ -14,7 +14,8 @@
  * value (`withPointers`).
  */
 import type { Core } from '@strapi/strapi';
-import { apiError } from '../../http/errors';
+import { recordNotFound } from '../../read/find-record';
+import { createDocumentLock } from '../../database/document-lock';
 import type { AttributePlan } from '../../write/attributes';
 import { withPointers } from '../../write/violations';
 import { getService } from '../../utils/get-service';
@@ -33,7 +34,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       unpublish: (params: Record<string, unknown>) => Promise<unknown>;
     };
 
+  const lockDocument = createDocumentLock(strapi);
+
   return {
+    /**
+     * Holds the record's rows against other writers until the write's transaction ends
+     * (database/document-lock.ts): what the write checked before it writes (If-Match) stays true.
+     */
+    lock(uid: string, documentId: string): Promise<void> {
+      return lockDocument(uid, documentId);
+    },
+
     /** A new record, published. Returns its documentId. */
     async create(target: WriteTarget, plan: AttributePlan): Promise<string> {
       const problems = [...plan.problems, ...listChangesOnCreate(plan.fields)];
@@ -56,7 +67,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const resource = target.projection.resource;
       const targetField = resource.slugAttribute ? getService('slugs').sourceFieldOf(resource.uid, resource.slugAttribute) : undefined;
       const versions = await versionsOf(strapi, resource, documentId, target.locale, targetField ? [targetField] : []);
-      if (!versions.published) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+      if (!versions.published) throw recordNotFound();
       const data = await dataOf(strapi, target, plan, versions.published.id);
       await applySlug(target, data, { documentId, values: versions.draft ?? versions.published });
       // Only references were sent, each list as reads show it: nothing is written or published, not even a date.
@@ -65,7 +76,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const updated = await documents(resource.uid)
         .update({ documentId, data, status: 'published', ...localeParam(target) })
         .catch((error: unknown) => Promise.reject(withPointers(error, plan.fields)));
-      if (!updated) throw apiError(404, 'No record exists at this path.', { reason: 'record_not_found' });
+      if (!updated) throw recordNotFound();
     },
 
     /** Removes the record in the write's locale (for resources that are not localized: the record). */

@@ -3,17 +3,16 @@
  * richtext and current images with URLs below the request's base URL. Reads and the read-back of a write
  * load through it alike, so a write answers with the record exactly as a read shows it.
  */
-import { pluginConfig } from '../../config';
-import { derivedKeys } from '../../keys/derived';
-import type { Fieldsets, ReadStatus } from '../../query/types';
-import type { LoadContext, RecordSource } from '../../read/load';
-import type { FileRow } from '../../serialize/rows';
-import { assetObject } from '../../serialize/assets';
-import { createRecordTextCache, objectId, type RecordTextCache } from '../../serialize/record-texts';
-import { createRichtextReader, withCurrentImages } from '../../serialize/richtext-read';
-import type { ResourceAccess } from '../../services/access';
-import type { ApiRequest } from '../../http/request';
-import { getService } from '../../utils/get-service';
+import { pluginConfig } from '../config';
+import { derivedKeys } from '../keys/derived';
+import type { Fieldsets, ReadStatus } from '../query/types';
+import type { LoadContext, RecordSource } from './load';
+import type { FileRow } from '../serialize/rows';
+import { assetObject } from '../serialize/assets';
+import { createRecordTextCache, objectId, type RecordTextCache } from '../serialize/record-texts';
+import { createRichtextReader, withCurrentImages } from '../serialize/richtext-read';
+import type { ResourceAccess } from '../services/access';
+import { getService } from '../utils/get-service';
 
 const readRichtext = createRichtextReader();
 
@@ -24,6 +23,9 @@ const recordCache = (chars: number): RecordTextCache | undefined => {
   if (recordTexts?.chars !== chars) recordTexts = { chars, cache: chars > 0 ? createRecordTextCache(chars) : undefined };
   return recordTexts.cache;
 };
+
+/** Where the records are shown: asset and image URLs are below the request's base URL. */
+export type LoadOrigin = { baseUrl: string };
 
 const NO_FIELDSETS: Fieldsets = new Map();
 
@@ -53,7 +55,7 @@ const recordSource = (status: ReadStatus): RecordSource => {
  * read's fallback list.
  */
 export const loadContext = (
-  request: ApiRequest,
+  origin: LoadOrigin,
   access: ResourceAccess,
   language: string,
   fieldsets: Fieldsets = NO_FIELDSETS,
@@ -69,10 +71,10 @@ export const loadContext = (
     fallback,
     projectionOf: access.projectionOf,
     fieldsets,
-    asset: (file: FileRow) => assetObject(request.baseUrl, asset, file),
-    richtext: (raw, identity) => readRichtext(raw, request.baseUrl, asset, identity),
-    currentImages: (doc, files) => withCurrentImages(doc, files, request.baseUrl, asset),
+    asset: (file: FileRow) => assetObject(origin.baseUrl, asset, file),
+    richtext: (raw, identity) => readRichtext(raw, origin.baseUrl, asset, identity),
+    currentImages: (doc, files) => withCurrentImages(doc, files, origin.baseUrl, asset),
     // A record's asset and image URLs are below the base URL and signed with the asset key.
-    kept: cache && { cache, partition: `${request.baseUrl}\u0001${objectId(asset)}` },
+    kept: cache && { cache, partition: `${origin.baseUrl}\u0001${objectId(asset)}` },
   };
 };

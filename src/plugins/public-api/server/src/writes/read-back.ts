@@ -1,27 +1,44 @@
 /**
- * What a write answers with and how it explains a refusal, shared by the single writes (handlers/writes.ts)
- * and atomic operations (handlers/operations.ts): the record read back as a read shows it to this key,
- * inside the write's transaction through the read path itself, and Strapi's refusals told in the fields the
- * key sees.
+ * What a write answers with and how it explains a refusal (the write-operation processor, writes/processor.ts):
+ * the record read back as a read shows it to this key, inside the write's transaction through the read
+ * path itself, and Strapi's refusals told in the fields the key sees.
  */
-import type { Projection } from '../../grants/projection';
-import { COMPONENT_FIELD_TYPES } from '../../fields/table';
-import { apiError, type ApiError } from '../../http/errors';
-import type { ApiRequest } from '../../http/request';
-import { loadRecords } from '../../read/load';
-import type { RecordObject } from '../../serialize/record';
-import type { ResourceAccess } from '../../services/access';
-import type { WriteTarget } from '../../services/writes/target';
-import { apiErrorOfWrite, type ViolationScope } from '../../write/violations';
-import { getService } from '../../utils/get-service';
-import { loadContext } from './load-context';
+import type { Projection } from '../grants/projection';
+import { COMPONENT_FIELD_TYPES } from '../fields/table';
+import { apiError, type ApiError } from '../http/errors';
+import { loadRecords } from '../read/load';
+import type { RecordObject } from '../serialize/record';
+import type { ResourceAccess } from '../services/access';
+import type { WriteTarget } from '../services/writes/target';
+import { apiErrorOfWrite, type ViolationScope } from '../write/violations';
+import { getService } from '../utils/get-service';
+import { loadContext, type LoadOrigin } from '../read/load-context';
 
 /** The record as a read shows it to this key, read inside the write's transaction; null when it is not (or no longer) visible. */
-export const loadWritten = async (request: ApiRequest, access: ResourceAccess, target: WriteTarget, documentId: string) => {
+export const loadWritten = async (origin: LoadOrigin, access: ResourceAccess, target: WriteTarget, documentId: string) => {
   const row = await getService('records').byDocumentId(access.projection, documentId, { locale: target.locale });
   if (!row) return null;
-  const [data] = await loadRecords(loadContext(request, access, target.language), access.projection, [row], []);
+  const [data] = await loadRecords(loadContext(origin, access, target.language), access.projection, [row], []);
   return data!;
+};
+
+/**
+ * A record just written in this transaction that cannot be read back: a server fault (500, logged), which
+ * rolls the whole write back.
+ */
+export const notReadBack = (resourceId: string, documentId: string): Error =>
+  new Error(`${resourceId}: record ${documentId} was written but cannot be read back.`);
+
+/** The record just written, as `loadWritten` shows it; not finding it is a server fault (`notReadBack`). */
+export const readBack = async (
+  origin: LoadOrigin,
+  access: ResourceAccess,
+  target: WriteTarget,
+  documentId: string,
+): Promise<RecordObject> => {
+  const data = await loadWritten(origin, access, target, documentId);
+  if (!data) throw notReadBack(access.resource.id, documentId);
+  return data;
 };
 
 /**
@@ -30,13 +47,13 @@ export const loadWritten = async (request: ApiRequest, access: ResourceAccess, t
  * document id; a record that is not visible is missing.
  */
 export const loadWrittenMany = async (
-  request: ApiRequest,
+  origin: LoadOrigin,
   access: ResourceAccess,
   target: WriteTarget,
   documentIds: readonly string[],
 ): Promise<Map<string, RecordObject>> => {
   const rows = await getService('records').byDocumentIds(access.projection, [...new Set(documentIds)], { locale: target.locale });
-  const data = await loadRecords(loadContext(request, access, target.language), access.projection, rows, []);
+  const data = await loadRecords(loadContext(origin, access, target.language), access.projection, rows, []);
   return new Map(rows.map((row, index) => [row.documentId, data[index]!]));
 };
 
@@ -48,7 +65,7 @@ export const loadWrittenMany = async (
  * not; the record is read (inside the write's transaction) only when such a field is sent.
  */
 export const refuseCutComponentLists = async (
-  request: ApiRequest,
+  origin: LoadOrigin,
   access: ResourceAccess,
   target: WriteTarget,
   documentId: string,
@@ -58,7 +75,7 @@ export const refuseCutComponentLists = async (
     (field) => COMPONENT_FIELD_TYPES.has(field.type) && attributes !== undefined && Object.hasOwn(attributes, field.key),
   );
   if (sent.length === 0) return;
-  const cut = new Set((await loadWritten(request, access, target, documentId))?.meta.truncated ?? []);
+  const cut = new Set((await loadWritten(origin, access, target, documentId))?.meta.truncated ?? []);
   for (const field of sent) {
     if (!cut.has(field.key)) continue;
     throw apiError(
