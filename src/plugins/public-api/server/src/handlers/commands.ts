@@ -24,7 +24,7 @@ import { MAX_INPUT_PROBLEMS, inputProblems, orderedProblems, violationProblems }
 import { CommandViolations, type CommandContext, type ReceivedFile } from '../commands/types';
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
 import { JSONAPI } from '../http/jsonapi';
-import { apiError, apiErrors, type ErrorObject } from '../http/errors';
+import { apiError, apiErrors, type ErrorObject, type ReasonOf } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
 import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
 import { FILE_KINDS, KIND_HEAD_BYTES, kindOfHead, sniffFileKind, type FileKind } from '../uploads/file-kind';
@@ -102,7 +102,7 @@ type CommandBody = {
   fingerprint: unknown;
 };
 
-const malformed = (detail: string, reason: string) => apiError(400, detail, { reason });
+const malformed = (detail: string, reason: ReasonOf<400>) => apiError(400, detail, { reason });
 
 const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   const fields = body.fields.data ?? [];

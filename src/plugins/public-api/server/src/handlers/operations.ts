@@ -16,7 +16,7 @@
  */
 import { pluginConfig } from '../config';
 import { mayWrite, takesLocale, type Projection } from '../grants/projection';
-import { ApiError, apiError, apiErrors } from '../http/errors';
+import { ApiError, apiError, apiErrors, type ReasonOf } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
@@ -92,7 +92,7 @@ const assertNoIfMatch = (request: ApiRequest): void => {
 const supportsOperation =
   (operation: AtomicOperation) =>
   (resource: Resource): void => {
-    const refuse = (detail: string, reason: string, at = '/op') => {
+    const refuse = (detail: string, reason: ReasonOf<400>, at = '/op') => {
       throw apiError(400, detail, { source: { pointer: at }, reason });
     };
     if (resource.mode === 'singleton') {

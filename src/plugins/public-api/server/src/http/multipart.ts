@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import formidable from 'formidable';
 import { MAX_BODY_BYTES } from './body';
-import { apiError } from './errors';
+import { apiError, type ReasonOf } from './errors';
 import { headerValue } from './headers';
 import { parseMediaRanges } from './media-types';
 import type { ApiRequest } from './request';
@@ -33,7 +33,7 @@ export type MultipartBody = {
 export const isMultipart = (request: ApiRequest): boolean =>
   parseMediaRanges(headerValue(request.headers, 'content-type') ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
 
-const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileBytes: number) => string }> = {
+const FORMIDABLE_TOO_LARGE: Record<number, { reason: ReasonOf<413>; detail: (maxFileBytes: number) => string }> = {
   1009: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
   1016: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
   1006: { reason: 'body_too_large', detail: () => `The form fields together may be at most ${MAX_BODY_BYTES} bytes (1 MiB).` },
