@@ -3,8 +3,7 @@
  * the request document (contract sections 8 and 10). Pure.
  */
 import type { z } from 'zod';
-import { commandReason, type CommandReason } from '../http/error-reasons';
-import { errorObject, type ErrorObject, type ReasonOf } from '../http/errors';
+import { commandReason, errorObject, type CommandReason, type ErrorObject, type ReasonOf } from '../http/errors';
 import { echo } from '../query/problems';
 import { attributePointer } from '../write/pointer';
 import type { CommandViolation } from './types';

@@ -4,7 +4,8 @@
  */
 import type { CommandReason, ReasonOf } from './error-reasons';
 
-export type { ErrorReason, ReasonOf } from './error-reasons';
+export { commandReason } from './error-reasons';
+export type { CommandReason, ErrorReason, ReasonOf } from './error-reasons';
 
 export const ERROR_STATUSES = {
   400: { code: 'bad_request', title: 'Bad Request' },
