@@ -94,7 +94,7 @@ describe('the table of error reasons', () => {
           errors: {
             items: reasonsOfStatus.length
               ? { properties: { meta: { properties: { reason: { enum: reasonsOfStatus } } } } }
-              : { not: { required: ['meta'] } },
+              : { properties: { meta: { not: {}, description: 'Errors of this status carry no reason.' } } },
           },
         },
       });

@@ -43,6 +43,7 @@ import { explainWrite, loadWritten, loadWrittenMany, refuseCutComponentLists } f
 import { withDeferredCreates } from '../services/journal/deferred';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { getService } from '../utils/get-service';
+import { isComponentField, isRelationField } from '../fields/items';
 
 const ACTIONS = { add: 'create', update: 'update', remove: 'delete' } as const;
 
@@ -193,7 +194,7 @@ const assertTypes = (step: Step): void => {
 const relationTargets = (projection: Projection, fields: readonly Field[]): RelationTarget[] =>
   fields.flatMap((field) => {
     const target = projection.targets.get(field.key);
-    return (field.type === 'relation' || field.type === 'relations') && target ? [{ key: field.key, resourceId: target.id }] : [];
+    return isRelationField(field) && target ? [{ key: field.key, resourceId: target.id }] : [];
   });
 
 /**
@@ -204,7 +205,7 @@ const lidSites = (projection: Projection): LidSites => {
   const inside = new Map<string, LidSites>();
   const componentSites = (fields: readonly Field[]): ComponentSites[] =>
     fields.flatMap((field) =>
-      field.type === 'component' || field.type === 'components' || field.type === 'dynamiczone'
+      isComponentField(field)
         ? [
             {
               key: field.key,

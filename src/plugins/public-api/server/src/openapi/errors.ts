@@ -111,7 +111,7 @@ const statusErrorDocument = (c: Components, status: ErrorStatus): Schema => {
   const reasons = reasonsOf(status);
   const reason: Schema = reasons.length
     ? { properties: { meta: { properties: { reason: { enum: reasons } } } } }
-    : { not: { required: ['meta'] } };
+    : { properties: { meta: { not: {}, description: 'Errors of this status carry no reason.' } } };
   return { allOf: [errorDocument(c), { properties: { errors: { items: reason } } }] };
 };
 
