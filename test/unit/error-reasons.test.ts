@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ERROR_REASONS, reasonsOf, type ErrorReason } from '../../src/plugins/public-api/server/src/http/error-reasons';
 import { ERROR_STATUSES, apiError, errorObject, type ErrorStatus } from '../../src/plugins/public-api/server/src/http/errors';
-import { Components } from '../../src/plugins/public-api/server/src/openapi/components';
+import { Components } from '../../src/plugins/public-api/server/src/openapi/document-components';
 import { errorResponse } from '../../src/plugins/public-api/server/src/openapi/errors';
 
 const ROOT = join(__dirname, '../..');

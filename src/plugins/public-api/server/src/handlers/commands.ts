@@ -33,7 +33,7 @@ import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parameterError, echo } from '../query/problems';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
-import { unstorableProblems } from '../write/storable';
+import { unstorableProblems } from '../write/storable-values';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';
 import type { UploadSession, Workspace } from '../services/uploads';

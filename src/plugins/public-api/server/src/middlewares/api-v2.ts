@@ -4,7 +4,7 @@
  * One request, in order: host (400, http/base-url.ts) -> route (404, and 405 where a path's methods do
  * not depend on a resource) -> preflight -> Accept (406) -> key (401; a failure gets 429 once its client
  * address's failed authentications have spent their quota) -> the key's rate limit (429) -> origin (403) -> path and query
- * text (400, http/storable.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts; held until the
+ * text (400, http/storable-request.ts) -> a turn of the load gate (503 when shed, http/load-gate.ts; held until the
  * response has been sent) -> handler,
  * which finds the resource (404) and asks `request.supports`
  * (405 by the resource's mode) before the key's grants (403). Handlers read the body themselves
@@ -43,7 +43,7 @@ import type { RateLimit } from '../config/rate-limits';
 import type { ApiRequest, ApiResponse, PublicRequest } from '../http/request';
 import { prepareResponse, type OutgoingResponse } from '../http/respond';
 import { createRouter, methodNotAllowed, type Method, type RouteMatch } from '../http/router';
-import { assertStorableRequest } from '../http/storable';
+import { assertStorableRequest } from '../http/storable-request';
 import { bearerToken, parseKey } from '../keys/token';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';

@@ -9,7 +9,7 @@ import { inputJsonSchema, type CommandDefinition, type CommandEnvironment } from
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { MULTIPART_MEDIA_TYPE } from '../http/multipart';
 import { FILE_KINDS } from '../uploads/file-kind';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { pascal } from './names';
 import { jsonApi } from './envelope';
 import { commandInputErrorResponse, errorResponses } from './errors';

@@ -9,7 +9,7 @@ import { reasonsOf } from '../http/error-reasons';
 import { ERROR_STATUSES, type ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { operationStatuses } from '../http/statuses';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { jsonApi } from './envelope';
 import { object } from './schema';
 import type { Ref, ResponseObject, Schema } from './types';

@@ -4,7 +4,7 @@
  * (when there are any) and one per expanded field, whatever the number of rows, so a page of 100
  * records costs what a page of 5 does. A field a fieldset leaves out costs nothing.
  */
-import { shownProjection } from '../grants/fieldsets';
+import { shownProjection } from '../grants/fieldset-projection';
 import type { Projection } from '../grants/projection';
 import type { Fieldsets, IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';

@@ -1,6 +1,6 @@
 /**
  * What a write answers with and how it explains a refusal, shared by the single writes (handlers/writes.ts)
- * and atomic operations (handlers/operations.ts): the record read back as a read shows it to this key,
+ * and atomic operations (handlers/atomic-operations.ts): the record read back as a read shows it to this key,
  * inside the write's transaction through the read path itself, and Strapi's refusals told in the fields the
  * key sees.
  */
