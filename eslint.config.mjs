@@ -7,6 +7,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The field-type names no module outside server/src/fields/ may compare (the rule below). */
+const FIELD_TYPE_NAMES =
+  '/^(component|components|dynamiczone|relation|relations|media|images|files|richtext|markdown|tags|select|datetime)$/';
+
 export default tseslint.config(
   {
     ignores: [
@@ -51,6 +55,31 @@ export default tseslint.config(
     // The two rules of hooks. The plugin's other recommended rules are written for the React Compiler, which
     // Strapi's admin (React 18) does not use.
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // Field knowledge lives in server/src/fields/ (issue 36): elsewhere a field's kind is asked of its codec
+    // (fields/table.ts, fields/items.ts), a Strapi attribute's of fields/strapi-attributes.ts, never by
+    // comparing a `type` with their names. The names that are the plugin's field types or Strapi's structural attribute
+    // types; scalar names (string, text, number, date, image, ...) are other vocabularies' too (JSON
+    // Schema, richtext nodes).
+    files: ['src/plugins/public-api/server/src/**/*.ts'],
+    ignores: ['src/plugins/public-api/server/src/fields/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          ['left', 'right'],
+          ['right', 'left'],
+        ].map(([member, literal]) => ({
+          selector: `BinaryExpression[operator=/^[!=]==?$/][${member}.property.name='type'][${literal}.value=${FIELD_TYPE_NAMES}]`,
+          message: 'Compare no field-type name outside server/src/fields/: ask the field codecs (fields/table.ts, fields/items.ts).',
+        })),
+        {
+          selector: `SwitchStatement[discriminant.property.name='type'] > SwitchCase > Literal.test[value=${FIELD_TYPE_NAMES}]`,
+          message: 'Switch on no field-type name outside server/src/fields/: ask the field codecs (fields/table.ts, fields/items.ts).',
+        },
+      ],
+    },
   },
   {
     files: ['test/**/*.ts'],

@@ -9,7 +9,7 @@
  *   moment) is retried too when that is safe: reads, and writes that carry an Idempotency-Key (a retry
  *   gets the first answer again); other writes are never sent twice.
  * - Every request gets an `X-Request-Id` (HAProxy's unique id) unless it came with one; the instances
- *   trust it (IS_PROXIED=true) and log it (middlewares/operations.ts).
+ *   trust it (IS_PROXIED=true) and log it (middlewares/operator.ts).
  * - `/metrics` is private (docs/deployment.md): it names key ids and routes, and a token compared on every
  *   instance is one guess per request. The proxy answers it 404 itself, however the path is written
  *   (percent-encoded, in capitals, with extra slashes), and Prometheus scrapes each instance directly.

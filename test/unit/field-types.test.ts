@@ -30,7 +30,7 @@ import { TAGS_CUSTOM_FIELD } from '../../src/plugins/public-api/server/src/field
 import { allGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { project, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';
-import { Components } from '../../src/plugins/public-api/server/src/openapi/components';
+import { Components } from '../../src/plugins/public-api/server/src/openapi/document-components';
 import type { DocumentContext } from '../../src/plugins/public-api/server/src/openapi/context';
 import { fieldSchema, schemaKit } from '../../src/plugins/public-api/server/src/openapi/records';
 import type { Schema } from '../../src/plugins/public-api/server/src/openapi/types';

@@ -4,7 +4,7 @@
  * application's own content types.
  */
 import fc from 'fast-check';
-import { recordTypeTree, shownProjection } from '../../src/plugins/public-api/server/src/grants/fieldsets';
+import { recordTypeTree, shownProjection } from '../../src/plugins/public-api/server/src/grants/fieldset-projection';
 import { includeTree, project, queryVocabulary, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { resolveGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';
@@ -15,7 +15,7 @@ import {
   parseFieldset,
   returnedTypes,
   type ReturnedTypes,
-} from '../../src/plugins/public-api/server/src/query/fieldsets';
+} from '../../src/plugins/public-api/server/src/query/fields-parameter';
 import { parseCollectionQuery, parseRecordQuery } from '../../src/plugins/public-api/server/src/query/parse';
 import type { IncludeSpec, QueryVocabulary, RecordTypeTree } from '../../src/plugins/public-api/server/src/query/types';
 import type { Resource } from '../../src/plugins/public-api/server/src/registry/types';

@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { CommandDefinition } from '../../src/plugins/public-api/server/src/commands';
-import { recordTypeTree } from '../../src/plugins/public-api/server/src/grants/fieldsets';
+import { recordTypeTree } from '../../src/plugins/public-api/server/src/grants/fieldset-projection';
 import { includeTree, project, queryVocabulary } from '../../src/plugins/public-api/server/src/grants/projection';
 import { allGrants, resolveGrants } from '../../src/plugins/public-api/server/src/grants/resolve';
 import { targetResolver } from '../../src/plugins/public-api/server/src/grants/targets';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { winston } from '@strapi/logger';
 import { METRICS_NOT_HERE_BODY, METRICS_PATH_PATTERN, drainDelayFor, renderHaproxyConfig } from '../../scripts/lib/haproxy';
 import { instanceCount } from '../../scripts/cluster';
-import { validateOperationsConfig } from '../../src/plugins/public-api/server/src/config/operations';
+import { validateOperationsConfig } from '../../src/plugins/public-api/server/src/config/operator';
 import { addRequestIdsTo, currentRequestId, runInRequest } from '../../src/plugins/public-api/server/src/http/request-context';
 import { isSaneRequestId, requestIdOf } from '../../src/plugins/public-api/server/src/http/request-id';
 import { resolveLogFormat } from '../../src/settings/log-format';

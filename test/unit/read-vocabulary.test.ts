@@ -3,7 +3,7 @@
  * equal to what building it afresh gives, rebuilt for a new projection (new grants) and for a new locale
  * list.
  */
-import { recordTypeTree } from '../../src/plugins/public-api/server/src/grants/fieldsets';
+import { recordTypeTree } from '../../src/plugins/public-api/server/src/grants/fieldset-projection';
 import { includeTree, project, queryVocabulary, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { readTrees, readVocabulary } from '../../src/plugins/public-api/server/src/grants/read-vocabulary';
 import { resolveGrants } from '../../src/plugins/public-api/server/src/grants/resolve';

@@ -6,15 +6,15 @@
 import fc from 'fast-check';
 import { project, type Projection } from '../../src/plugins/public-api/server/src/grants/projection';
 import { ApiError, type ErrorObject } from '../../src/plugins/public-api/server/src/http/errors';
-import { assertStorableRequest } from '../../src/plugins/public-api/server/src/http/storable';
+import { assertStorableRequest } from '../../src/plugins/public-api/server/src/http/storable-request';
 import { parseInstant } from '../../src/plugins/public-api/server/src/fields/filter-kinds';
 import { parseFilter } from '../../src/plugins/public-api/server/src/query/filters';
 import type { FilterTarget } from '../../src/plugins/public-api/server/src/query/types';
 import { MAX_INSTANT, MIN_INSTANT, parseDate, parseDateTime } from '../../src/plugins/public-api/server/src/values/calendar';
 import { fitsColumn, numberColumnOf } from '../../src/plugins/public-api/server/src/values/numbers';
-import { isStorableText, unstorablePaths } from '../../src/plugins/public-api/server/src/values/storable';
+import { isStorableText, unstorablePaths } from '../../src/plugins/public-api/server/src/values/storable-text';
 import { planAttributes } from '../../src/plugins/public-api/server/src/write/attributes';
-import { unstorableProblems } from '../../src/plugins/public-api/server/src/write/storable';
+import { unstorableProblems } from '../../src/plugins/public-api/server/src/write/storable-values';
 import { attributePointer } from '../../src/plugins/public-api/server/src/write/pointer';
 import { demoResources } from '../helpers/registry';
 

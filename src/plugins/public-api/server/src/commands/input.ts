@@ -3,7 +3,7 @@
  * the request document (contract sections 8 and 10). Pure.
  */
 import type { z } from 'zod';
-import { errorObject, type ErrorObject } from '../http/errors';
+import { commandReason, errorObject, type CommandReason, type ErrorObject, type ReasonOf } from '../http/errors';
 import { echo } from '../query/problems';
 import { attributePointer } from '../write/pointer';
 import type { CommandViolation } from './types';
@@ -11,7 +11,7 @@ import type { CommandViolation } from './types';
 /** More problems than this in one answer help nobody; a crafted payload could produce thousands. */
 export const MAX_INPUT_PROBLEMS = 50;
 
-const problem = (path: (string | number)[], detail: string, reason: string): ErrorObject =>
+const problem = (path: (string | number)[], detail: string, reason: ReasonOf<422> | CommandReason): ErrorObject =>
   errorObject(422, detail, {
     source: { pointer: path.length ? attributePointer(String(path[0]), ...path.slice(1)) : '/data/attributes' },
     reason,
@@ -37,7 +37,7 @@ export const inputProblems = (issues: readonly z.core.$ZodIssue[], attributes: R
   });
 
 export const violationProblems = (violations: readonly CommandViolation[]): ErrorObject[] =>
-  violations.map((violation) => problem(violation.path, violation.message, violation.reason));
+  violations.map((violation) => problem(violation.path, violation.message, commandReason(violation.reason)));
 
 /** Problems in document order (by pointer), each once, at most MAX_INPUT_PROBLEMS. */
 export const orderedProblems = (problems: readonly ErrorObject[]): ErrorObject[] => {

@@ -8,7 +8,7 @@ import {
   type RateLimit,
   type RateLimitStore,
 } from './rate-limits';
-import { OPERATIONS_DEFAULTS, validateOperationsConfig, type OperationsConfig } from './operations';
+import { OPERATIONS_DEFAULTS, validateOperationsConfig, type OperationsConfig } from './operator';
 import { ALLOW_HTTP_LOOPBACK_VARIABLE } from './webhooks';
 import { nativeResourcesProblem, type NativeResourceConfig } from './native-resources';
 
@@ -102,7 +102,7 @@ export type PluginConfig = OperationsConfig & {
    */
   rateLimitLeaseMs: number;
   /**
-   * How long an atomic request's transaction may run (handlers/operations.ts): past it, checked between
+   * How long an atomic request's transaction may run (handlers/atomic-operations.ts): past it, checked between
    * operations, the whole request rolls back and is answered 503 with Retry-After. On SQLite, whose writes
    * run one at a time, this bounds how long another key's write waits behind one.
    */

@@ -5,7 +5,7 @@
  * 66 ms -> 11 s). The API's write transactions now take turns here first: one runs at a time, and the
  * next turn goes to the next key in rotation that has a write waiting, in the order each key sent them. A
  * key with many waiting writes gets one turn per round, like a key with one; a write waits at most one
- * turn per other key waiting, each turn bounded by the atomic time limit (handlers/operations.ts).
+ * turn per other key waiting, each turn bounded by the atomic time limit (handlers/atomic-operations.ts).
  *
  * Only the plugin's own write transactions take turns (handlers/shared/write-handler.ts); the admin's and
  * background writes (usage, rate counters held while the writer was busy) go to the pool as before, between

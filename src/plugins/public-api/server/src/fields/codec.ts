@@ -185,6 +185,12 @@ export type LinkCodec = CodecBase & {
 export type ComponentCodec = CodecBase & {
   storage: 'component';
   cardinality: 'one' | 'many';
+  /**
+   * Whether each item is a section that names its own component (a dynamic zone: `type` and `attributes`
+   * on reads and writes, `__component` in Strapi's data, the row's component type in the database), or
+   * every item is of the field's one component, its value its attributes.
+   */
+  sections: boolean;
   serialize: (items: readonly ComponentItem[]) => unknown;
 };
 

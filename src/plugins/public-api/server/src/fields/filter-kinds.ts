@@ -47,6 +47,9 @@ const relation: FilterKind = {
   schema: () => ({ type: 'string', minLength: 1, description: 'The id or slug of a related record.' }),
 };
 
+/** Whether a filter compares references to related records (`relation` and `relations` fields). */
+export const isRelationFilter = (target: { type: FilterType }): boolean => FILTER_KINDS[target.type] === relation;
+
 export const FILTER_KINDS: Record<FilterType, FilterKind> = {
   string: text,
   text,

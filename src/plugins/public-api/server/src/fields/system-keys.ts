@@ -6,6 +6,7 @@
 import type { Schema } from '../openapi/types';
 import type { FilterTarget } from '../query/types';
 import type { Resource } from '../registry/types';
+import type { RecordRow } from '../serialize/rows';
 import { toMillis, toNumber } from '../values/database';
 import type { SortValueKind } from './sort-kinds';
 
@@ -24,6 +25,13 @@ export type MetaEntry = {
 export type SystemKey = {
   /** The Strapi attribute that holds it on a resource, or undefined where the resource has none. */
   attribute: (resource: ResourceSystem) => string | undefined;
+  /** Its value on a record's row, as the read path selected it. */
+  row: (row: RecordRow) => unknown;
+  /**
+   * How it pages: `sortKind` is how it compares in SQL and travels in a cursor; the id is every order's
+   * tiebreaker (a cursor's last member), the others may be `sort` keys (SYSTEM_SORT_KEYS).
+   */
+  paging: 'tiebreaker' | 'sort';
   sortKind: SortValueKind;
   /** How `filter[key]` types its values, or null when the key is not filterable. */
   filter: FilterTarget | null;
@@ -33,8 +41,10 @@ export type SystemKey = {
 
 const UNIX_MILLIS: Schema = { type: 'integer', description: 'Unix milliseconds.' };
 
-const timestamp = (attribute: string, archived: Schema = UNIX_MILLIS): SystemKey => ({
+const timestamp = (attribute: 'createdAt' | 'updatedAt' | 'publishedAt', archived: Schema = UNIX_MILLIS): SystemKey => ({
   attribute: () => attribute,
+  row: (row) => row[attribute],
+  paging: 'sort',
   sortKind: 'datetime',
   filter: { type: 'datetime' },
   meta: { serialize: toMillis, schema: UNIX_MILLIS, archived },
@@ -42,9 +52,11 @@ const timestamp = (attribute: string, archived: Schema = UNIX_MILLIS): SystemKey
 
 /** In the order `meta` lists them. */
 export const SYSTEM_KEYS = {
-  id: { attribute: () => 'documentId', sortKind: 'text', filter: null, meta: null },
+  id: { attribute: () => 'documentId', row: (row) => row.documentId, paging: 'tiebreaker', sortKind: 'text', filter: null, meta: null },
   slug: {
     attribute: (resource) => resource.slugAttribute,
+    row: (row) => row.slug,
+    paging: 'sort',
     sortKind: 'text',
     filter: { type: 'string' },
     meta: {
@@ -55,6 +67,8 @@ export const SYSTEM_KEYS = {
   },
   sort: {
     attribute: (resource) => resource.sortAttribute,
+    row: (row) => row.sort,
+    paging: 'sort',
     sortKind: 'number',
     filter: null,
     meta: {

@@ -9,7 +9,7 @@
  */
 import type { IncludeTree, QueryVocabulary, RecordTypeTree } from '../query/types';
 import type { Resource } from '../registry/types';
-import { recordTypeTree } from './fieldsets';
+import { recordTypeTree } from './fieldset-projection';
 import { includeTree, queryVocabulary, type Projection } from './projection';
 
 export type ReadTrees = { include: IncludeTree; records: RecordTypeTree };

@@ -34,7 +34,7 @@ import {
 } from '../assets/transform-query';
 import { pluginConfig } from '../config';
 import { contentRange, decideRange, noneMatchHits, unsatisfiedRange } from '../http/conditional';
-import { apiError } from '../http/errors';
+import { apiError, type ReasonOf } from '../http/errors';
 import { headerValue } from '../http/headers';
 import type { ApiResponse, PublicHandler, PublicRequest } from '../http/request';
 import { contentIdentity } from '../assets/token';
@@ -57,7 +57,7 @@ const ENGINE = `sharp ${sharp.versions.sharp} vips ${sharp.versions.vips}`;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-const notFound = (reason: string) => apiError(404, 'No asset exists at this URL.', { reason });
+const notFound = (reason: ReasonOf<404>) => apiError(404, 'No asset exists at this URL.', { reason });
 
 const contentMissing = (file: StoredFile) => {
   // The record still points at a file whose bytes are gone: a fault for operators, a 404 for the client.

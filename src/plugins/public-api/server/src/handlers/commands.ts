@@ -25,7 +25,7 @@ import { CommandViolations, type CommandContext, type ReceivedFile } from '../co
 import { MAX_BODY_BYTES, parseJsonBytes, readJsonBody } from '../http/body';
 import { uploadUnits } from '../http/request-cost';
 import { JSONAPI } from '../http/jsonapi';
-import { apiError, apiErrors, type ErrorObject } from '../http/errors';
+import { apiError, apiErrors, type ErrorObject, type ReasonOf } from '../http/errors';
 import type { ApiRequest, Handler } from '../http/request';
 import { isMultipart, multipartBodyLimit, readMultipartBody, type MultipartBody } from '../http/multipart';
 import { FILE_KINDS, KIND_HEAD_BYTES, kindOfHead, sniffFileKind, type FileKind } from '../uploads/file-kind';
@@ -34,7 +34,7 @@ import type { KeyGrants } from '../grants/types';
 import { writeHandler, type Execution } from './shared/write-handler';
 import { parameterError, echo } from '../query/problems';
 import { assertDocumentTarget, parseResourceDocument } from '../write/resource-object';
-import { unstorableProblems } from '../write/storable';
+import { unstorableProblems } from '../write/storable-values';
 import { apiErrorOfWrite } from '../write/violations';
 import { getService } from '../utils/get-service';
 import type { UploadSession, Workspace } from '../services/uploads';
@@ -104,7 +104,7 @@ type CommandBody = {
   fingerprint: unknown;
 };
 
-const malformed = (detail: string, reason: string) => apiError(400, detail, { reason });
+const malformed = (detail: string, reason: ReasonOf<400>) => apiError(400, detail, { reason });
 
 const documentOfParts = async (body: MultipartBody): Promise<unknown> => {
   const fields = body.fields.data ?? [];

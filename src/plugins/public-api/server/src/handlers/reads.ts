@@ -1,7 +1,7 @@
 /**
  * The read endpoints: collection pages, single records and singletons, native and CMS alike.
  */
-import { shownProjection } from '../grants/fieldsets';
+import { shownProjection } from '../grants/fieldset-projection';
 import { takesLocale, type Projection } from '../grants/projection';
 import { readTrees, readVocabulary } from '../grants/read-vocabulary';
 import { recordTags } from '../http/cache-tags';

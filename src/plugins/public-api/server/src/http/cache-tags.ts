@@ -15,7 +15,8 @@
  * record purges `<resource>:<documentId>` and `<resource>:overflow`, and stays exact for every document
  * that fits.
  */
-import type { Resource } from '../registry/types';
+import type { FieldType, Resource } from '../registry/types';
+import { itemAttributesOf, itemComponentOf } from '../fields/items';
 
 export const MAX_CACHE_TAG_BYTES = 8000;
 export const OVERFLOW_TAG = 'overflow';
@@ -31,7 +32,7 @@ export const resourceTag = (resource: Pick<Resource, 'slug' | 'website'>): strin
 type TagTarget = Pick<Resource, 'slug' | 'website'>;
 
 /** A field as tagging reads it: component fields name the components their values may be. */
-type TaggedField = { key: string; type: string; components?: readonly { uid: string }[] };
+type TaggedField = { key: string; type: FieldType; components?: readonly { uid: string }[] };
 
 /**
  * What tagging needs of a projection: its resource, the resource each relation field leads to and, for
@@ -122,10 +123,9 @@ const collectComponentItem = <R extends TagTarget>(
   found: Found,
 ): void => {
   if (!isObject(item)) return;
-  const zone = field.type === 'dynamiczone';
-  const uid = zone ? item.type : field.components![0]?.uid;
+  const uid = itemComponentOf(field, item.type);
   const inner = typeof uid === 'string' ? projection.components?.get(uid) : undefined;
-  const values = zone ? item.attributes : item;
+  const values = itemAttributesOf(field, item);
   if (inner && isObject(values)) collectAttributes(inner, projectionOf, values, found);
 };
 

@@ -10,9 +10,9 @@
  */
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorDocument, errorObject, type ErrorStatus } from './errors';
+import { errorDocument, errorObject, type ErrorReason, type ErrorStatus } from './errors';
 
-type Refusal = { status: ErrorStatus; reason: string; detail: string };
+type Refusal = { status: ErrorStatus; reason: ErrorReason; detail: string };
 
 /** What a parser error of `code` (Node's `HPE_*` and `ERR_HTTP_*` codes) answers. */
 export const clientErrorRefusal = (code: string | undefined, maxHeaderBytes: number = http.maxHeaderSize): Refusal => {

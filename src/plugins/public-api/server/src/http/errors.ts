@@ -2,6 +2,11 @@
  * The one error vocabulary of /api/v2: a status maps to exactly one code and title (contract section 8).
  * Everything that fails under /api/v2 becomes an ApiError, and the error layer serializes it.
  */
+import type { CommandReason, ReasonOf } from './error-reasons';
+
+export { commandReason } from './error-reasons';
+export type { CommandReason, ErrorReason, ReasonOf } from './error-reasons';
+
 export const ERROR_STATUSES = {
   400: { code: 'bad_request', title: 'Bad Request' },
   401: { code: 'unauthorized', title: 'Unauthorized' },
@@ -35,15 +40,16 @@ export type ErrorObject = {
   title: string;
   detail: string;
   source?: ErrorSource;
-  meta?: { reason: string };
+  meta?: { reason: ReasonOf<ErrorStatus> | CommandReason };
 };
 
-export type ErrorInit = {
+/** `reason` is one the table of http/error-reasons.ts gives with `status` (or a command's own). */
+export type ErrorInit<S extends ErrorStatus = ErrorStatus> = {
   source?: ErrorSource;
-  reason?: string;
+  reason?: ReasonOf<S> | CommandReason;
 };
 
-export const errorObject = (status: ErrorStatus, detail: string, init: ErrorInit = {}): ErrorObject => {
+export const errorObject = <S extends ErrorStatus>(status: S, detail: string, init: ErrorInit<S> = {}): ErrorObject => {
   const { code, title } = ERROR_STATUSES[status];
   return {
     status: String(status),
@@ -81,8 +87,11 @@ export class ApiError extends Error {
 }
 
 /** One error object, thrown: `throw apiError(400, 'Unknown parameter', { source: { parameter: 'x' } })`. */
-export const apiError = (status: ErrorStatus, detail: string, init: ErrorInit & { headers?: Record<string, string> } = {}): ApiError =>
-  new ApiError(status, [errorObject(status, detail, init)], init.headers);
+export const apiError = <S extends ErrorStatus>(
+  status: S,
+  detail: string,
+  init: ErrorInit<S> & { headers?: Record<string, string> } = {},
+): ApiError => new ApiError(status, [errorObject(status, detail, init)], init.headers);
 
 /** Several error objects of one status, e.g. one 422 per offending field. */
 export const apiErrors = (status: ErrorStatus, errors: ErrorObject[], headers?: Record<string, string>): ApiError =>

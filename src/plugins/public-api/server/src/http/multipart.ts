@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import formidable from 'formidable';
 import { MAX_BODY_BYTES, type BodyMeter } from './body';
-import { apiError, isApiError } from './errors';
+import { apiError, isApiError, type ReasonOf } from './errors';
 import { headerValue } from './headers';
 import { parseMediaRanges } from './media-types';
 import type { ApiRequest } from './request';
@@ -32,7 +32,7 @@ export type MultipartBody = {
 export const isMultipart = (request: ApiRequest): boolean =>
   parseMediaRanges(headerValue(request.headers, 'content-type') ?? '')[0]?.type === MULTIPART_MEDIA_TYPE;
 
-const FORMIDABLE_TOO_LARGE: Record<number, { reason: string; detail: (maxFileBytes: number) => string }> = {
+const FORMIDABLE_TOO_LARGE: Record<number, { reason: ReasonOf<413>; detail: (maxFileBytes: number) => string }> = {
   1009: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
   1016: { reason: 'file_too_large', detail: (max) => `A file may be at most ${max} bytes (${max / 1024 / 1024} MiB).` },
   1006: { reason: 'body_too_large', detail: () => `The form fields together may be at most ${MAX_BODY_BYTES} bytes (1 MiB).` },

@@ -20,7 +20,7 @@ const EDGE: Record<string, readonly ErrorStatus[]> = {
   rateLimit: [429],
   /** A browser origin the key does not allow (`origin_not_allowed`). */
   origin: [403],
-  /** Text no database stores in the path or query (`unstorable_text`, http/storable.ts). */
+  /** Text no database stores in the path or query (`unstorable_text`, http/storable-request.ts). */
   storable: [400],
   /** Shed at the bound of requests in flight (`overloaded`, http/load-gate.ts). */
   loadGate: [503],

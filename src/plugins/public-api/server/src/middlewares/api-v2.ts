@@ -4,7 +4,7 @@
  * One request runs the steps of `PIPELINE` in order, each one concern, until one answers (or throws):
  * host (400, http/base-url.ts) -> route -> public route (assets: no key) -> preflight -> Accept (406) ->
  * key (401; a failure gets 429 once its client address's failed authentications have spent their quota)
- * -> the key's rate limit (429) -> origin (403) -> path and query text (400, http/storable.ts) -> method
+ * -> the key's rate limit (429) -> origin (403) -> path and query text (400, http/storable-request.ts) -> method
  * (404, and 405 where a path's methods do not depend on a resource) -> revalidation memo (304) -> a turn
  * of the load gate (503 when shed, http/load-gate.ts; held until the response has been sent) -> handler,
  * which finds the resource (404) and asks `request.supports` (405 by the resource's mode) before the
@@ -23,7 +23,7 @@ import { apiError } from '../http/errors';
 import { assertAcceptable, assertAcceptsOpenApi } from '../http/media-types';
 import type { ApiRequest, Handler } from '../http/request';
 import { createRouter, methodNotAllowed, type RouteMatch } from '../http/router';
-import { assertStorableRequest } from '../http/storable';
+import { assertStorableRequest } from '../http/storable-request';
 import type { ApiKey } from '../keys/types';
 import type { Resource } from '../registry/types';
 import type { JournalPosition } from '../services/journal';

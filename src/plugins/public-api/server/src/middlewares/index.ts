@@ -1,5 +1,5 @@
 import apiV2 from './api-v2';
-import operations from './operations';
+import operations from './operator';
 
 export default {
   'api-v2': apiV2,

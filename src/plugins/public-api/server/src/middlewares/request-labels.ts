@@ -1,7 +1,7 @@
 /**
  * What the api-v2 middleware tells the operations middleware about a request once it knows it: the API
  * key's id, for the request's log line and the `key` label of its metrics, and the route it matched, so
- * that the operations middleware does not match the path a second time (middlewares/operations.ts).
+ * that the operations middleware does not match the path a second time (middlewares/operator.ts).
  */
 import type { Context } from 'koa';
 

@@ -1,7 +1,7 @@
 /**
  * The asset object reads send for media fields (serialize/assets.ts).
  */
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { object } from './schema';
 import type { Ref } from './types';
 

@@ -4,7 +4,7 @@
  * 200 and a 304; on PATCH and DELETE the If-Match parameter, the ETag of a 200 and a 412. Applied to the
  * finished paths, so each operation says it the same way.
  */
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { errorResponse } from './errors';
 import type { OperationObject, PathItemObject, Ref, ResponseObject } from './types';
 

@@ -9,10 +9,10 @@ import { inputJsonSchema, type CommandDefinition, type CommandEnvironment } from
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { MULTIPART_MEDIA_TYPE } from '../http/multipart';
 import { FILE_KINDS } from '../uploads/file-kind';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { pascal } from './names';
 import { jsonApi } from './envelope';
-import { errorResponses } from './errors';
+import { commandInputErrorResponse, errorResponses } from './errors';
 import { object } from './schema';
 import { REQUEST_MEDIA_TYPES, idempotencyKey } from './writes';
 import type { MediaTypeObject, OperationObject, PathItemObject, Schema } from './types';
@@ -144,6 +144,7 @@ export const commandPaths = (
         '201': { description: 'The command ran.', content: { [JSONAPI_MEDIA_TYPE]: { schema: resultDocument(components) } } },
         // 503: shed when the process is at its bound of requests in flight, or (with files) of uploads.
         ...errorResponses(components, [400, 403, 409, 413, 422], { body: true }),
+        '422': commandInputErrorResponse(components),
       },
     };
     paths[`/commands/${command.name}`] = { post: operation };

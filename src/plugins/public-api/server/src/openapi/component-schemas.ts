@@ -10,7 +10,7 @@
  */
 import type { Projection } from '../grants/projection';
 import type { ComponentSchema, Field } from '../registry/types';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import type { DocumentContext } from './context';
 import { pascal } from './names';
 import { object } from './schema';

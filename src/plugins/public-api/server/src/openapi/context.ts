@@ -5,7 +5,7 @@
 import type { Projection } from '../grants/projection';
 import type { KeyGrants } from '../grants/types';
 import type { Resource } from '../registry/types';
-import type { Components } from './components';
+import type { Components } from './document-components';
 
 export type DocumentContext = {
   components: Components;

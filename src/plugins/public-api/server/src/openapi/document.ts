@@ -17,7 +17,7 @@ import { resourcePath } from '../registry/paths';
 import type { Resource } from '../registry/types';
 import { withCaching } from './caching';
 import { COMMANDS_TAG, commandListPath, commandPaths } from './commands';
-import { Components, sorted } from './components';
+import { Components, sorted } from './document-components';
 import type { DocumentContext } from './context';
 import { allocateNames, resourceTag } from './names';
 import { collectionParameters, recordParameters } from './parameters';
@@ -27,7 +27,7 @@ import { errorResponses } from './errors';
 import { object } from './schema';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, TagObject } from './types';
 import { writeOperations } from './writes';
-import { OPERATIONS_TAG, operationsPath } from './operations';
+import { OPERATIONS_TAG, operationsPath } from './atomic-operations';
 import { syncPath } from './sync';
 
 export type OpenApiInput = {

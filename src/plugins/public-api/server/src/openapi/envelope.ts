@@ -1,7 +1,7 @@
 /**
  * The JSON:API envelope every document of /api/v2 carries: the top-level `jsonapi` member.
  */
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { object } from './schema';
 import type { Ref } from './types';
 

@@ -1,14 +1,18 @@
 /**
  * The error document and the error responses of every status (contract section 8), as http/errors.ts
- * writes them.
+ * writes them: each status's response declares `meta.reason` as the enum of the reasons that status
+ * comes with (http/error-reasons.ts, contract section 22). The enum is per status, not per key: the
+ * table is the API's public vocabulary, so naming all of a status's reasons tells a key nothing about
+ * what it may read, and a response component stays one shared definition for every key.
  */
+import { reasonsOf } from '../http/error-reasons';
 import { ERROR_STATUSES, type ErrorStatus } from '../http/errors';
 import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import { operationStatuses } from '../http/statuses';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { jsonApi } from './envelope';
 import { object } from './schema';
-import type { Ref, ResponseObject } from './types';
+import type { Ref, ResponseObject, Schema } from './types';
 
 export const errorDocument = (c: Components): Ref =>
   c.schema('ErrorDocument', () =>
@@ -37,7 +41,13 @@ export const errorDocument = (c: Components): Ref =>
                     object({ header: { type: 'string', description: 'The request header.' } }),
                   ],
                 },
-                meta: object({ reason: { type: 'string', description: 'A finer machine-readable reason.' } }),
+                meta: object({
+                  reason: {
+                    type: 'string',
+                    description:
+                      "A finer machine-readable reason: one of the enum of the response's status, or for a command's 422 one of the command's own checks.",
+                  },
+                }),
               },
               ['status', 'code', 'title', 'detail'],
               { description: 'One error.' },
@@ -96,12 +106,21 @@ const RESPONSE_DESCRIPTIONS: Record<ErrorStatus, string> = {
   504: "The upload provider's storage did not answer in time (`asset_origin_timeout`); retry after `Retry-After` seconds.",
 };
 
+/** The error document of one status: every error's `meta.reason` one of that status's reasons, or none. */
+const statusErrorDocument = (c: Components, status: ErrorStatus): Schema => {
+  const reasons = reasonsOf(status);
+  const reason: Schema = reasons.length
+    ? { properties: { meta: { properties: { reason: { enum: reasons } } } } }
+    : { properties: { meta: { not: {}, description: 'Errors of this status carry no reason.' } } };
+  return { allOf: [errorDocument(c), { properties: { errors: { items: reason } } }] };
+};
+
 /** The error response of a status: the error document, with the headers that status carries. */
 export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
   c.response(RESPONSE_NAMES[status], (): ResponseObject => {
     const response: ResponseObject = {
       description: RESPONSE_DESCRIPTIONS[status],
-      content: { [JSONAPI_MEDIA_TYPE]: { schema: errorDocument(c) } },
+      content: { [JSONAPI_MEDIA_TYPE]: { schema: statusErrorDocument(c, status) } },
     };
     if (status === 401) {
       response.headers = {
@@ -140,3 +159,15 @@ export const errorResponse = (c: Components, status: ErrorStatus): Ref =>
  */
 export const errorResponses = (c: Components, own: readonly ErrorStatus[], options: { body?: boolean } = {}): Record<string, Ref> =>
   Object.fromEntries(operationStatuses(own, options.body === true).map((status) => [String(status), errorResponse(c, status)]));
+
+/**
+ * A command's 422: the table's reasons of 422, or one of the reasons the command's own checks give (the
+ * application's vocabulary, named in the command's description).
+ */
+export const commandInputErrorResponse = (c: Components): Ref =>
+  c.response('CommandUnprocessableEntity', () => ({
+    description: `${RESPONSE_DESCRIPTIONS[422]} \`meta.reason\` is one of ${reasonsOf(422)
+      .map((reason) => `\`${reason}\``)
+      .join(', ')}, or one the command's own checks give.`,
+    content: { [JSONAPI_MEDIA_TYPE]: { schema: errorDocument(c) } },
+  }));

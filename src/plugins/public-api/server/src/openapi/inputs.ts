@@ -3,7 +3,7 @@
  * it, so that a read value can be written back).
  */
 import { MAX_REFERENCES_PER_WRITE } from '../fields/types/relation';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import type { Ref } from './types';
 
 /** A related record as writes take it: a bare id or slug, or an object naming it (a reference as reads show it, too). */

@@ -5,7 +5,7 @@
 import { META_ENTRIES } from '../fields/system-keys';
 import { REFERENCE_LIST_CAP } from '../fields/types/relation';
 import { FIELD_TYPES } from '../registry/types';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { object } from './schema';
 import type { Ref } from './types';
 

@@ -4,7 +4,7 @@
  * codes as enums.
  */
 import { FILTER_KINDS } from '../fields/filter-kinds';
-import { recordTypeTree } from '../grants/fieldsets';
+import { recordTypeTree } from '../grants/fieldset-projection';
 import { includeTree, queryVocabulary, takesLocale } from '../grants/projection';
 import { MAX_CURSOR_LENGTH } from '../query/cursor';
 import { MAX_FILTERS, operatorApplies } from '../query/filters';
@@ -13,7 +13,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, MAX_LOCALES } from '../query/parse';
 import { FILTER_OPERATORS, type FilterOperator, type FilterTarget, type QueryVocabulary } from '../query/types';
 import type { Resource } from '../registry/types';
 import type { DocumentContext } from './context';
-import { fieldsetParameters } from './fieldsets';
+import { fieldsetParameters } from './fields-parameters';
 import { object } from './schema';
 import type { ParameterObject, Ref, Schema } from './types';
 

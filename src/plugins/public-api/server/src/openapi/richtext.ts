@@ -2,7 +2,7 @@
  * The richtext document (contract section 2, richtext/) as reads send it and as writes take it:
  * closed objects, so that a drift from the converters fails validation.
  */
-import type { Components } from './components';
+import type { Components } from './document-components';
 import { object } from './schema';
 import type { Ref, Schema } from './types';
 

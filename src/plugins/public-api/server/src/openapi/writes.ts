@@ -14,7 +14,7 @@ import { JSONAPI_MEDIA_TYPE } from '../http/media-types';
 import type { SchemaKit } from '../fields/codec';
 import { codecOf } from '../fields/table';
 import type { Field, Resource } from '../registry/types';
-import type { Components } from './components';
+import type { Components } from './document-components';
 import type { DocumentContext } from './context';
 import { localeParameter } from './parameters';
 import { SELF_LINK, attributesSchema, fieldSchema, recordDocumentSchema, schemaKit } from './records';
@@ -76,7 +76,7 @@ const requiredOnCreate = (resource: Resource, field: Field): boolean =>
 /**
  * `<Resource>CreateWritableAttributes` / `<Resource>UpdateWritableAttributes`, or with `atomic` the same
  * fields for an atomic operation, whose relations also take lid references
- * (`<Resource>CreateAtomicAttributes`, `<Resource>UpdateAtomicAttributes`, openapi/operations.ts).
+ * (`<Resource>CreateAtomicAttributes`, `<Resource>UpdateAtomicAttributes`, openapi/atomic-operations.ts).
  */
 export const writableAttributes = (
   context: DocumentContext,

@@ -8,7 +8,7 @@
 import { apiErrors, isApiError, type ApiError, type ErrorObject } from '../http/errors';
 import { MAX_CURSOR_LENGTH } from './cursor';
 import { MAX_FILTERS, conditionKey, isFilterParameter, parseFilter } from './filters';
-import { isFieldsetParameter, parseFieldset, returnedTypes, type ReturnedTypes } from './fieldsets';
+import { isFieldsetParameter, parseFieldset, returnedTypes, type ReturnedTypes } from './fields-parameter';
 import { parseInclude } from './include';
 import { echo, parameterError } from './problems';
 import type {

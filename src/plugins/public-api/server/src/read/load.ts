@@ -4,7 +4,7 @@
  * (when there are any) and one per expanded field, whatever the number of rows, so a page of 100
  * records costs what a page of 5 does. A field a fieldset leaves out costs nothing.
  */
-import { shownProjection } from '../grants/fieldsets';
+import { shownProjection } from '../grants/fieldset-projection';
 import type { Projection } from '../grants/projection';
 import type { Fieldsets, IncludeSpec } from '../query/types';
 import { isStoredIn } from '../fields/table';
@@ -20,6 +20,7 @@ import { recordSerializer, type RecordObject } from '../serialize/record';
 import type { RecordTextCache } from '../serialize/record-texts';
 import type { RichtextDoc } from '../richtext';
 import { componentRichtextIdentity, imageIdsOf, recordVersion, richtextIdentity } from '../serialize/richtext-read';
+import { isRichtextField } from '../fields/items';
 
 export type RecordSource = {
   /**
@@ -241,7 +242,7 @@ export const loadRecords = async (
   const componentFields = projection.readable.filter((field) => isStoredIn(field, 'component'));
   // Richtext is converted here, each value looked up by its record's identity and version (not by its
   // text); its images' files are read with the other files.
-  const richtextFields = projection.readable.filter((field) => field.type === 'richtext').map((field) => field.key);
+  const richtextFields = projection.readable.filter((field) => isRichtextField(field)).map((field) => field.key);
   const docs = new Map<RecordRow, Map<string, RichtextDoc | null>>();
   const imageIds = new Set<string>();
   // Rows whose richtext shows images: their records point at the files as they are now, not among their inputs.

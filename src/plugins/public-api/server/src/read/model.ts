@@ -5,6 +5,7 @@
 import type { Core } from '@strapi/strapi';
 import { systemKeyOf } from '../fields/system-keys';
 import type { Resource } from '../registry/types';
+import { isRelationAttribute } from '../fields/strapi-attributes';
 
 export type JoinModel = {
   table: string;
@@ -63,7 +64,7 @@ export const readModelOf = (strapi: Core.Strapi, uid: string): ReadModel => {
   const relations: Record<string, RelationModel> = {};
   for (const [name, attribute] of Object.entries(meta.attributes)) {
     if (attribute.columnName) columns[name] = attribute.columnName;
-    if (attribute.type === 'relation' && attribute.joinTable && attribute.target) {
+    if (isRelationAttribute(attribute) && attribute.joinTable && attribute.target) {
       const targetMeta = strapi.db.metadata.get(attribute.target) as unknown as Meta;
       relations[name] = {
         table: attribute.joinTable.name,

@@ -8,6 +8,7 @@ import type { DatabaseClient } from '../database/connection';
 import type { Condition, OrderTerm } from '../query/keyset';
 import type { FilterCondition, FilterValue, ScalarValue } from '../query/types';
 import { bindValue, type SortValueKind } from '../fields/sort-kinds';
+import { isRelationFilter } from '../fields/filter-kinds';
 
 /** A sortable or filterable key as SQL sees it. */
 export type SqlKey = { column: string; kind: SortValueKind; nullable: boolean };
@@ -96,7 +97,7 @@ export const applyFilter = (
   relationOwners: RelationFilter,
   client: DatabaseClient = 'sqlite',
 ): void => {
-  if (condition.type === 'relation' || condition.type === 'relations') {
+  if (isRelationFilter(condition)) {
     const owners = (refs: string[] | null) => relationOwners(condition.field, refs);
     switch (condition.op) {
       case 'eq':

@@ -8,6 +8,7 @@ import { STRAPI_SYSTEM_ATTRIBUTES } from '../fields/system-keys';
 import type { DetailsContext } from '../fields/codec';
 import { FIELD_CODECS, fieldTypeOf } from '../fields/table';
 import type { Field, StrapiAttribute } from './types';
+import { isRelationAttribute } from '../fields/strapi-attributes';
 
 /** Where no component is known (schemas without components): a component field then exposes nothing. */
 export const NO_COMPONENTS: DetailsContext = { component: () => null };
@@ -30,7 +31,7 @@ export const slugTargetFieldOf = (attribute: StrapiAttribute): string | undefine
 export const websiteScopeAttributeOf = (attributes: Record<string, StrapiAttribute>): string | undefined =>
   Object.entries(attributes).find(
     ([, attribute]) =>
-      attribute.type === 'relation' &&
+      isRelationAttribute(attribute) &&
       attribute.target === WEBSITE_UID &&
       (attribute.relation === 'manyToOne' || attribute.relation === 'oneToOne'),
   )?.[0];

@@ -12,7 +12,7 @@ import { cmsCollection, cmsRecord, nativeCollection, nativeRecord } from '../han
 import { openApiDocument } from '../handlers/openapi';
 import { commandSchema, runCommand } from '../handlers/commands';
 import { resourceIndex } from '../handlers/resource-index';
-import { runOperations } from '../handlers/operations';
+import { runOperations } from '../handlers/atomic-operations';
 import { sync } from '../handlers/sync';
 import {
   cmsCreate,

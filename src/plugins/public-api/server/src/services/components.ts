@@ -16,6 +16,7 @@ import { COMPONENT_FIELD_TYPES, MEDIA_FIELD_TYPES, RELATION_FIELD_TYPES } from '
 import type { Projection } from '../grants/projection';
 import type { Field } from '../registry/types';
 import type { ComponentLink, RecordRow, Related } from '../serialize/rows';
+import { itemComponentOf } from '../fields/items';
 
 type MetaAttribute = {
   type: string;
@@ -104,7 +105,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       for (const raw of raws) {
         const field = byKey.get(String(raw.field))!;
         const allowed = field.components ?? [];
-        const component = field.type === 'dynamiczone' ? String(raw.type) : allowed[0]?.uid;
+        const component = itemComponentOf(field, String(raw.type));
         if (!component || !allowed.some((candidate) => candidate.uid === component)) continue;
         const byOwner = result.get(field.key)!;
         const owner = Number(raw.owner);

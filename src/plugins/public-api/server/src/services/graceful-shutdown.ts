@@ -5,7 +5,7 @@
  * 1. Readiness says 503 `draining` at once (services/readiness.ts); requests still arriving are answered.
  * 2. After `drainDelayMs` (the proxy's checks have seen it by then), the listener closes: no new
  *    connection is accepted, idle keep-alive connections are closed, and every response from then on
- *    says `Connection: close` (middlewares/operations.ts).
+ *    says `Connection: close` (middlewares/operator.ts).
  * 3. Requests in flight finish, for at most `shutdownTimeoutMs`; then Strapi shuts down as it would (the
  *    plugin's destroy drains the database pool) and the process exits 0.
  *

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics of one instance (prom-client), served at `GET /metrics` to holders of METRICS_TOKEN
- * (middlewares/operations.ts; docs/deployment.md, Metrics).
+ * (middlewares/operator.ts; docs/deployment.md, Metrics).
  *
  * Label values are bounded: `route` is a route template or a route's name (never a path), `status` an
  * HTTP status, `key` an API key id (bounded by the key table; empty for requests without a valid key),

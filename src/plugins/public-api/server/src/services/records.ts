@@ -55,7 +55,7 @@ export type PageQuery = Scope & {
   after: ScalarValue[] | null;
   limit: number;
   /**
-   * What the rows show: a fieldset's cut of the projection (grants/fieldsets.ts), the projection itself
+   * What the rows show: a fieldset's cut of the projection (grants/fieldset-projection.ts), the projection itself
    * when absent. Sorting and filtering still use the whole projection, and the sort keys' columns are
    * read besides, for the cursor of the next page.
    */

@@ -17,7 +17,7 @@
  * Pointers in the errors here are relative to the operation (`/ref/id`); `operation-errors.ts` puts them
  * under `/atomic:operations/<n>`. A `lid` must be added by an earlier operation before it is named.
  */
-import { ApiError, apiError, apiErrors, errorObject, type ErrorObject } from '../http/errors';
+import { ApiError, apiError, apiErrors, errorObject, type ErrorObject, type ReasonOf } from '../http/errors';
 import { splitPath } from '../http/router';
 import { echo } from '../values/echo';
 import { pointer } from './pointer';
@@ -64,7 +64,7 @@ const KINDS: readonly OperationKind[] = ['add', 'update', 'remove'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const invalid = (detail: string, at: string, reason = 'operation_invalid'): ErrorObject =>
+const invalid = (detail: string, at: string, reason: ReasonOf<400> = 'operation_invalid'): ErrorObject =>
   errorObject(400, detail, { source: { pointer: at }, reason });
 
 /** A pointer relative to an operation, moved under it in the request document. */

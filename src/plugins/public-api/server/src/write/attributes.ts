@@ -18,7 +18,7 @@ import { errorObject, type ErrorObject } from '../http/errors';
 import { echo } from '../query/problems';
 import type { Field } from '../registry/types';
 import { attributePointer } from './pointer';
-import { unstorableProblems } from './storable';
+import { unstorableProblems } from './storable-values';
 
 /** What the writes service resolves: the plan's values, as the field types judge them (fields/codec.ts). */
 export type { AssetRef, PlannedValue, RelationRef } from '../fields/codec';

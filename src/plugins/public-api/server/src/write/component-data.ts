@@ -10,6 +10,7 @@
  */
 import type { PlannedComponent, PlannedMember } from '../fields/codec';
 import type { Field } from '../registry/types';
+import { itemDataOf, valueOfItems } from '../fields/items';
 
 /** A value planned inside a component value, and the component (uid) whose field it is. */
 export type NestedMember = { member: PlannedMember; component: string };
@@ -37,12 +38,12 @@ export const componentData = (
   valueOf: (member: PlannedMember) => unknown,
 ) => {
   const values = items.map((item) => {
-    const data: Record<string, unknown> = field.type === 'dynamiczone' ? { __component: item.component } : {};
+    const data: Record<string, unknown> = itemDataOf(field, item.component);
     for (const member of item.members) {
       const value = member.planned.kind === 'components' ? componentData(member.field, member.planned.items, valueOf) : valueOf(member);
       if (value !== undefined) data[member.field.key] = value;
     }
     return data;
   });
-  return field.type === 'component' ? (values[0] ?? null) : values;
+  return valueOfItems(field, values);
 };

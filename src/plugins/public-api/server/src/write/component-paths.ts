@@ -7,6 +7,7 @@
  */
 import type { PlannedComponent, PlannedMember } from '../fields/codec';
 import { memberPointer } from '../fields/judge';
+import { hasSections, isToMany } from '../fields/items';
 
 const INDEX = /^(0|[1-9]\d*)$/;
 
@@ -27,7 +28,7 @@ export const pointerOfPath = (path: readonly string[], planned: readonly Planned
   for (;;) {
     if (member.planned.kind !== 'components' || index >= path.length) return member.pointer;
     let item: PlannedComponent | undefined;
-    if (member.field.type === 'component') {
+    if (!isToMany(member.field)) {
       item = member.planned.items[0];
     } else {
       const position = path[index]!;
@@ -39,7 +40,7 @@ export const pointerOfPath = (path: readonly string[], planned: readonly Planned
     }
     if (!item) return member.pointer;
     const name = path[index]!;
-    if (name === COMPONENT_KEY && member.field.type === 'dynamiczone') return `${item.pointer}/type`;
+    if (name === COMPONENT_KEY && hasSections(member.field)) return `${item.pointer}/type`;
     const next = item.members.find((candidate) => candidate.field.key === name);
     if (!next) {
       const schema = member.field.components?.find((component) => component.uid === item.component);

@@ -9,6 +9,8 @@ import { errorObject, type ErrorObject } from '../http/errors';
 import { echo } from '../values/echo';
 import { LIST_CHANGE_MEMBERS } from '../fields/types/relation';
 import { pointer } from './pointer';
+import { hasSections, isToMany } from '../fields/items';
+import type { FieldType } from '../registry/types';
 
 /** What a lid names: the record an earlier operation added, and the resource it belongs to. */
 export type LocalRecord = { resourceId: string; resourceSlug: string; documentId: string };
@@ -23,7 +25,7 @@ export type RelationTarget = { key: string; resourceId: string };
 export type LidSites = { relations: readonly RelationTarget[]; components: readonly ComponentSites[] };
 export type ComponentSites = {
   key: string;
-  type: 'component' | 'components' | 'dynamiczone';
+  type: FieldType;
   components: ReadonlyMap<string, LidSites>;
 };
 
@@ -100,9 +102,9 @@ export const resolveLocalIds = (
     inner && isObject(value) ? inObject(value, inner, path) : value;
 
   const componentValue = (field: ComponentSites, value: unknown, path: (string | number)[]): unknown => {
-    if (field.type === 'component') return inComponent(value, [...field.components.values()][0], path);
+    if (!isToMany(field)) return inComponent(value, [...field.components.values()][0], path);
     if (!Array.isArray(value)) return value;
-    if (field.type === 'components') {
+    if (!hasSections(field)) {
       const inner = [...field.components.values()][0];
       return value.map((item, index) => inComponent(item, inner, [...path, index]));
     }

@@ -135,7 +135,7 @@ export const apiErrorOfWrite = (error: unknown, scope: ViolationScope): ApiError
     return apiErrors(
       422,
       problems.map((problem) =>
-        problem.status === '409' ? errorObject(422, problem.detail, { source: problem.source, reason: problem.meta?.reason }) : problem,
+        problem.status === '409' ? errorObject(422, problem.detail, { source: problem.source, reason: 'duplicate_value' }) : problem,
       ),
     );
   }

@@ -4,6 +4,7 @@
  * (each component's as the record's resource sees it).
  */
 import type { Projection } from '../grants/projection';
+import { isComponentField, isRelationField } from '../fields/items';
 import type { Field } from '../registry/types';
 import type { ComponentSites, LidSites, RelationTarget } from '../write/local-ids';
 
@@ -11,14 +12,14 @@ import type { ComponentSites, LidSites, RelationTarget } from '../write/local-id
 const relationTargets = (projection: Projection, fields: readonly Field[]): RelationTarget[] =>
   fields.flatMap((field) => {
     const target = projection.targets.get(field.key);
-    return (field.type === 'relation' || field.type === 'relations') && target ? [{ key: field.key, resourceId: target.id }] : [];
+    return isRelationField(field) && target ? [{ key: field.key, resourceId: target.id }] : [];
   });
 
 export const lidSites = (projection: Projection): LidSites => {
   const inside = new Map<string, LidSites>();
   const componentSites = (fields: readonly Field[]): ComponentSites[] =>
     fields.flatMap((field) =>
-      field.type === 'component' || field.type === 'components' || field.type === 'dynamiczone'
+      isComponentField(field)
         ? [
             {
               key: field.key,

@@ -15,6 +15,7 @@ import { WEBSITE_UID, slugTargetFieldOf } from '../../registry/fields';
 import { resourcePath } from '../../registry/paths';
 import type { Resource } from '../../registry/types';
 import type { Website } from '../../services/websites';
+import { isRelationAttribute } from '../../fields/strapi-attributes';
 
 export const toAdminKey = (key: ApiKey): AdminKey => ({
   id: key.id,
@@ -80,7 +81,7 @@ export const toContentTypeSummaries = (schemas: Map<string, ContentTypeSchema>):
       pluralName: schema.info.pluralName,
       kind: schema.kind,
       websiteScoped: Object.values(schema.attributes).some(
-        (attribute) => attribute.type === 'relation' && attribute.target === WEBSITE_UID,
+        (attribute) => isRelationAttribute(attribute) && attribute.target === WEBSITE_UID,
       ),
       personalData: holdsPersonalData(schema),
     }))

@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor } from '../../query/cursor';
 import type { ScalarValue, SortTerm } from '../../query/types';
 import type { RecordRow } from '../../serialize/rows';
 import { cursorValue } from '../../fields/sort-kinds';
+import { systemKeyOf } from '../../fields/system-keys';
 import { getService } from '../../utils/get-service';
 
 /** What a cursor is bound to, and when it is judged (one instant for the whole request). */
@@ -46,18 +47,9 @@ export const pageStart = (cursor: string, binding: CursorBinding): ScalarValue[]
 /** The value of one sort key on a row, as the cursor carries it. */
 const positionValue = (projection: Projection, row: RecordRow, key: string): ScalarValue => {
   const sqlKey = getService('records').sqlKeysOf(projection)(key);
-  const raw =
-    key === 'slug'
-      ? row.slug
-      : key === 'sort'
-        ? row.sort
-        : key === 'createdAt'
-          ? row.createdAt
-          : key === 'updatedAt'
-            ? row.updatedAt
-            : key === 'publishedAt'
-              ? row.publishedAt
-              : row.values[key];
+  // A system sort key's value is on the row itself (fields/system-keys.ts), a field's among its values.
+  const system = systemKeyOf(key);
+  const raw = system?.paging === 'sort' ? system.row(row) : row.values[key];
   return cursorValue(sqlKey.kind, raw);
 };
 

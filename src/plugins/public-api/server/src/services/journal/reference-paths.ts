@@ -14,6 +14,7 @@
 import type { Core } from '@strapi/strapi';
 import type { IndexDefinition } from '../../database/ensure-index';
 import { readModelOf } from '../../read/model';
+import { componentUidsOf, isMediaAttribute } from '../../fields/strapi-attributes';
 
 /** One component level: the holder's `_cmps` table and the component type taken from it. */
 export type ComponentHop = { table: string; ownerColumn: string; componentColumn: string; typeColumn: string; componentUid: string };
@@ -96,17 +97,12 @@ export const referencePaths = (strapi: Core.Strapi): ReferencePaths => {
       });
       relations.set(relation.targetUid, list);
     }
-    if (Object.values(schema.attributes).some((attribute) => attribute.type === 'media')) media.push(path);
+    if (Object.values(schema.attributes).some((attribute) => isMediaAttribute(attribute))) media.push(path);
     if (hops.length >= MAX_DEPTH) return;
     // Each component type once per holder: two fields holding one type share the `_cmps` rows' type.
     const seen = new Set<string>();
     for (const [name, attribute] of Object.entries(schema.attributes)) {
-      const uids =
-        attribute.type === 'component' && attribute.component
-          ? [attribute.component]
-          : attribute.type === 'dynamiczone'
-            ? (attribute.components ?? [])
-            : [];
+      const uids = componentUidsOf(attribute);
       for (const componentUid of uids) {
         const component = components[componentUid];
         if (!component || seen.has(componentUid) || hops.some((hop) => hop.componentUid === componentUid)) continue;

@@ -26,6 +26,7 @@ import { COMPONENT_FIELD_COLUMN, referencePaths, type HolderPath, type Reference
 import { bigintCastSql, JOURNAL_ORDER_LOCK, JOURNAL_TABLE, textCastSql, transactionIdSql } from './table';
 import { viaOf } from '../../webhooks/visibility';
 import { websiteScopeAttributeOf } from '../../registry/fields';
+import { componentUidsOf, isMediaAttribute } from '../../fields/strapi-attributes';
 
 /** A published record that shows another through a field, and that field (`via` of its entries). */
 export type Referrer = { uid: string; documentId: string; locale: string | null; via: string };
@@ -85,10 +86,7 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
       attributes: Record<string, { type?: string; component?: string; components?: string[] }>;
     };
     return Object.entries(schema.attributes)
-      .filter(
-        ([, a]) =>
-          (a.type === 'component' && a.component === componentUid) || (a.type === 'dynamiczone' && a.components?.includes(componentUid)),
-      )
+      .filter(([, a]) => componentUidsOf(a).includes(componentUid))
       .map(([name]) => name);
   };
 
@@ -253,7 +251,7 @@ export const createReferrers = (strapi: Core.Strapi): Referrers => {
           attributes: Record<string, { type?: string }>;
         };
         const mediaFields = Object.entries(holderSchema.attributes)
-          .filter(([, attribute]) => attribute.type === 'media')
+          .filter(([, attribute]) => isMediaAttribute(attribute))
           .map(([name]) => name);
         await insert(
           connection,

@@ -7,6 +7,7 @@ import { errorObject, type ErrorObject } from '../../http/errors';
 import { echo } from '../../query/problems';
 import { docToBlocks, imageAttrsOf, type BlocksImageFile, type ImageLookup } from '../../richtext';
 import type { AssetRef, PlannedField } from '../../write/attributes';
+import { isToMany } from '../../fields/items';
 
 const FILE_UID = 'plugin::upload.file';
 
@@ -63,7 +64,7 @@ export const resolveMedia = (entry: PlannedField, refs: AssetRef[], files: Map<s
       ids.push(file.id);
     }
   }
-  const many = entry.field.type === 'images' || entry.field.type === 'files';
+  const many = isToMany(entry.field);
   return many ? ids : (ids[0] ?? null);
 };
 

@@ -11,6 +11,7 @@ import { getService } from '../../utils/get-service';
 import type { PlannedField, RelationRef } from '../../write/attributes';
 import { planListChange, type NamedTarget } from '../../write/list-change';
 import { targetLocale, type WriteTarget } from './target';
+import { isToMany } from '../../fields/items';
 
 /**
  * The value Strapi is given for a relation field: the links reads show (`current`, on updates) are
@@ -23,7 +24,7 @@ import { targetLocale, type WriteTarget } from './target';
 const relationValue = (field: PlannedField, targets: string[], current: string[] | null, locale: string | null): unknown => {
   if (current && current.length === targets.length && current.every((documentId, index) => documentId === targets[index])) return undefined;
   const ref = (documentId: string) => (locale ? { documentId, locale } : { documentId });
-  const many = field.field.type === 'relations';
+  const many = isToMany(field.field);
   return {
     disconnect: (current ?? []).map(ref),
     connect: targets.map((documentId) => (many ? { ...ref(documentId), position: { end: true } } : ref(documentId))),
@@ -63,7 +64,7 @@ const currentReferences = async (target: WriteTarget, planned: PlannedField[], r
  */
 const refuseCutLists = (target: WriteTarget, planned: PlannedField[], current: Map<string, string[]>): void => {
   for (const entry of planned) {
-    if (entry.planned.kind !== 'relation' || entry.field.type !== 'relations') continue;
+    if (entry.planned.kind !== 'relation' || !isToMany(entry.field)) continue;
     if (!target.projection.readable.some((field) => field.key === entry.field.key)) continue;
     if ((current.get(entry.field.key)?.length ?? 0) <= REFERENCE_LIST_CAP) continue;
     throw apiError(

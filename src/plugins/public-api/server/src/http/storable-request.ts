@@ -1,5 +1,5 @@
 /**
- * Path segments and query parameters that no database can store (values/storable.ts) are refused at the
+ * Path segments and query parameters that no database can store (values/storable-text.ts) are refused at the
  * edge, before any handler looks a resource, record or filter up: 400, the same on every database. A
  * query parameter is named in `source.parameter` (its name or its value may be at fault); a path has no
  * JSON:API source member, so the detail says it. Pure.
@@ -10,7 +10,7 @@
  * unstorable); a repeated name with storable values is left to the parsers, which report it with the rest.
  */
 import { apiErrors, errorObject, type ErrorObject } from './errors';
-import { UNSTORABLE_TEXT, isStorableText } from '../values/storable';
+import { UNSTORABLE_TEXT, isStorableText } from '../values/storable-text';
 import { echo } from '../values/echo';
 
 /** As many as the query parsers report at once. */

@@ -3,7 +3,7 @@
  * its own and every type `include` reaches within its depth, each an array of that type's readable
  * fields. Pure.
  */
-import { MAX_FIELDSET_NAMES } from '../query/fieldsets';
+import { MAX_FIELDSET_NAMES } from '../query/fields-parameter';
 import { MAX_INCLUDE_DEPTH } from '../query/include';
 import type { QueryVocabulary, RecordTypeTree } from '../query/types';
 import type { ParameterObject, Schema } from './types';

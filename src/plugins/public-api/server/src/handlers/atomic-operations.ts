@@ -15,7 +15,7 @@
  */
 import { pluginConfig } from '../config';
 import { mayWrite } from '../grants/projection';
-import { ApiError, apiError } from '../http/errors';
+import { ApiError, apiError, type ReasonOf } from '../http/errors';
 import { headerValue } from '../http/headers';
 import { ATOMIC_MEDIA_TYPE, assertAtomicContentType } from '../http/media-types';
 import { readJsonBody } from '../http/body';
@@ -70,7 +70,7 @@ const assertNoIfMatch = (request: ApiRequest): void => {
 const supportsOperation =
   (operation: AtomicOperation) =>
   (resource: Resource): void => {
-    const refuse = (detail: string, reason: string, at = '/op') => {
+    const refuse = (detail: string, reason: ReasonOf<400>, at = '/op') => {
       throw apiError(400, detail, { source: { pointer: at }, reason });
     };
     if (resource.mode === 'singleton') {

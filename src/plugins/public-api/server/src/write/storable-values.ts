@@ -1,10 +1,10 @@
 /**
- * Values of a write or a command that no database can store (values/storable.ts) -> one 422 per value,
+ * Values of a write or a command that no database can store (values/storable-text.ts) -> one 422 per value,
  * pointing at it in the request document. Judged before anything is planned or looked up, so that such
  * text reaches no query: not a write, not a lookup of a relation target, not a command's check. Pure.
  */
 import { errorObject, type ErrorObject } from '../http/errors';
-import { UNSTORABLE_TEXT, unstorablePaths } from '../values/storable';
+import { UNSTORABLE_TEXT, unstorablePaths } from '../values/storable-text';
 import { attributePointer } from './pointer';
 
 /** Every problem of an attribute value (or of all attributes), at most `limit`. */
