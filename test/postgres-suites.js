@@ -118,6 +118,7 @@ const notOnPostgres = {
   'asset-transforms.test.ts': 'image transforms and variants: sharp and the cache, not the database',
   'demo-port.test.ts': 'refused before anything starts: no database is opened',
   'error-layer.test.ts': 'the error document and negotiation: the HTTP layer',
+  'generated-types.test.ts': 'the committed types/generated against what Strapi generates from the schemas: no database is read',
   'slow-bodies.test.ts': "time limits on receiving a body: the HTTP layer and Node's server, refused before any SQL",
   'generated-client.test.ts': 'a client generated from the OpenAPI document; its calls are reads and writes tested on PostgreSQL elsewhere',
   'load-shedding.test.ts': 'the bound on requests in flight is held in the process, at the edge, before any handler',

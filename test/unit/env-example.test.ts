@@ -16,6 +16,7 @@ const NOT_SETTINGS: Record<string, string> = {
     'set by the transform pool (assets/transform-pool.ts) for the processes it forks, from the CPUs and the transforms in flight',
   PDA_SKIP_COMPILE: 'set by the test suite for the scripts it runs (it compiled once already)',
   WEBHOOK_SECRET: "the local webhook receiver's input (scripts/webhook-receiver.js), given on its command line",
+  TEST_CHANGED_SINCE: "the base `npm run test:changed` compares with (scripts/test-changed.js): a developer's choice for one run",
 };
 
 /** Listed, but read by Strapi itself rather than by this code. */
