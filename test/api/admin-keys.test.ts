@@ -266,7 +266,7 @@ describe('change', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(
       validationError([
-        { path: ['limits', 'requests'], message: 'The number of requests per window is a whole number from 1 to 1000000.' },
+        { path: ['limits', 'requests'], message: 'The number of cost units per window is a whole number from 1 to 1000000.' },
         { path: ['limits', 'window'], message: 'The rate limit window is a whole number of seconds from 1 to 86400.' },
         { path: ['limits', 'burst'], message: "A limit has no field 'burst': only requests and window." },
       ]),
