@@ -16,6 +16,10 @@ module.exports = {
   // second one fills it (the api project measured 567 s instead of 1,041 s wall, with the same CPU seconds;
   // docs/testing.md). Jest's default on two cores would be one.
   maxWorkers: 2,
+  // Every API suite boots Strapi in a module registry of its own, and a worker keeps some of each suite's
+  // heap: over a whole run one worker grew to its heap limit (3.3 GB, 1,028 s in) and crashed the suite it
+  // held. A worker whose heap passes this after a suite is replaced by a fresh one (a few seconds).
+  workerIdleMemoryLimit: '1536MB',
   reporters: ['default', '<rootDir>/test/helpers/failure-details-reporter.js', '<rootDir>/test/helpers/suite-report-reporter.js'],
   projects: [
     {

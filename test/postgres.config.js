@@ -15,6 +15,7 @@ module.exports = {
   rootDir,
   reporters: root.reporters,
   maxWorkers: root.maxWorkers,
+  workerIdleMemoryLimit: root.workerIdleMemoryLimit,
   // A project's <rootDir> is its own config file's folder unless it says otherwise.
   projects: [
     { ...api, rootDir, displayName: 'postgres', testMatch: Object.keys(onPostgres).map((suite) => `<rootDir>/test/api/${suite}`) },
