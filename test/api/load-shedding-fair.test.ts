@@ -6,7 +6,9 @@
  * answered 503 `overloaded` with Retry-After.
  *
  * Turns are held by writes whose bodies never finish arriving, as in load-shedding.test.ts: their running
- * time is the flooding key's usage.
+ * time is the flooding key's usage. Each step waits until the gate shows it (`public_api_request_turns`
+ * in the metrics), not for a time: on a loaded machine a key's first request may take longer than any
+ * pause to reach the gate.
  */
 import http from 'node:http';
 import { bootApp, type TestApp } from '../helpers/app';
@@ -20,6 +22,8 @@ let port: number;
 let flood: string;
 let other: string;
 
+const METRICS_TOKEN = 'metrics-token-for-fair-turns-0123456789';
+
 const GRANTS = { resources: { 'native:events': { actions: ['read', 'create'], read: '*', write: '*' } } };
 
 beforeAll(async () => {
@@ -28,6 +32,7 @@ beforeAll(async () => {
     PUBLIC_API_REQUESTS_PER_KEY: '20',
     PUBLIC_API_REQUESTS_WAITING: '3',
     PUBLIC_API_REQUEST_WAIT_MS: '20000',
+    METRICS_TOKEN,
   });
   flood = (await createKey(app.strapi, GRANTS, { name: 'flood' })).auth;
   other = (await createKey(app.strapi, GRANTS, { name: 'other' })).auth;
@@ -51,7 +56,22 @@ const hold = (auth: string) => {
   return req;
 };
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+/** The gate's turns as the metrics show them (absent before the first keyed request: none). */
+const turns = async () => {
+  const text = (await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text;
+  const value = (state: string) => Number(new RegExp(`^public_api_request_turns\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { running: value('running'), waiting: value('waiting') };
+};
+
+/** Waits until the gate has `running` turns taken and `waiting` requests waiting. */
+const until = async (running: number, waiting: number) => {
+  let now = await turns();
+  for (let attempt = 0; attempt < 400 && (now.running !== running || now.waiting !== waiting); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    now = await turns();
+  }
+  expect(now).toEqual({ running, waiting });
+};
 
 /** A read of `auth`'s, its answer noted in `order` under `name` when it comes. */
 const read = (auth: string, order: string[], name: string) =>
@@ -68,12 +88,12 @@ test("a freed turn goes to the key that used least, ahead of the flooding key's 
   const held = [hold(flood), hold(flood)];
   const order: string[] = [];
   try {
-    await settle();
+    await until(2, 0);
     // Every turn is the flood's; two more of its reads wait, then the other key's.
     const flooding = [read(flood, order, 'flood 1'), read(flood, order, 'flood 2')];
-    await settle();
+    await until(2, 2);
     const waiting = read(other, order, 'other');
-    await settle();
+    await until(2, 3);
     held.shift()!.destroy();
     const answers = await Promise.all([waiting, ...flooding]);
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
@@ -88,10 +108,10 @@ test("with the queue full, another key's request takes the place of the flooding
   const held = [hold(flood), hold(flood)];
   const order: string[] = [];
   try {
-    await settle();
+    await until(2, 0);
     // The queue (3) is full of the flood's reads.
     const flooding = [read(flood, order, 'flood 1'), read(flood, order, 'flood 2'), read(flood, order, 'flood 3')];
-    await settle();
+    await until(2, 3);
     const waiting = read(other, order, 'other');
     // The flood's newest is shed at once for it.
     const shed = await flooding[2]!;

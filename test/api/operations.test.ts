@@ -186,6 +186,8 @@ describe('metrics', () => {
     expect(value('public_api_db_pool_max')).toBeGreaterThanOrEqual(1);
     expect(value('public_api_transform_queue{state="waiting"}')).toBe(0);
     expect(value('public_api_requests_in_flight')).toBe(0);
+    // The load gate's turns, registered with the /api/v2 limits on their first request: none held now.
+    expect([value('public_api_request_turns{state="running"}'), value('public_api_request_turns{state="waiting"}')]).toEqual([0, 0]);
     expect(value('public_api_draining')).toBe(0);
     expect(text).toContain('process_resident_memory_bytes');
     expect(text).toContain('nodejs_eventloop_lag_seconds');

@@ -12,18 +12,21 @@ import { createKeyStanding, type KeyStanding } from '../http/key-standing';
 import { createLoadGate, type LoadGate } from '../http/load-gate';
 import { tooManyRequests, type RateLimitPolicy } from '../http/rate-limit';
 import { createRecordBudget, type RecordBudget } from '../http/record-budget';
+import { getService } from '../utils/get-service';
 
 export type Limits = { gate: LoadGate; records: RecordBudget; addresses: AddressStanding; keys: KeyStanding };
 
 export const createLimits = (strapi: Core.Strapi): Limits => {
   const config = pluginConfig(strapi);
+  const gate = createLoadGate({
+    maxInFlight: config.requestsInFlight,
+    maxWaiting: config.requestsWaiting,
+    maxWaitMs: config.requestWaitMs,
+    maxPerHolder: config.requestsPerKey ?? defaultRequestsPerKey(config.requestsInFlight),
+  });
+  getService('metrics').observeRequestTurns(gate.load);
   return {
-    gate: createLoadGate({
-      maxInFlight: config.requestsInFlight,
-      maxWaiting: config.requestsWaiting,
-      maxWaitMs: config.requestWaitMs,
-      maxPerHolder: config.requestsPerKey ?? defaultRequestsPerKey(config.requestsInFlight),
-    }),
+    gate,
     records: createRecordBudget({ capacity: config.expandedRecordsInFlight, maxWaitMs: config.requestWaitMs }),
     addresses: createAddressStanding(),
     keys: createKeyStanding(),

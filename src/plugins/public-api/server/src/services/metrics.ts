@@ -8,7 +8,8 @@
  * so applications booted one after another in a process never share counters.
  *
  * Gauges of other parts are read when scraped: the database pool (knex's tarn pool), the transform queue,
- * and, once the webhook outbox registers it, its lag (`observeWebhookOutboxLag`).
+ * and, once their owners register them, the turns of keyed requests (`observeRequestTurns`) and the
+ * webhook outbox's lag (`observeWebhookOutboxLag`).
  */
 import type { Core } from '@strapi/strapi';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -41,6 +42,10 @@ export type RequestObservation = {
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const OUTBOX_LAG = 'public_api_webhook_outbox_lag_seconds';
+const REQUEST_TURNS = 'public_api_request_turns';
+
+/** What the load gate holds now (http/load-gate.ts). */
+export type RequestTurns = { inFlight: number; waiting: number; holders: number };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -124,6 +129,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   });
 
   let outboxLag: Gauge | null = null;
+  let requestTurns: Gauge | null = null;
 
   return {
     /** The text exposition format's content type. */
@@ -157,6 +163,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * `public_api_webhook_outbox_lag_seconds` is read from it at every scrape. Until something registers,
      * the metric is absent rather than a made-up 0.
      */
+    /**
+     * The registration point of the load gate's turns (http/load-gate.ts, made with the /api/v2
+     * middleware's limits on its first request): `public_api_request_turns` is read from `load` at every
+     * scrape; absent until then. A later registration replaces the earlier.
+     */
+    observeRequestTurns(load: () => RequestTurns): void {
+      if (requestTurns) registry.removeSingleMetric(REQUEST_TURNS);
+      requestTurns = new Gauge({
+        name: REQUEST_TURNS,
+        help: 'Turns of keyed /api/v2 requests: running (at most PUBLIC_API_REQUESTS_IN_FLIGHT), waiting for one (at most PUBLIC_API_REQUESTS_WAITING), and keys holding or waiting for one.',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        collect() {
+          const turns = load();
+          this.set({ state: 'running' }, turns.inFlight);
+          this.set({ state: 'waiting' }, turns.waiting);
+          this.set({ state: 'keys' }, turns.holders);
+        },
+      });
+    },
+
     observeWebhookOutboxLag(oldestUndeliveredSeconds: () => Promise<number> | number): void {
       if (outboxLag) registry.removeSingleMetric(OUTBOX_LAG);
       outboxLag = new Gauge({
