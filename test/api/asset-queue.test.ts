@@ -120,10 +120,10 @@ describe('one transform at a time, three turns per client', () => {
     expect((await env.get(`${small}?w=16`, '198.51.100.7')).status).toBe(200);
     const flood = [1, 2, 3].map((n) => env.get(`${heavy}?w=${230 - n}&format=avif`, '203.0.113.1'));
     await until(() => env.load().running === 1);
-    const started = Date.now();
     const cached = await env.get(`${small}?w=16`, '198.51.100.7');
     expect(cached.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(500);
+    // Answered while the flood still holds the queue: it waited for no turn.
+    expect(env.load().running + env.load().waiting).toBeGreaterThan(0);
     for (const res of await Promise.all(flood)) expect(res.status).toBe(200);
   });
 });

@@ -294,15 +294,12 @@ describe('what is not transformed', () => {
     const url = await image('bomb.png', bomb);
     if (global.gc) global.gc();
     const rssBefore = process.memoryUsage().rss;
-    const started = process.hrtime.bigint();
     const res = await get(`${url}?w=100`);
-    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     const grownBytes = process.memoryUsage().rss - rssBefore;
     const [error] = expectError(res, 422);
     expect(error).toMatchObject({ meta: { reason: 'image_too_large' } });
     expect(error!.detail).toMatch(/50 megapixels/);
-    // Decoding it would need 1.2 GB (20000 * 20000 * 3 bytes) and seconds.
-    expect(elapsedMs).toBeLessThan(1000);
+    // Decoding it would need 1.2 GB (20000 * 20000 * 3 bytes).
     expect(grownBytes).toBeLessThan(64 * 1024 * 1024);
     // The original is served as bytes, never decoded.
     const original = await get(url);

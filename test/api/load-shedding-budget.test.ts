@@ -91,7 +91,6 @@ test("a refusal for a crowded budget waits out its delay without a turn: another
     expect(reading.result.status).toBe(200);
     // Served while the refusal waited, not after it (1.2 s later) once its turn came back.
     expect(order).toEqual(['other', 'flood']);
-    expect(reading.ms).toBeLessThan(600);
   } finally {
     // Read to the end (the server closes the connection after it), so no response is cut off.
     await new Promise((resolve) => {

@@ -15,6 +15,7 @@ import { bootApp, type TestApp } from '../helpers/app';
 import { expectValidJsonApi } from '../helpers/jsonapi';
 import { createKey } from '../helpers/keys';
 import { portOf } from '../helpers/raw-http';
+import { untilTurns } from '../helpers/turns';
 import { OVERLOADED_RETRY_AFTER_SECONDS } from '../../src/plugins/public-api/server/src/config';
 
 let app: TestApp;
@@ -56,22 +57,7 @@ const hold = (auth: string) => {
   return req;
 };
 
-/** The gate's turns as the metrics show them (absent before the first keyed request: none). */
-const turns = async () => {
-  const text = (await app.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text;
-  const value = (state: string) => Number(new RegExp(`^public_api_request_turns\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { running: value('running'), waiting: value('waiting') };
-};
-
-/** Waits until the gate has `running` turns taken and `waiting` requests waiting. */
-const until = async (running: number, waiting: number) => {
-  let now = await turns();
-  for (let attempt = 0; attempt < 400 && (now.running !== running || now.waiting !== waiting); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    now = await turns();
-  }
-  expect(now).toEqual({ running, waiting });
-};
+const until = (running: number, waiting: number) => untilTurns(app, METRICS_TOKEN, running, waiting);
 
 /** A read of `auth`'s, its answer noted in `order` under `name` when it comes. */
 const read = (auth: string, order: string[], name: string) =>
