@@ -141,6 +141,12 @@ const writeProbe =
       }),
     });
 
+/**
+ * What the server's resident memory grew by while attacked: its peak over the sampled run less its RSS
+ * before (the boot's own memory, 400 MiB and more, is not the attack's).
+ */
+const growth = (run: { startRss: number; peakRss: number }) => `+${mib(Math.max(0, run.peakRss - run.startRss))}`;
+
 const ratioOf = (figures: VictimFigures) => percentile(figures.busy.samples, 95) / percentile(figures.idle.samples, 95);
 const notOkCount = (figures: VictimFigures) =>
   [...Object.values(figures.idle.notOk), ...Object.values(figures.busy.notOk)].reduce((sum, n) => sum + n, 0);
@@ -156,7 +162,7 @@ const describe = (run: RowRun) => {
     );
   }
   say(
-    `  bench process CPU ${run.benchCpuSeconds.toFixed(1)} s; server RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; ${run.up ? 'up' : 'DOWN'} at the end`,
+    `  bench process CPU ${run.benchCpuSeconds.toFixed(1)} s; server RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)} (${growth(run)} during the attack); ${run.up ? 'up' : 'DOWN'} at the end`,
   );
 };
 
@@ -431,7 +437,7 @@ export const main = async (args: string[]): Promise<number> => {
       say('uploads (issue 15 (c))');
       const run = await uploadSoak(env, keys.uploads!.attacker, uploadsDir);
       say(
-        `  answers by status: ${JSON.stringify(run.statuses)}; RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)}; process ${run.survived ? 'up' : 'DOWN'}`,
+        `  answers by status: ${JSON.stringify(run.statuses)}; RSS ${mib(run.startRss)} before, peak ${mib(run.peakRss)} (${growth(run)} during the uploads); process ${run.survived ? 'up' : 'DOWN'}`,
       );
       aims.push({
         row: 'uploads',
@@ -451,13 +457,13 @@ export const main = async (args: string[]): Promise<number> => {
   );
   say();
   say(
-    '| Row | Other key | Idle p95 | Under attack p95 | Ratio | Other key not 2xx | Attacker 2xx/s | Attacker answers | Attacker CPU | Bench CPU | Peak RSS |',
+    '| Row | Other key | Idle p95 | Under attack p95 | Ratio | Other key not 2xx | Attacker 2xx/s | Attacker answers | Attacker CPU | Bench CPU | RSS before | Peak RSS | Growth |',
   );
-  say('| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |');
+  say('| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const run of runs)
     for (const [probe, figures] of Object.entries(run.figures))
       say(
-        `| ${run.row} | ${probe} | ${percentile(figures.idle.samples, 95).toFixed(1)} ms | ${percentile(figures.busy.samples, 95).toFixed(1)} ms | ${ratioOf(figures).toFixed(1)}x | ${notOkCount(figures) || 'none'} | ${run.attack.successesPerSecond.toFixed(2)} | ${statusList(run.attack.statuses)} | ${run.attack.cpuSeconds.toFixed(1)} s | ${run.benchCpuSeconds.toFixed(1)} s | ${mib(run.peakRss)} |`,
+        `| ${run.row} | ${probe} | ${percentile(figures.idle.samples, 95).toFixed(1)} ms | ${percentile(figures.busy.samples, 95).toFixed(1)} ms | ${ratioOf(figures).toFixed(1)}x | ${notOkCount(figures) || 'none'} | ${run.attack.successesPerSecond.toFixed(2)} | ${statusList(run.attack.statuses)} | ${run.attack.cpuSeconds.toFixed(1)} s | ${run.benchCpuSeconds.toFixed(1)} s | ${mib(run.startRss)} | ${mib(run.peakRss)} | ${growth(run)} |`,
       );
   say();
   say('| Row | Aim | Measured | Met |');
