@@ -13,6 +13,10 @@
  * shows its median round, so that the machine's drift during a run moves a row and the floor it is held
  * against alike; Strapi's rows, slow and two orders of magnitude behind, are measured once.
  *
+ * The aims are issue 37's: the raw server keeps records' JSON and the resource index's bytes by their
+ * inputs as /api/v2 does (a ceiling does no more work than the cheapest correct server), and each read is
+ * held against it; the 304 against /api/v2's own floor.
+ *
  * The pages read the benchmark events alone (`filter[slug][startsWith]=bench-`): the demo events sort
  * first and carry rich bodies and images, which a hand-written server would have to convert as the
  * plugin does.
@@ -192,22 +196,22 @@ export const benchCeiling = async (input: {
         name: 'limit=10 page',
         path: `/api/v2/events?${bench}&limit=10`,
         strapi: `/api/events?filters%5Bslug%5D%5B%24startsWith%5D=bench-&pagination%5BpageSize%5D=10`,
-        aim: 'v2 >= 0.6x raw',
-        met: (row) => ratio(row.v2, row.raw) >= 0.6,
+        aim: 'v2 >= 0.85x raw',
+        met: (row) => ratio(row.v2, row.raw) >= 0.85,
       },
       {
         name: 'single record',
         path: `/api/v2/events/${input.singleSlug}`,
         strapi: `/api/events/${input.singleDocumentId}`,
-        aim: 'v2 >= 0.4x v2 floor',
-        met: (row, floor) => ratio(row.v2, floor.v2) >= 0.4,
+        aim: 'v2 >= 0.75x raw',
+        met: (row) => ratio(row.v2, row.raw) >= 0.75,
       },
       {
         name: 'resource index',
         path: '/api/v2/',
         strapi: null,
-        aim: 'v2 >= 0.5x v2 floor',
-        met: (row, floor) => ratio(row.v2, floor.v2) >= 0.5,
+        aim: 'v2 >= 0.6x raw',
+        met: (row) => ratio(row.v2, row.raw) >= 0.6,
       },
     ];
     // Which reads the raw server answers as /api/v2 does: only those are measured.
@@ -253,7 +257,7 @@ export const benchCeiling = async (input: {
           await run({ label: `GET ${read.path}`, url: `${serverUrl}${read.path}`, headers: v2, cpuOf: input.serverPid }),
         );
       }
-      // A revalidation of the single record (issue 16: a 304 at >= 0.6x the floor). /api/v2 alone: the raw
+      // A revalidation of the single record (issue 37: a 304 at >= 0.9x the floor). /api/v2 alone: the raw
       // server and Strapi's REST API answer no If-None-Match.
       if (etag)
         take(
@@ -301,8 +305,8 @@ export const benchCeiling = async (input: {
       raw: null,
       v2: median('v2 304'),
       strapi: null,
-      aim: 'v2 >= 0.6x v2 floor',
-      met: (row, floor) => ratio(row.v2, floor.v2) >= 0.6,
+      aim: 'v2 >= 0.9x v2 floor',
+      met: (row, floor) => ratio(row.v2, floor.v2) >= 0.9,
     });
     rows.push({
       name: 'floor (raw and v2 401 / Strapi /_health)',

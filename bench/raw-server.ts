@@ -107,7 +107,7 @@ const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' A
 // ---------------------------------------------------------------------------------------------------------
 
 type Grants = Record<string, { actions?: string[] }>;
-type Key = { keyId: string; grants: Grants; cacheControl: string };
+type Key = { keyId: string; grants: Grants; grantsText: string; cacheControl: string };
 
 const KEY_PATTERN = /^Bearer[ \t]+pdk_([0-9A-Za-z]{12})_[0-9A-Za-z]{32,128}[ \t]*$/i;
 
@@ -116,6 +116,17 @@ const cacheControlOf = (cache: unknown): string => {
   const policy = cache === null ? null : (JSON.parse(String(cache)) as { sharedMaxAge?: number } | null);
   const age = policy?.sharedMaxAge;
   return typeof age === 'number' && age > 0 ? `public, s-maxage=${age}, stale-while-revalidate=${age}` : 'private, no-cache';
+};
+
+/** Grants parsed once per text, as /api/v2 parses a key's JSON members once per text read (services/keys.ts). */
+const grantsByText = new Map<string, Grants>();
+const parsedGrants = (text: string): Grants => {
+  let grants = grantsByText.get(text);
+  if (!grants) {
+    if (grantsByText.size >= 1_000) grantsByText.clear();
+    grantsByText.set(text, (grants = JSON.parse(text) as Grants));
+  }
+  return grants;
 };
 
 const authenticate = (authorization: string | undefined): Key | null => {
@@ -128,7 +139,8 @@ const authenticate = (authorization: string | undefined): Key | null => {
   const stored = Buffer.from(String(row.secret_hash), 'hex');
   if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
   if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return null;
-  return { keyId: match[1]!, grants: JSON.parse(String(row.grants)) as Grants, cacheControl: cacheControlOf(row.cache) };
+  const grantsText = String(row.grants);
+  return { keyId: match[1]!, grants: parsedGrants(grantsText), grantsText, cacheControl: cacheControlOf(row.cache) };
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -266,8 +278,8 @@ const tagsOf = (shown: Shown[]): string[] => {
   return [...resources, ...[...found].filter(([, ids]) => ids.size > 0).map(([tag]) => `${tag}:overflow`)];
 };
 
-/** A document and the tags that name what it shows. */
-type Answer = { body: Buffer | string; tags: string[] };
+/** A document and the tags that name what it shows; its ETag when kept with it. */
+type Answer = { body: Buffer | string; tags: string[]; etag?: string };
 
 const COMMA = Buffer.from(',');
 
@@ -359,7 +371,23 @@ const CMS_NAMES: Record<string, string> = {
   'api::homepage.homepage': 'Home',
 };
 
-const resourceIndex = (url: URL, grants: Grants): Answer => {
+/**
+ * The index's bytes and tag, kept by what they are made of (issue 37), as /api/v2 keeps them
+ * (handlers/resource-index.ts): the key's grants text, the websites' rows (read on every request, as
+ * /api/v2 reads them) and the request's URL.
+ */
+type KeptIndex = { grantsText: string; websiteRows: Row[]; self: string; answer: Answer };
+const keptIndexes = new Map<string, KeptIndex>();
+
+const sameRows = (a: Row[], b: Row[]) =>
+  a.length === b.length && a.every((row, index) => row.slug === b[index]!.slug && row.publications === b[index]!.publications);
+
+const resourceIndex = (url: URL, key: Key): Answer => {
+  const websiteRows = websites.all() as Row[];
+  const self = selfUrl(url);
+  const kept = keptIndexes.get(key.grantsText);
+  if (kept && kept.self === self && sameRows(kept.websiteRows, websiteRows)) return kept.answer;
+  const grants = key.grants;
   const granted = (id: string) => (grants[id]?.actions?.length ?? 0) > 0;
   const entries: unknown[] = [];
   for (const [name, slug] of NATIVE) {
@@ -372,7 +400,7 @@ const resourceIndex = (url: URL, grants: Grants): Answer => {
         links: { self: `${origin}/api/v2/${slug}` },
       });
   }
-  for (const website of websites.all() as Row[]) {
+  for (const website of websiteRows) {
     for (const publication of JSON.parse(String(website.publications)) as { collection: string; contentType: string; mode: string }[]) {
       const id = `cms:${website.slug}/${publication.collection}`;
       if (!granted(id)) continue;
@@ -390,7 +418,11 @@ const resourceIndex = (url: URL, grants: Grants): Answer => {
       });
     }
   }
-  return { body: `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"data":${JSON.stringify(entries)}}`, tags: ['_index'] };
+  const bytes = Buffer.from(`${JSONAPI},"links":{"self":${JSON.stringify(self)}},"data":${JSON.stringify(entries)}}`);
+  const answer = { body: bytes, tags: ['_index'], etag: entityTag(bytes) };
+  if (keptIndexes.size >= 1_000) keptIndexes.clear();
+  keptIndexes.set(key.grantsText, { grantsText: key.grantsText, websiteRows, self, answer });
+  return answer;
 };
 
 const answer = (res: http.ServerResponse, status: number, body: Buffer | string) => {
@@ -402,7 +434,9 @@ const answer = (res: http.ServerResponse, status: number, body: Buffer | string)
 const COMPRESSIBLE_BYTES = 1024;
 
 /** A document the key may read, with the header fields contract 14 asks of it. */
-const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answer) => {
+const entityTag = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
+const answerDocument = (res: http.ServerResponse, key: Key, { body, tags, etag }: Answer) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(200, {
     ...constantHeaders,
@@ -410,7 +444,7 @@ const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answ
     'Cache-Control': key.cacheControl,
     'Cache-Tag': tags.join(','),
     'Surrogate-Key': tags.join(' '),
-    ETag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+    ETag: etag ?? entityTag(bytes),
     Vary: bytes.length >= COMPRESSIBLE_BYTES ? 'Authorization, Accept-Encoding' : 'Authorization',
     'Content-Type': MEDIA_TYPE,
     'Content-Length': bytes.length,
@@ -425,7 +459,7 @@ const server = http.createServer((req, res) => {
     if (!key) return answer(res, 401, UNAUTHORIZED);
     const issuedAt = Number(req.headers['x-bench-issued-at'] ?? Date.now());
     let document: Answer | null = null;
-    if (url.pathname === '/api/v2/') document = resourceIndex(url, key.grants);
+    if (url.pathname === '/api/v2/') document = resourceIndex(url, key);
     else if (url.pathname === '/api/v2/events') document = page(url, key.keyId, issuedAt);
     else if (url.pathname.startsWith('/api/v2/events/'))
       document = one(url, decodeURIComponent(url.pathname.slice('/api/v2/events/'.length)));
