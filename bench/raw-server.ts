@@ -17,6 +17,11 @@
  * document shows (within the same 8,000-byte bound), and a request id. It does not count requests: the
  * RateLimit fields, which only a counter can fill, are /api/v2's alone.
  *
+ * It keeps each record's JSON by its inputs (the row's values and its references), as /api/v2 does
+ * (issue 37): a ceiling does no more work than the cheapest correct server, and that server keeps what it
+ * can keep. Rows of the bench measured against the raw server before issue 37 were against one that wrote
+ * every record on every request.
+ *
  * What a hand-written server holds as constants it takes from its environment: the database file, the
  * server secret (PUBLIC_API_KEY_SECRET: keys are checked by the same HMAC, cursors signed by the same
  * derived key), the public origin its links name (the /api/v2 server's, so that documents are equal),
@@ -102,7 +107,7 @@ const seos = db.prepare("SELECT entity_id FROM events_cmps WHERE field = 'seo' A
 // ---------------------------------------------------------------------------------------------------------
 
 type Grants = Record<string, { actions?: string[] }>;
-type Key = { keyId: string; grants: Grants; cacheControl: string };
+type Key = { keyId: string; grants: Grants; grantsText: string; cacheControl: string };
 
 const KEY_PATTERN = /^Bearer[ \t]+pdk_([0-9A-Za-z]{12})_[0-9A-Za-z]{32,128}[ \t]*$/i;
 
@@ -111,6 +116,17 @@ const cacheControlOf = (cache: unknown): string => {
   const policy = cache === null ? null : (JSON.parse(String(cache)) as { sharedMaxAge?: number } | null);
   const age = policy?.sharedMaxAge;
   return typeof age === 'number' && age > 0 ? `public, s-maxage=${age}, stale-while-revalidate=${age}` : 'private, no-cache';
+};
+
+/** Grants parsed once per text, as /api/v2 parses a key's JSON members once per text read (services/keys.ts). */
+const grantsByText = new Map<string, Grants>();
+const parsedGrants = (text: string): Grants => {
+  let grants = grantsByText.get(text);
+  if (!grants) {
+    if (grantsByText.size >= 1_000) grantsByText.clear();
+    grantsByText.set(text, (grants = JSON.parse(text) as Grants));
+  }
+  return grants;
 };
 
 const authenticate = (authorization: string | undefined): Key | null => {
@@ -123,7 +139,8 @@ const authenticate = (authorization: string | undefined): Key | null => {
   const stored = Buffer.from(String(row.secret_hash), 'hex');
   if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
   if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return null;
-  return { keyId: match[1]!, grants: JSON.parse(String(row.grants)) as Grants, cacheControl: cacheControlOf(row.cache) };
+  const grantsText = String(row.grants);
+  return { keyId: match[1]!, grants: parsedGrants(grantsText), grantsText, cacheControl: cacheControlOf(row.cache) };
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -162,43 +179,80 @@ const referencesOf = (statement: typeof venues, ids: number[], collection: strin
   return found;
 };
 
-type EventRecord = { id: string; attributes: { venue: Reference | null; festival: Reference | null } };
+/**
+ * Records' JSON kept by their inputs, as /api/v2 keeps them (serialize/record-texts.ts, issue 37): a record
+ * whose row values and references are the same, value by value, as when its bytes were written is not
+ * written again. A ceiling that wrote every record on every request did more work than the cheapest correct
+ * server, which keeps what it can keep. Bounded by a number of records (the oldest kept is forgotten first;
+ * the bench reads fewer than the bound).
+ */
+const MAX_KEPT_RECORDS = 100_000;
+type Kept = { inputs: unknown[]; bytes: Buffer };
+const keptRecords = new Map<number, Kept>();
 
-const records = (rows: Row[]): EventRecord[] => {
+const inputsOf = (row: Row, venue: Reference | undefined, festival: Reference | undefined): unknown[] => [
+  ...Object.values(row),
+  venue?.id,
+  venue?.slug,
+  festival?.id,
+  festival?.slug,
+];
+
+const sameInputs = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+
+/** The record of one row, as /api/v2 shows it. */
+const recordOf = (row: Row, venue: Reference | null, festival: Reference | null) => ({
+  type: 'events',
+  id: String(row.document_id),
+  attributes: {
+    title: row.title,
+    slug: row.slug,
+    sort: row.sort,
+    summary: row.summary,
+    startsAt: iso(row.starts_at),
+    endsAt: iso(row.ends_at),
+    category: row.category,
+    tags: row.tags === null ? [] : JSON.parse(String(row.tags)),
+    price: row.price,
+    soldOut: row.sold_out === null ? null : row.sold_out === 1,
+    capacity: row.capacity,
+    venue,
+    festival,
+    cover: null,
+    body: doc(row.body),
+    seo: null,
+  },
+  meta: {
+    slug: row.slug,
+    sort: row.sort,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    publishedAt: row.published_at,
+  },
+});
+
+/** What a document of events needs of each record: its tags' ids and its JSON bytes (kept, or written now). */
+type Shown = { id: string; venue: Reference | null; festival: Reference | null; bytes: Buffer };
+
+const records = (rows: Row[]): Shown[] => {
   const ids = rows.map((row) => Number(row.id));
   if (ids.length && covers.get(JSON.stringify(ids))) throw new Error('The raw server shows no covers; these events have one.');
   if (ids.length && seos.get(JSON.stringify(ids))) throw new Error('The raw server shows no SEO components; these events have one.');
   const venue = referencesOf(venues, ids, 'buildings');
   const festival = referencesOf(festivals, ids, 'festivals');
-  return rows.map((row) => ({
-    type: 'events',
-    id: String(row.document_id),
-    attributes: {
-      title: row.title,
-      slug: row.slug,
-      sort: row.sort,
-      summary: row.summary,
-      startsAt: iso(row.starts_at),
-      endsAt: iso(row.ends_at),
-      category: row.category,
-      tags: row.tags === null ? [] : JSON.parse(String(row.tags)),
-      price: row.price,
-      soldOut: row.sold_out === null ? null : row.sold_out === 1,
-      capacity: row.capacity,
-      venue: venue.get(Number(row.id)) ?? null,
-      festival: festival.get(Number(row.id)) ?? null,
-      cover: null,
-      body: doc(row.body),
-      seo: null,
-    },
-    meta: {
-      slug: row.slug,
-      sort: row.sort,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      publishedAt: row.published_at,
-    },
-  }));
+  return rows.map((row) => {
+    const rowId = Number(row.id);
+    const [ownVenue, ownFestival] = [venue.get(rowId), festival.get(rowId)];
+    const inputs = inputsOf(row, ownVenue, ownFestival);
+    let kept = keptRecords.get(rowId);
+    if (!kept || !sameInputs(kept.inputs, inputs)) {
+      kept = { inputs, bytes: Buffer.from(JSON.stringify(recordOf(row, ownVenue ?? null, ownFestival ?? null))) };
+      keptRecords.delete(rowId);
+      keptRecords.set(rowId, kept);
+      if (keptRecords.size > MAX_KEPT_RECORDS) keptRecords.delete(keptRecords.keys().next().value!);
+    }
+    return { id: String(row.document_id), venue: ownVenue ?? null, festival: ownFestival ?? null, bytes: kept.bytes };
+  });
 };
 
 /**
@@ -207,7 +261,7 @@ const records = (rows: Row[]): EventRecord[] => {
  * `<resource>:overflow` instead of the records.
  */
 const MAX_CACHE_TAG_BYTES = 8000;
-const tagsOf = (shown: EventRecord[]): string[] => {
+const tagsOf = (shown: Shown[]): string[] => {
   const found = new Map<string, Set<string>>([['events', new Set()]]);
   const add = (tag: string, id: string) => {
     let ids = found.get(tag);
@@ -216,7 +270,7 @@ const tagsOf = (shown: EventRecord[]): string[] => {
   };
   for (const record of shown) {
     add('events', record.id);
-    for (const reference of [record.attributes.venue, record.attributes.festival]) if (reference) add(reference.collection, reference.id);
+    for (const reference of [record.venue, record.festival]) if (reference) add(reference.collection, reference.id);
   }
   const resources = [...found.keys()];
   const all = [...resources, ...[...found].flatMap(([tag, ids]) => [...ids].map((id) => `${tag}:${id}`))];
@@ -224,22 +278,20 @@ const tagsOf = (shown: EventRecord[]): string[] => {
   return [...resources, ...[...found].filter(([, ids]) => ids.size > 0).map(([tag]) => `${tag}:overflow`)];
 };
 
-/** A document and the tags that name what it shows. */
-type Answer = { body: Buffer | string; tags: string[] };
+/** A document and the tags that name what it shows; its ETag when kept with it. */
+type Answer = { body: Buffer | string; tags: string[]; etag?: string };
 
 const COMMA = Buffer.from(',');
 
 /**
- * `head`, the items' JSON joined by commas, then `tail`, as UTF-8 bytes: each item encoded on its own and
- * the bytes joined. A page's text made as one string is slow to make and to encode (a string of over
- * 128 KB, or one two bytes a character as soon as one record holds a character past Latin-1); /api/v2
- * writes its pages this way (serialize/document-bytes.ts), and so does the ceiling.
+ * `head`, the records' kept bytes joined by commas, then `tail`: the records' bytes are copied, never
+ * written again. /api/v2 writes its pages this way (serialize/document-bytes.ts), and so does the ceiling.
  */
-const joinedJson = (head: string, items: unknown[], tail: string): Buffer => {
-  const parts = [Buffer.from(head)];
+const joinedJson = (head: string, items: Shown[], tail: string): Buffer => {
+  const parts: Buffer[] = [Buffer.from(head)];
   items.forEach((item, index) => {
     if (index > 0) parts.push(COMMA);
-    parts.push(Buffer.from(JSON.stringify(item)));
+    parts.push(item.bytes);
   });
   parts.push(Buffer.from(tail));
   return Buffer.concat(parts);
@@ -301,7 +353,7 @@ const one = (url: URL, identifier: string): Answer | null => {
   if (!row) return null;
   const data = records([row]);
   return {
-    body: `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":${JSON.stringify(data[0])}}`,
+    body: joinedJson(`${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"meta":${eventsMeta},"data":`, data, '}'),
     tags: tagsOf(data),
   };
 };
@@ -319,7 +371,23 @@ const CMS_NAMES: Record<string, string> = {
   'api::homepage.homepage': 'Home',
 };
 
-const resourceIndex = (url: URL, grants: Grants): Answer => {
+/**
+ * The index's bytes and tag, kept by what they are made of (issue 37), as /api/v2 keeps them
+ * (handlers/resource-index.ts): the key's grants text, the websites' rows (read on every request, as
+ * /api/v2 reads them) and the request's URL.
+ */
+type KeptIndex = { grantsText: string; websiteRows: Row[]; self: string; answer: Answer };
+const keptIndexes = new Map<string, KeptIndex>();
+
+const sameRows = (a: Row[], b: Row[]) =>
+  a.length === b.length && a.every((row, index) => row.slug === b[index]!.slug && row.publications === b[index]!.publications);
+
+const resourceIndex = (url: URL, key: Key): Answer => {
+  const websiteRows = websites.all() as Row[];
+  const self = selfUrl(url);
+  const kept = keptIndexes.get(key.grantsText);
+  if (kept && kept.self === self && sameRows(kept.websiteRows, websiteRows)) return kept.answer;
+  const grants = key.grants;
   const granted = (id: string) => (grants[id]?.actions?.length ?? 0) > 0;
   const entries: unknown[] = [];
   for (const [name, slug] of NATIVE) {
@@ -332,7 +400,7 @@ const resourceIndex = (url: URL, grants: Grants): Answer => {
         links: { self: `${origin}/api/v2/${slug}` },
       });
   }
-  for (const website of websites.all() as Row[]) {
+  for (const website of websiteRows) {
     for (const publication of JSON.parse(String(website.publications)) as { collection: string; contentType: string; mode: string }[]) {
       const id = `cms:${website.slug}/${publication.collection}`;
       if (!granted(id)) continue;
@@ -350,7 +418,11 @@ const resourceIndex = (url: URL, grants: Grants): Answer => {
       });
     }
   }
-  return { body: `${JSONAPI},"links":{"self":${JSON.stringify(selfUrl(url))}},"data":${JSON.stringify(entries)}}`, tags: ['_index'] };
+  const bytes = Buffer.from(`${JSONAPI},"links":{"self":${JSON.stringify(self)}},"data":${JSON.stringify(entries)}}`);
+  const answer = { body: bytes, tags: ['_index'], etag: entityTag(bytes) };
+  if (keptIndexes.size >= 1_000) keptIndexes.clear();
+  keptIndexes.set(key.grantsText, { grantsText: key.grantsText, websiteRows, self, answer });
+  return answer;
 };
 
 const answer = (res: http.ServerResponse, status: number, body: Buffer | string) => {
@@ -362,7 +434,9 @@ const answer = (res: http.ServerResponse, status: number, body: Buffer | string)
 const COMPRESSIBLE_BYTES = 1024;
 
 /** A document the key may read, with the header fields contract 14 asks of it. */
-const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answer) => {
+const entityTag = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
+const answerDocument = (res: http.ServerResponse, key: Key, { body, tags, etag }: Answer) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(200, {
     ...constantHeaders,
@@ -370,7 +444,7 @@ const answerDocument = (res: http.ServerResponse, key: Key, { body, tags }: Answ
     'Cache-Control': key.cacheControl,
     'Cache-Tag': tags.join(','),
     'Surrogate-Key': tags.join(' '),
-    ETag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+    ETag: etag ?? entityTag(bytes),
     Vary: bytes.length >= COMPRESSIBLE_BYTES ? 'Authorization, Accept-Encoding' : 'Authorization',
     'Content-Type': MEDIA_TYPE,
     'Content-Length': bytes.length,
@@ -385,7 +459,7 @@ const server = http.createServer((req, res) => {
     if (!key) return answer(res, 401, UNAUTHORIZED);
     const issuedAt = Number(req.headers['x-bench-issued-at'] ?? Date.now());
     let document: Answer | null = null;
-    if (url.pathname === '/api/v2/') document = resourceIndex(url, key.grants);
+    if (url.pathname === '/api/v2/') document = resourceIndex(url, key);
     else if (url.pathname === '/api/v2/events') document = page(url, key.keyId, issuedAt);
     else if (url.pathname.startsWith('/api/v2/events/'))
       document = one(url, decodeURIComponent(url.pathname.slice('/api/v2/events/'.length)));

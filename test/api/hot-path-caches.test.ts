@@ -11,6 +11,7 @@
  * - records are kept by everything they are made of (serialize/record-texts.ts): a value, a reference's
  *   target or a file changed in the database by anyone, even without a new updatedAt, is read as it now is.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { bootApp, type TestApp } from '../helpers/app';
 import { createKey } from '../helpers/keys';
@@ -146,6 +147,32 @@ describe('keys', () => {
       .where({ key_id: key.keyId })
       .update({ limits: JSON.stringify({ requests: 1000, window: 3600 }) });
     expect((await get(path, key.auth)).headers['ratelimit-policy']).toBe('"key";q=1000;w=3600');
+  });
+
+  test('the resource index, kept by grants and websites, follows a grant changed in the database at once (issue 37)', async () => {
+    const grants = (ids: string[]) =>
+      JSON.stringify(Object.fromEntries(ids.map((id) => [id, { actions: ['read'], read: ['title'], write: [] }])));
+    const key = await createKey(app.strapi, { resources: { 'native:events': { actions: ['read'], read: ['title'] } } });
+    const index = () => app.http().get('/api/v2/').set('Authorization', key.auth).set('Host', 'hot.test');
+    const first = await index();
+    expect((first.body.data as { id: string }[]).map((entry) => entry.id)).toEqual(['native:events']);
+    // Read again: the same bytes and tag.
+    const again = await index();
+    expect(again.text).toBe(first.text);
+    expect(again.headers.etag).toBe(first.headers.etag);
+
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['native:events', 'native:jobs']) });
+    const widened = await index();
+    expect((widened.body.data as { id: string }[]).map((entry) => entry.id)).toEqual(['native:events', 'native:jobs']);
+    expect(widened.headers.etag).not.toBe(first.headers.etag);
+    expect(widened.headers.etag).toBe(`"${createHash('sha256').update(widened.text).digest('base64url').slice(0, 27)}"`);
+
+    await db('public_api_keys')
+      .where({ key_id: key.keyId })
+      .update({ grants: grants(['native:jobs']) });
+    expect(((await index()).body.data as { id: string }[]).map((entry) => entry.id)).toEqual(['native:jobs']);
   });
 
   test('the key id has a unique index', async () => {

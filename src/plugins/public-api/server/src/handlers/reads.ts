@@ -147,9 +147,10 @@ const readCollection = async (request: ApiRequest, access: ResourceAccess): Prom
     fields: shown.fields,
     data,
   });
-  // A page of plain records up to a chunk's worth of text is written here, at once (serialize/document-bytes.ts);
-  // a larger one, or one carrying `include` expansions, is written by the edge in chunks.
-  const bytes = parsed.include.length === 0 ? documentBytes(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
+  // A page of plain records is written here from its kept records' bytes, however large, with a turn of the
+  // event loop after each chunk's worth of records written now (serialize/document-bytes.ts); a page carrying
+  // `include` expansions is written by the edge in chunks.
+  const bytes = parsed.include.length === 0 ? await documentBytes(document, DEFAULT_CHUNK_OPTIONS.chunkBytes) : null;
   return {
     status: 200,
     ...storable(parsed.status),

@@ -1,10 +1,11 @@
 /**
- * A single record's document, and a page when it is small, written as JSON bytes in the handler (issue 16).
+ * Single record and plain page documents, written as JSON bytes in the handler (issue 16, issue 37).
  * The response serializer (http/json-chunks.ts) walks a document to find parts small enough for one
- * `JSON.stringify`, counting every value of every record to decide; for a 100-record page that walk costs
- * about as much again as writing the page. A page whose records add up to little text, and a single record,
- * are written here instead, record by record from their kept bytes (serialize/record-texts.ts), with the
- * same bytes `JSON.stringify(document)` gives, encoded as UTF-8. Pure.
+ * `JSON.stringify`, counting every value of every record to decide, and writes every record again; for a
+ * 100-record page that walk costs about as much again as writing the page. A page of plain records (no
+ * `include` expansions), and a single record, are written here instead, record by record from their kept
+ * bytes (serialize/record-texts.ts), with the same bytes `JSON.stringify(document)` gives, encoded as
+ * UTF-8. Pure, but for the turns of the event loop it gives.
  *
  * Each record's text is encoded on its own and the bytes are joined, never the texts: a page's text as
  * one string is a string of 85-330 KB, two bytes a character as soon as one record holds a character past
@@ -13,13 +14,18 @@
  * request's CPU and over 2 ms of 100 records (perf, and a micro-benchmark on this machine: 2.2 ms against
  * 0.17 ms for the records encoded one by one and their bytes joined).
  *
- * The records are written one at a time, each at once (as the chunked serializer writes any record of up
- * to 2,000 values), and the writing stops as soon as their text passes `budget` characters: the caller then
- * hands the document over as objects, to be written in chunks with turns of the event loop between them
- * (contract section 13). So this step holds the thread for at most the budget plus one record's text.
+ * Every plain page is written this way, however large (issue 37). Until then a page whose records passed
+ * a chunk's worth of text (256 KiB) was handed to the chunked serializer as objects, which wrote each kept
+ * record again and counted its values: a 100-record page of the demo events (286,108 characters) ran at
+ * 198-218 req/s where the same page cut to 90 records (258,259) ran at 340-500. What contract section 13
+ * asks, that one large document does not hold the thread while other requests wait, is kept by what it
+ * costs to write, not by its size: a kept record's bytes are only copied, and the text of records written
+ * now (not kept, or kept but not yet written) gives the event loop a turn after every `budget` characters.
+ * So this step holds the thread for at most the budget plus one record's text, and what it holds in memory
+ * is the page's bytes, as the chunked serializer's chunks were (a page has at most 100 records).
  */
 
-import { keptRecordBytes } from './record-texts';
+import { keptRecordBytes, recordBytesWritten } from './record-texts';
 
 const OPEN_LIST = Buffer.from('[');
 const COMMA = Buffer.from(',');
@@ -71,14 +77,16 @@ const headBytes = (document: Record<string, unknown>): Buffer => {
   return Buffer.from(`{${members}${members === '' ? '' : ','}"data":`);
 };
 
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * The UTF-8 JSON of `document`, whose last member is `data` (an array), or null when the text of `data`'s
- * items passes `budget` characters. Callers pass plain records: a record carrying `include` expansions
- * could hold far more text than its own values.
+ * The UTF-8 JSON of `document`, whose last member is `data` (an array), with a turn of the event loop
+ * after every `budget` characters of records written now (kept records' bytes written before are copied,
+ * and count nothing). Callers pass plain records: a record carrying `include` expansions could hold far
+ * more text than its own values.
  */
-export const documentBytes = <D extends { data: readonly unknown[] }>(document: D, budget: number): Buffer | null => {
+export const documentBytes = async <D extends { data: readonly unknown[] }>(document: D, budget: number): Promise<Buffer> => {
   const parts: Buffer[] = [];
-  let spent = 0;
   let length = 0;
   const add = (bytes: Buffer) => {
     parts.push(bytes);
@@ -86,22 +94,27 @@ export const documentBytes = <D extends { data: readonly unknown[] }>(document: 
   };
   add(headBytes(document));
   add(OPEN_LIST);
+  // Characters written since the last turn of the event loop.
+  let written = 0;
   for (let index = 0; index < document.data.length; index += 1) {
-    // A record kept by its inputs brings its bytes (serialize/record-texts.ts): written once, not per read.
-    const kept = keptRecordBytes(document.data[index]);
-    if (kept) {
-      spent += kept.length + 1;
-      if (spent > budget) return null;
-      if (index > 0) add(COMMA);
-      add(kept);
-      continue;
-    }
-    // An item JSON.stringify leaves out (undefined, a function) is `null` inside an array.
-    const text = (JSON.stringify(document.data[index]) as string | undefined) ?? 'null';
-    spent += text.length + 1;
-    if (spent > budget) return null;
     if (index > 0) add(COMMA);
-    add(Buffer.from(text));
+    const item = document.data[index];
+    // A record kept by its inputs brings its bytes (serialize/record-texts.ts): written once, not per read.
+    const wasWritten = recordBytesWritten(item);
+    const kept = keptRecordBytes(item);
+    if (kept) {
+      add(kept);
+      if (!wasWritten) written += kept.length;
+    } else {
+      // An item JSON.stringify leaves out (undefined, a function) is `null` inside an array.
+      const text = (JSON.stringify(item) as string | undefined) ?? 'null';
+      add(Buffer.from(text));
+      written += text.length;
+    }
+    if (written > budget && index < document.data.length - 1) {
+      written = 0;
+      await yieldToLoop();
+    }
   }
   add(CLOSE_PAGE);
   return Buffer.concat(parts, length);

@@ -52,6 +52,13 @@ export const keptRecordBytes = (record: unknown): Buffer | null => {
   return bytes;
 };
 
+/**
+ * Whether `record` is a kept record whose bytes are written already: taking them costs a copy, not a write
+ * (serialize/document-bytes.ts counts only what is written now against its turn of the event loop).
+ */
+export const recordBytesWritten = (record: unknown): boolean =>
+  typeof record === 'object' && record !== null && keptBytes.get(record) instanceof Buffer;
+
 type Entry = { inputs: readonly unknown[]; record: object; weight: number; used: boolean; partition: string; rowId: number };
 
 /** The records of one projection, base URL and asset key (a partition), by row id. */
