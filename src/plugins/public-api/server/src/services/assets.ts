@@ -27,15 +27,16 @@ import { createOriginSources, type OriginSources } from '../assets/origin-source
 import { parseTransformPresets, type TransformPreset } from '../assets/presets';
 import { CLIENT_TRANSFORM_COST, EXPENSIVE_TRANSFORM_COST } from '../assets/transform-cost';
 import { createTransformPool, type TransformPool } from '../assets/transform-pool';
+import { createSourceHeaders } from '../assets/transform';
 import { createVariantCache, type VariantCache } from '../assets/variant-cache';
 import type { OutputFormat } from '../assets/transform-query';
 import { pluginConfig } from '../config';
 import { readConnectionOf } from '../database/sqlite-reader';
 import { ASSET_TOKEN_LENGTH, assetTokenMatches, type AssetKey } from '../assets/token';
-import { derivedKeys } from '../keys/derived';
 import { databaseClient } from '../database/connection';
 import { rawRows } from '../database/raw-result';
 import { escapeLike, LIKE_ESCAPE } from '../read/sql';
+import { getService } from '../utils/get-service';
 
 /** A stored file, as an asset URL resolves it. */
 export type StoredFile = {
@@ -107,9 +108,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let originFetches = 0;
   let sources: OriginSources | null = null;
   let presets: { configured: Record<string, string> | null; parsed: TransformPreset[] | null } | null = null;
+  const sourceHeaders = createSourceHeaders();
   const lookups = createLookupCache<StoredFile>({ ttlMs: LOOKUP_TTL_MS, maxEntries: LOOKUP_MAX_ENTRIES });
 
-  const assetKey = (): AssetKey => derivedKeys(pluginConfig(strapi).keySecret).asset;
+  const assetKey = (): AssetKey => getService('derived-keys').current().asset;
 
   const contentTables = (): ContentTables => {
     if (tables) return tables;
@@ -355,6 +357,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         warn: (message) => strapi.log.warn(`[public-api] transforms: ${message}`),
       });
       return pool;
+    },
+
+    /** What the headers of transformed sources said, by content identity (assets/transform.ts). */
+    sourceHeaders() {
+      return sourceHeaders;
     },
 
     /** Preset mode's transform sets, or null when any transform is computed. Throws on a bad preset (startup). */
