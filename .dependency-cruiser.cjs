@@ -10,8 +10,9 @@
  * - handlers: one module per /api/v2 endpoint (handlers/*.ts) and the parts they share (handlers/shared/).
  * - writes: the write-operation processor (writes/), transport-free: one add, update or remove in the
  *   request's transaction, for the single writes and atomic operations alike. It speaks no HTTP.
- * - access: what a key may see and what is shown to it: the access and OpenAPI services, the OpenAPI
- *   builder, the serializers, and the read path that assembles records (read/load.ts, read/load-context.ts).
+ * - access: what a key may see and what is shown to it: the access, OpenAPI and read-caches services, the OpenAPI
+ *   builder, the serializers, and the read path that assembles records (read/load.ts, read/load-context.ts,
+ *   read/include-reaches.ts).
  * - data: the database, Strapi's document service and the file system: the plugin's other services,
  *   read/, database/, the command store, asset files and caches, the commands themselves.
  * - codecs: pure functions and types (no Strapi, no database): grants, query, write bodies, values, webhooks,
@@ -36,15 +37,15 @@ const EDGE = [
 const HANDLERS = [`${SERVER}handlers/`];
 const WRITES = [`${SERVER}writes/`];
 const ACCESS = [
-  `${SERVER}services/(access|grants|openapi)\\.ts$`,
+  `${SERVER}services/(access|grants|openapi|read-caches)\\.ts$`,
   `${SERVER}openapi/(?!types\\.ts$)`,
   `${SERVER}serialize/(?!rows\\.ts$)`,
-  `${SERVER}read/(load|load-context)\\.ts$`,
+  `${SERVER}read/(load|load-context|include-reaches)\\.ts$`,
 ];
 const DATA = [
-  `${SERVER}services/(?!(access|grants|openapi|index)\\.ts$)`,
+  `${SERVER}services/(?!(access|grants|openapi|read-caches|index)\\.ts$)`,
   `${SERVER}(database|content-types|commands)/`,
-  `${SERVER}read/(?!(load|load-context)\\.ts$)`,
+  `${SERVER}read/(?!(load|load-context|include-reaches)\\.ts$)`,
   `${SERVER}uploads/store\\.ts$`,
   `${SERVER}assets/(bytes|lookup-cache|variant-cache|transform|transform-pipeline|transform-pool|transform-worker)\\.ts$`,
 ];

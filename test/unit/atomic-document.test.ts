@@ -5,12 +5,8 @@
  */
 import { ApiError, apiError } from '../../src/plugins/public-api/server/src/http/errors';
 import { ATOMIC_EXTENSION, assertAtomicContentType } from '../../src/plugins/public-api/server/src/http/media-types';
-import {
-  MAX_OPERATIONS,
-  parseAtomicDocument,
-  parseHref,
-  underOperation,
-} from '../../src/plugins/public-api/server/src/write/atomic-document';
+import { MAX_OPERATIONS, parseAtomicDocument, underOperation } from '../../src/plugins/public-api/server/src/write/atomic-document';
+import { parseHref } from '../../src/plugins/public-api/server/src/write/operation-href';
 import { resolveLocalIds, type LocalRecord } from '../../src/plugins/public-api/server/src/write/local-ids';
 
 const BASE = 'https://api.example.com/api/v2';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { PassThrough, type Readable } from 'node:stream';
-import { createBodyStream } from '../../src/plugins/public-api/server/src/http/body';
+import { createBodyStream } from '../../src/plugins/public-api/server/src/http/body-stream';
 import { apiError, isApiError } from '../../src/plugins/public-api/server/src/http/errors';
 
 const TIMEOUTS = { jsonMs: 60_000, multipartMs: 60_000, gapMs: 60_000 };

@@ -3,7 +3,7 @@
  * within an accepted body's limits, and the answer says whether the connection can serve another request.
  */
 import { PassThrough } from 'node:stream';
-import { discardUnreadBody } from '../../src/plugins/public-api/server/src/http/body';
+import { discardUnreadBody } from '../../src/plugins/public-api/server/src/http/unread-body';
 
 const TIMEOUTS = { jsonMs: 60_000, multipartMs: 60_000, gapMs: 60_000 };
 const JSON_BODY = { 'content-type': 'application/json', 'content-length': '10' };

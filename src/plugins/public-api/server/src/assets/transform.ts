@@ -62,14 +62,18 @@ type SourceHeader = SourceGeometry & { hasAlpha: boolean };
 
 // What each content's header said; a file is read once while it is in here.
 const HEADERS_MAX_ENTRIES = 10_000;
-const headers = new Map<string, SourceHeader>();
+
+/** The headers read, by content identity: the assets service keeps one per application. */
+export type SourceHeaders = Map<string, SourceHeader>;
+
+export const createSourceHeaders = (): SourceHeaders => new Map();
 
 /**
  * The source's format (from its first bytes: nothing that does not announce a raster format reaches
  * libvips), then its header (dimensions, orientation, alpha; no pixel decoded). Over the pixel limit is
  * refused here, before the transform queue.
  */
-const readHeader = async (source: TransformSource): Promise<SourceHeader> => {
+const readHeader = async (source: TransformSource, headers: SourceHeaders): Promise<SourceHeader> => {
   const known = headers.get(source.identity);
   if (known) return known;
   const head = await readHead(source.path, SNIFF_BYTES);
@@ -98,8 +102,8 @@ export type PlannedTransform = { source: TransformSource; transform: Transform; 
  * Reads what a transform needs to know before it waits for its turn: the output (format defaults for the
  * source) and its cost (assets/transform-cost.ts). Throws TransformProblem for what the file cannot give.
  */
-export const planTransform = async (source: TransformSource, asked: TransformQuery): Promise<PlannedTransform> => {
-  const header = await readHeader(source);
+export const planTransform = async (source: TransformSource, asked: TransformQuery, headers: SourceHeaders): Promise<PlannedTransform> => {
+  const header = await readHeader(source, headers);
   const transform = resolveTransform(asked, header);
   return { source, transform, cost: transformCost(header, transform) };
 };

@@ -132,8 +132,8 @@ const transformTimedOut = () =>
 const queuedTransform = async (client: string, source: TransformSource, asked: TransformQuery) => {
   const limitMs = pluginConfig(strapi).transformTimeoutMs;
   const started = Date.now();
-  const plan = await planTransform(source, asked);
   const assets = getService('assets');
+  const plan = await planTransform(source, asked, assets.sourceHeaders());
   const admission = await assets.transforms().enter(client, isCheapTransform(plan.cost) ? 'cheap' : 'heavy', plan.cost);
   if (admission.kind === 'refused') throw transformsBusy();
   if (admission.kind === 'timed_out') throw transformTimedOut();

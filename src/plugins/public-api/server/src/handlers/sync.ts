@@ -18,14 +18,12 @@
  * client starts over rather than keeping records shaped by grants it no longer has.
  */
 import { createHash } from 'node:crypto';
-import { pluginConfig } from '../config';
 import { allows } from '../grants/projection';
 import type { Projector } from '../grants/projector';
 import type { Projection } from '../grants/projection';
 import { apiError } from '../http/errors';
 import { JSONAPI } from '../http/jsonapi';
 import type { ApiRequest, ApiResponse, Handler } from '../http/request';
-import { derivedKeys } from '../keys/derived';
 import { CMS_PREFIX, type Resource } from '../registry/types';
 import { parseSyncQuery } from '../query/sync-query';
 import {
@@ -103,7 +101,7 @@ const interestsOf = (readable: readonly Readable[]): ContentTypeInterest[] => {
 
 const comparePositions = (a: SyncPosition, b: SyncPosition): number => a.txid - b.txid || a.seq - b.seq;
 
-const cursorKey = () => derivedKeys(pluginConfig(strapi).keySecret).cursor;
+const cursorKey = () => getService('derived-keys').current().cursor;
 
 /** `/sync` with the request's own parameters but `token` and `cursor`, then `extra`. */
 const syncLink = (request: ApiRequest, extra: Record<string, string>): string => {

@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { discardUnreadBody } from '../http/body';
+import { discardUnreadBody } from '../http/unread-body';
 import { corsHeaders } from '../http/cors';
 import { errorDocument, errorObject, isApiError } from '../http/errors';
 import { normalizeRequestOrigin, originAllowed } from '../http/origins';

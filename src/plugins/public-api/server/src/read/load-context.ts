@@ -3,26 +3,14 @@
  * richtext and current images with URLs below the request's base URL. Reads and the read-back of a write
  * load through it alike, so a write answers with the record exactly as a read shows it.
  */
-import { pluginConfig } from '../config';
-import { derivedKeys } from '../keys/derived';
 import type { Fieldsets, ReadStatus } from '../query/types';
 import type { LoadContext, RecordSource } from './load';
 import type { FileRow } from '../serialize/rows';
 import { assetObject } from '../serialize/assets';
-import { createRecordTextCache, objectId, type RecordTextCache } from '../serialize/record-texts';
-import { createRichtextReader, withCurrentImages } from '../serialize/richtext-read';
+import { objectId } from '../serialize/record-texts';
+import { withCurrentImages } from '../serialize/richtext-read';
 import type { ResourceAccess } from '../services/access';
 import { getService } from '../utils/get-service';
-
-const readRichtext = createRichtextReader();
-
-/** The records kept by their inputs, one cache per size setting of the application (none: 0). */
-let recordTexts: { chars: number; cache: RecordTextCache | undefined } | undefined;
-
-const recordCache = (chars: number): RecordTextCache | undefined => {
-  if (recordTexts?.chars !== chars) recordTexts = { chars, cache: chars > 0 ? createRecordTextCache(chars) : undefined };
-  return recordTexts.cache;
-};
 
 /** Where the records are shown: asset and image URLs are below the request's base URL. */
 export type LoadOrigin = { baseUrl: string };
@@ -62,9 +50,11 @@ export const loadContext = (
   status: ReadStatus = 'published',
   fallback: readonly string[] = [],
 ): LoadContext => {
-  const config = pluginConfig(strapi);
-  const { asset } = derivedKeys(config.keySecret);
-  const cache = recordCache(config.recordCacheChars);
+  const { asset } = getService('derived-keys').current();
+  // Kept per application (services/read-caches.ts): the records by their inputs, converted richtext.
+  const caches = getService('read-caches');
+  const cache = caches.recordTexts();
+  const readRichtext = caches.readsRichtext;
   return {
     source: recordSource(status),
     language,

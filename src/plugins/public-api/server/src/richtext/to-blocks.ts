@@ -2,6 +2,10 @@
  * The richtext document -> Strapi blocks (writes): strict reading, every problem reported with a pointer.
  * Unknown node types, members, attrs and marks are refused rather than dropped. Pure: the caller looks
  * images up by asset id.
+ *
+ * Longer than 300 lines on purpose: it is one reader of one grammar, a method per node type and mark of
+ * the document (richtext/doc.ts), each calling the others as the nodes nest. Split, each half would need
+ * the other's methods and the issue list they share.
  */
 import type {
   BlocksBlock,

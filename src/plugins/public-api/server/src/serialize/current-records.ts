@@ -11,17 +11,13 @@
 import { allows, type Projection } from '../grants/projection';
 import { sharedProjector, type Projector } from '../grants/projector';
 import type { KeyGrants } from '../grants/types';
-import { pluginConfig } from '../config';
-import { derivedKeys } from '../keys/derived';
 import type { Resource } from '../registry/types';
 import { loadRecords, type LoadContext, type RecordSource } from '../read/load';
 import type { FileRow } from './rows';
 import { assetObject } from './assets';
 import type { RecordObject } from './record';
-import { createRichtextReader, withCurrentImages } from './richtext-read';
+import { withCurrentImages } from './richtext-read';
 import { getService } from '../utils/get-service';
-
-const readRichtext = createRichtextReader();
 
 /** How the records are shown: where asset URLs point, and the locale list (contract sections 5, 15). */
 export type RenderOptions = {
@@ -53,7 +49,8 @@ const source = (): RecordSource => {
 };
 
 const contextFor = (projectionOf: Projector, options: RenderOptions): LoadContext => {
-  const { asset } = derivedKeys(pluginConfig(strapi).keySecret);
+  const { asset } = getService('derived-keys').current();
+  const readRichtext = getService('read-caches').changesRichtext;
   return {
     source: source(),
     language: options.language,

@@ -20,10 +20,10 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { connectionOf } from '../database/connection';
 import { IDEMPOTENCY_TTL_MS, idempotencyScope } from '../idempotency/request';
-import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS, decideClaim, leaseFrom, type StoredClaim } from '../idempotency/claim';
-import { readModelOf } from '../read/model';
+import { IDEMPOTENCY_HEARTBEAT_MS, IDEMPOTENCY_LEASE_MS, decideClaim, leaseFrom } from '../idempotency/claim';
+import { idempotencyModel, parseHeaders, storedClaim, type Row } from './idempotency-rows';
 
-export const IDEMPOTENCY_RECORD_UID = 'plugin::public-api.idempotency-record';
+export { IDEMPOTENCY_RECORD_UID } from './idempotency-rows';
 
 /** How often each instance deletes expired records. */
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
@@ -52,67 +52,13 @@ export type ClaimResult =
   | { kind: 'mismatch' }
   | { kind: 'grants-changed' };
 
-type Row = Record<string, unknown>;
-
-const ATTRIBUTES = [
-  'scope',
-  'apiKey',
-  'method',
-  'path',
-  'idempotencyKey',
-  'fingerprint',
-  'grantsFingerprint',
-  'state',
-  'token',
-  'claimedAt',
-  'leaseExpiresAt',
-  'expiresAt',
-  'status',
-  'headers',
-  'body',
-  'createdAt',
-  'updatedAt',
-] as const;
-
-type Attribute = (typeof ATTRIBUTES)[number];
-
-const parseHeaders = (text: unknown): Record<string, string> => {
-  if (typeof text !== 'string') return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-};
-
-const storedClaim = (row: Row, c: Record<Attribute, string>): StoredClaim => ({
-  token: String(row[c.token]),
-  fingerprint: String(row[c.fingerprint]),
-  grantsFingerprint: String(row[c.grantsFingerprint]),
-  state: row[c.state] === 'complete' ? 'complete' : 'pending',
-  expiresAt: Number(row[c.expiresAt]),
-  claimedAt: Number(row[c.claimedAt]),
-  leaseExpiresAt: row[c.leaseExpiresAt] === null || row[c.leaseExpiresAt] === undefined ? null : Number(row[c.leaseExpiresAt]),
-});
-
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  let columns: Record<Attribute, string> | null = null;
-  let table = '';
+  const model = idempotencyModel(strapi);
   let timer: NodeJS.Timeout | null = null;
   /** Tokens of the claims this process's running requests hold, renewed by the heartbeat. */
   const held = new Set<string>();
   let heartbeat: NodeJS.Timeout | null = null;
   let renewing: Promise<number> | null = null;
-
-  const model = () => {
-    if (!columns) {
-      const read = readModelOf(strapi, IDEMPOTENCY_RECORD_UID);
-      table = read.table;
-      columns = Object.fromEntries(ATTRIBUTES.map((name) => [name, read.columns[name] ?? name])) as Record<Attribute, string>;
-    }
-    return { table, c: columns };
-  };
 
   /** The pool, never the request's transaction: a claim must be visible to others at once. */
   const pool = (): Knex => strapi.db.connection as unknown as Knex;

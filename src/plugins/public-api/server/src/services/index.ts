@@ -3,6 +3,7 @@ import adminAccess from './admin-access';
 import assets from './assets';
 import commands from './commands';
 import components from './components';
+import derivedKeys from './derived-keys';
 import editorLabels from './editor-labels';
 import fileVersions from './file-versions';
 import gracefulShutdown from './graceful-shutdown';
@@ -17,6 +18,7 @@ import metrics from './metrics';
 import openapi from './openapi';
 import rateLimits from './rate-limits';
 import readiness from './readiness';
+import readCaches from './read-caches';
 import records from './records';
 import resources from './resources';
 import slugs from './slugs';
@@ -39,6 +41,7 @@ export default {
   assets,
   commands,
   components,
+  'derived-keys': derivedKeys,
   'editor-labels': editorLabels,
   'file-versions': fileVersions,
   grants,
@@ -53,6 +56,7 @@ export default {
   openapi,
   'rate-limits': rateLimits,
   readiness,
+  'read-caches': readCaches,
   records,
   resources,
   slugs,

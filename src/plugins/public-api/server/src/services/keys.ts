@@ -1,224 +1,32 @@
 /**
  * API keys: create, list, change, revoke, regenerate, delete, and authenticate a presented key.
  * Only an HMAC of each key is stored (contract section 4); the plaintext exists only in the return
- * value of create and regenerate.
+ * value of create and regenerate. What a stored row says is keys/key-row.ts, what an operator gives a
+ * key and its checks keys/key-input.ts.
  */
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
-import type { KeyHoldings } from '../grants/content-manager';
-import { formatIssues, type GrantIssue } from '../grants/resolve';
+import type { GrantIssue } from '../grants/resolve';
 import type { KeyGrants } from '../grants/types';
-import { displayPrefix, generateKey, hashKey, hashesEqual, parseKey } from '../keys/token';
+import { KeyValidationError, foldName, validateMeta, type AuthorizeKey, type KeyInput } from '../keys/key-input';
+import { KEY_ROW_MEMBERS, asArray, derivedOf, jsonTextsOf, keyRowOf, sameTexts, toApiKey, type KeyDerived } from '../keys/key-row';
+import { generateKey, hashKey, hashesEqual, parseKey } from '../keys/token';
 import { API_KEY_UID, type ApiKey, type ApiKeyRow } from '../keys/types';
 import { getService } from '../utils/get-service';
 import { pluginConfig } from '../config';
-import { MAX_SHARED_MAX_AGE_SECONDS, parseCachePolicy } from '../config/cache-policy';
-import { MAX_REQUESTS, MAX_WINDOW_SECONDS, parseRateLimit } from '../config/rate-limits';
 import { createLru } from '../utils/lru';
 import { statementRunner } from '../database/runner';
 import { connectionOf, inTransaction } from '../database/connection';
 import type { Resource } from '../registry/types';
 import { createReadModels } from '../read/model';
-import { isoInstant } from '../values/iso-instant';
 
-// SQLite gives epoch milliseconds (values/iso-instant.ts writes them three times faster than Date does).
-const toIso = (value: string | number | Date | null): string | null =>
-  value === null || value === undefined ? null : typeof value === 'number' ? isoInstant(value) : new Date(value).toISOString();
-
-const asArray = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
-/** A stored limit that no longer parses (edited by hand) counts as none: the default applies. */
-const limitsOf = (value: unknown) => {
-  if (value === null || value === undefined) return null;
-  const parsed = parseRateLimit(value);
-  return parsed.ok ? parsed.limit : null;
-};
-
-/** A stored cache policy that no longer parses (edited by hand) counts as none: the key is not cacheable. */
-const cacheOf = (value: unknown) => {
-  if (value === null || value === undefined) return null;
-  const parsed = parseCachePolicy(value);
-  return parsed.ok ? parsed.policy : null;
-};
-
-/** What a key row's JSON members say: its grants, rate limit and cache policy. */
-type KeyDerived = Pick<ApiKey, 'grants' | 'limits' | 'cache'>;
-
-const derivedOf = (row: Pick<ApiKeyRow, 'grants' | 'commands' | 'origins' | 'limits' | 'cache'>): KeyDerived => ({
-  grants: {
-    resources: (row.grants && typeof row.grants === 'object' ? row.grants : {}) as KeyGrants['resources'],
-    commands: asArray(row.commands),
-    origins: asArray(row.origins),
-  },
-  limits: limitsOf(row.limits),
-  cache: cacheOf(row.cache),
-});
-
-/** `derived`: what the row's JSON members say, when it was taken from them already (`authenticate`). */
-export const toApiKey = (row: ApiKeyRow, derived: KeyDerived = derivedOf(row)): ApiKey => ({
-  id: row.id,
-  documentId: row.documentId,
-  keyId: row.keyId,
-  name: row.name,
-  description: row.description ?? null,
-  prefix: displayPrefix(row.keyId),
-  lastFour: row.lastFour,
-  grants: derived.grants,
-  limits: derived.limits,
-  cache: derived.cache,
-  // SQL reads of the row (`authenticate`) give SQLite's 0 or 1; null on rows older than the flag.
-  preview: Boolean(row.preview),
-  expiresAt: toIso(row.expiresAt),
-  revoked: Boolean(row.revoked),
-  lastUsedAt: toIso(row.lastUsedAt),
-  createdAt: toIso(row.createdAt)!,
-  updatedAt: toIso(row.updatedAt)!,
-});
-
-/** The members of a key row that `toApiKey` and `authenticate` read. */
-const KEY_ROW_MEMBERS = [
-  'id',
-  'documentId',
-  'keyId',
-  'secretHash',
-  'name',
-  'description',
-  'lastFour',
-  'grants',
-  'commands',
-  'origins',
-  'limits',
-  'cache',
-  'preview',
-  'expiresAt',
-  'revoked',
-  'lastUsedAt',
-  'createdAt',
-  'updatedAt',
-] as const satisfies readonly (keyof ApiKeyRow)[];
-const JSON_MEMBERS = ['grants', 'commands', 'origins', 'limits', 'cache'] as const;
-
-/** A row as SQL returns it (SQLite: JSON as text) -> as Strapi's query engine would. */
-const keyRowOf = (raw: Record<string, unknown>): ApiKeyRow => {
-  const row = { ...raw };
-  for (const member of JSON_MEMBERS) {
-    const value = row[member];
-    if (typeof value !== 'string') continue;
-    try {
-      row[member] = JSON.parse(value);
-    } catch {
-      row[member] = null;
-    }
-  }
-  return row as ApiKeyRow;
-};
-
-/**
- * The JSON members of a row as read, as one string: what `derivedOf` depends on, and all it depends on.
- * SQLite returns them as text (compared as is); PostgreSQL parsed (written back as text).
- */
-const jsonTextsOf = (raw: Record<string, unknown>): string[] =>
-  JSON_MEMBERS.map((member) => {
-    const value = raw[member];
-    return typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  });
-
-/** Whether the members read now are the texts kept, compared one by one (no text of them all is built). */
-const sameTexts = (kept: readonly string[], raw: Record<string, unknown>): boolean =>
-  JSON_MEMBERS.every((member, index) => {
-    const value = raw[member];
-    return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === kept[index];
-  });
+export type { AuthorizeKey, KeyInput } from '../keys/key-input';
 
 /** How many keys' derived members are kept (keys in use at once; an evicted one is parsed again). */
 export const DERIVED_KEYS_KEPT = 1000;
 /** How many matching tokens' HMACs are kept (`authenticate`; an evicted one is hashed again). */
 export const VERIFIED_TOKENS_KEPT = 1000;
-
-export type KeyInput = {
-  name: string;
-  description?: string | null;
-  expiresAt?: string | null;
-  /** Grants as written by people (resolved against the registry), or `all` for a full snapshot. */
-  grants: unknown | 'all';
-  /** `{ requests, window }`, or null for the plugin config's default (contract section 13). */
-  limits?: unknown;
-  /** `{ sharedMaxAge }`, or null for a key whose responses are not shared (contract section 14). */
-  cache?: unknown;
-  /** Whether the key may read drafts (`status=draft`, contract section 15); false when absent on create. */
-  preview?: boolean;
-};
-
-/**
- * Asked, once the input is valid and before anything is written, whether whoever changes the key may
- * take it from `before` (null: a new key) to `after`; throws to refuse (the admin's Content Manager
- * rights, services/admin-access.ts). Grants files and the key command pass none: they run as the operator.
- */
-export type AuthorizeKey = (before: KeyHoldings | null, after: KeyHoldings) => Promise<void>;
-
-/** Thrown with every issue of a rejected input; nothing has been written. */
-export class KeyValidationError extends errors.ValidationError {
-  constructor(public readonly issues: GrantIssue[]) {
-    super(formatIssues(issues), {
-      errors: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, name: 'ValidationError' })),
-    });
-  }
-}
-
-/**
- * A key's limit and cache policy in the words of the admin form that sets them (its labels: "Rate limit:
- * requests", "Rate limit: window (seconds)", "Shared cache: max age (seconds)"), in place of the parsers'
- * member names, which suit the plugin config they also check. The issue's path still names the member.
- */
-const KEY_SETTING_MESSAGES: Record<string, string> = {
-  'limits.requests': `The number of cost units per window is a whole number from 1 to ${MAX_REQUESTS}.`,
-  'limits.window': `The rate limit window is a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}.`,
-  'cache.sharedMaxAge': `The shared cache max age is a whole number of seconds from 1 to ${MAX_SHARED_MAX_AGE_SECONDS}.`,
-};
-
-const settingIssue = (member: 'limits' | 'cache', issue: { field: string; message: string }): GrantIssue => {
-  const path = issue.field ? [member, issue.field] : [member];
-  return { path, message: KEY_SETTING_MESSAGES[path.join('.')] ?? issue.message };
-};
-
-const validateMeta = (
-  input: Pick<KeyInput, 'name' | 'description' | 'expiresAt' | 'limits' | 'cache' | 'preview'>,
-  now: Date,
-): GrantIssue[] => {
-  const issues: GrantIssue[] = [];
-  // Grants files and scripts reach here without the admin's body check: a flag is a boolean, never "yes".
-  if (input.preview !== undefined && typeof input.preview !== 'boolean') {
-    issues.push({ path: ['preview'], message: 'Preview is on or off (true or false).' });
-  }
-  if (input.cache !== undefined && input.cache !== null) {
-    const parsed = parseCachePolicy(input.cache);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => settingIssue('cache', issue)));
-  }
-  if (input.limits !== undefined && input.limits !== null) {
-    const parsed = parseRateLimit(input.limits);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => settingIssue('limits', issue)));
-  }
-  if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 120) {
-    issues.push({ path: ['name'], message: 'A key needs a name of 1 to 120 characters.' });
-  }
-  if (
-    input.description !== undefined &&
-    input.description !== null &&
-    (typeof input.description !== 'string' || input.description.length > 2000)
-  ) {
-    issues.push({ path: ['description'], message: 'The description is text of at most 2000 characters.' });
-  }
-  if (input.expiresAt !== undefined && input.expiresAt !== null) {
-    const time = Date.parse(input.expiresAt);
-    if (Number.isNaN(time)) issues.push({ path: ['expiresAt'], message: `'${input.expiresAt}' is not a date.` });
-    else if (time <= now.getTime()) issues.push({ path: ['expiresAt'], message: 'The expiry must be in the future.' });
-  }
-  return issues;
-};
-
-/** A key name as people tell names apart: trimmed, Unicode-normalized, case-folded. */
-export const foldName = (name: string): string => name.trim().normalize('NFC').toLowerCase();
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const secret = () => pluginConfig(strapi).keySecret;

@@ -18,11 +18,11 @@
  * under `/atomic:operations/<n>`. A `lid` must be added by an earlier operation before it is named.
  */
 import { ApiError, apiError, apiErrors, errorObject, type ErrorObject, type ReasonOf } from '../http/errors';
-import { splitPath } from '../http/router';
 import { echo } from '../values/echo';
 import { pointer } from './pointer';
 import { MAX_REPORTED_PROBLEMS } from './attributes';
 import { parseResourceDocument, type ResourceObject } from './resource-object';
+import { parseHref, type ResourceName } from './operation-href';
 
 /** The most operations one request carries: what one transaction holds stays bounded (contract section 17). */
 export const MAX_OPERATIONS = 100;
@@ -32,8 +32,7 @@ export const RESULTS_MEMBER = 'atomic:results';
 
 export type OperationKind = 'add' | 'update' | 'remove';
 
-/** The resource an operation writes: a native one by slug, or a CMS one by its website and collection. */
-export type ResourceName = { source: 'native'; slug: string } | { source: 'cms'; website: string; collection: string };
+export type { ResourceName } from './operation-href';
 
 /** The record an operation writes: by id (or slug, as a path names it), by a local id, or the singleton's one record. */
 export type NamedRecord = { by: 'identifier' | 'lid'; value: string; at: string };
@@ -87,44 +86,6 @@ export const underOperation = (error: ApiError, index: number): ApiError =>
 const nonEmptyString = (value: unknown, at: string, what: string, problems: ErrorObject[]): string | null => {
   if (typeof value === 'string' && value !== '') return value;
   problems.push(invalid(`${what} must be a non-empty string.`, at));
-  return null;
-};
-
-type Href = { resource: ResourceName; record: string | null; query: URLSearchParams };
-
-/**
- * An href: a path below the API base (`/events/jazz-night`, `/cms/city-guide/pages?locale=de`), or the
- * absolute URL of one (as `links.self` and `Location` give them). Null, with a problem, otherwise.
- */
-export const parseHref = (href: unknown, baseUrl: string, problems: ErrorObject[]): Href | null => {
-  const at = '/href';
-  const shape =
-    'An `href` names a resource or record as its path below the API base: `/{slug}[/{record}]` or `/cms/{website}/{collection}[/{record}]`.';
-  if (typeof href !== 'string' || href === '') {
-    problems.push(invalid(shape, at, 'href_invalid'));
-    return null;
-  }
-  const base = `${baseUrl}/`;
-  const relative = href.startsWith(base) ? href.slice(baseUrl.length) : href;
-  if (!relative.startsWith('/') || relative.startsWith('//')) {
-    problems.push(invalid(`${shape} ${echo(href)} is neither.`, at, 'href_invalid'));
-    return null;
-  }
-  const url = new URL(relative, 'http://href.invalid');
-  const segments = url.hash ? null : splitPath(url.pathname);
-  if (segments === null || segments.length === 0) {
-    problems.push(invalid(`${shape} ${echo(href)} is neither.`, at, 'href_invalid'));
-    return null;
-  }
-  const query = url.searchParams;
-  if (segments[0] === 'cms') {
-    if (segments.length === 3 || segments.length === 4) {
-      return { resource: { source: 'cms', website: segments[1]!, collection: segments[2]! }, record: segments[3] ?? null, query };
-    }
-  } else if (segments.length <= 2) {
-    return { resource: { source: 'native', slug: segments[0]! }, record: segments[1] ?? null, query };
-  }
-  problems.push(invalid(`${shape} ${echo(href)} is neither.`, at, 'href_invalid'));
   return null;
 };
 

@@ -5,10 +5,8 @@
  * a page read again within the hour has the same bytes, so the same ETag (contract section 14); a
  * cursor so expires between 23 and 24 hours after it was served.
  */
-import { pluginConfig } from '../../config';
 import type { Projection } from '../../grants/projection';
 import { apiError } from '../../http/errors';
-import { derivedKeys } from '../../keys/derived';
 import { decodeCursor, encodeCursor } from '../../query/cursor';
 import type { ScalarValue, SortTerm } from '../../query/types';
 import type { RecordRow } from '../../serialize/rows';
@@ -25,7 +23,7 @@ export type CursorBinding = {
   now: number;
 };
 
-const cursorKey = () => derivedKeys(pluginConfig(strapi).keySecret).cursor;
+const cursorKey = () => getService('derived-keys').current().cursor;
 
 export const CURSOR_TIME_STEP_MS = 60 * 60 * 1000;
 

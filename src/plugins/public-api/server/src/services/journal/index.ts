@@ -25,6 +25,9 @@
  *   every few minutes (`startPruning`).
  *
  * `ensure()` also creates the indexes the referrers' statements walk through components by (reference-paths.ts).
+ *
+ * Positions and ranges are positions.ts, the entries as read entries.ts, and the sync feed's reads (`latest`,
+ * `vias`, `priorStates`) feed-reads.ts.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -34,9 +37,14 @@ import { identifierQuoter } from '../../database/identifiers';
 import { rawChangedRows, rawRows as rawResultRows } from '../../database/raw-result';
 import { readConnectionOf } from '../../database/sqlite-reader';
 import { statementRunner } from '../../database/runner';
-import type { ChangeKind } from './changes';
 import { componentIndexes, referencePaths } from './reference-paths';
 import { JOURNAL_ADDED_COLUMNS, JOURNAL_ORDER_LOCK, JOURNAL_TABLE, journalTableStatements, transactionIdSql } from './table';
+import { COLUMNS, toEntry, type JournalChange, type JournalRead, type RawEntry } from './entries';
+import { createFeedReads } from './feed-reads';
+import { JOURNAL_START, boundedLimit, positionAfter, rangeSql, type JournalPosition } from './positions';
+
+export type { ContentTypeInterest, JournalChange, JournalEntry, JournalRead, PriorState } from './entries';
+export { JOURNAL_START, MAX_READ, SCAN_FACTOR, SQLITE_AT_OR_AFTER, positionAfter, rangeSql, type JournalPosition } from './positions';
 
 /** How long entries are kept, and so how old a sync token may be (contract section 16). */
 export const JOURNAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -44,12 +52,6 @@ export const JOURNAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const PRUNE_GRACE_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_BATCH = 5000;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
-/** The most entries one read returns. */
-export const MAX_READ = 1000;
-/** `latest` looks at most this many entries per entry it may return. */
-export const SCAN_FACTOR = 10;
-
-export type JournalPosition = { txid: number; seq: number };
 
 /**
  * PostgreSQL's horizon: the oldest transaction of the current snapshot that is still running (its xip
@@ -68,90 +70,6 @@ const POSTGRES_HORIZON = `
                           AND a.backend_xid::text::bigint = x::text::bigint % 4294967296)),
     pg_snapshot_xmax(s.snap)::text::bigint)::text AS horizon
   FROM (SELECT pg_current_snapshot() AS snap) s`;
-
-/**
- * One change: `via` and `scope` as the table's columns say (table.ts): the field through which a record only
- * shows the changed one (null: its own rows changed), and the websites its published row belonged to before.
- */
-export type JournalChange = {
-  uid: string;
-  documentId: string;
-  locale: string | null;
-  kind: ChangeKind;
-  via?: string | null;
-  scope?: string | null;
-};
-
-export type JournalEntry = Required<JournalChange> & { txid: number; seq: number; occurredAt: number };
-
-/** A key's interest in one content type: its entries of own changes, and those via these fields (sync feed). */
-export type ContentTypeInterest = { uid: string; via: readonly string[] };
-
-/** What an own change said of the record's state before it: its locale and websites (the `scope` column). */
-export type PriorState = { locale: string | null; scope: string | null };
-
-export type JournalRead = { entries: JournalEntry[]; next: JournalPosition | null };
-
-type RawEntry = {
-  txid: number | string;
-  seq: number | string;
-  content_type: string;
-  document_id: string;
-  locale: string | null;
-  kind: string;
-  occurred_at: number | string;
-  via: string | null;
-  scope: string | null;
-};
-
-const toEntry = (raw: RawEntry): JournalEntry => ({
-  txid: Number(raw.txid),
-  seq: Number(raw.seq),
-  uid: raw.content_type,
-  documentId: raw.document_id,
-  locale: raw.locale ?? null,
-  kind: raw.kind as ChangeKind,
-  occurredAt: Number(raw.occurred_at),
-  via: raw.via ?? null,
-  scope: raw.scope ?? null,
-});
-
-const COLUMNS = 'c.txid, c.seq, c.content_type, c.document_id, c.locale, c.kind, c.occurred_at, c.via, c.scope';
-
-/**
- * The entries of `alias` that concern a key (the sync feed): of the content types it reads, own changes, and
- * changes via a field it reads. As SQL and its bindings.
- */
-const interestSql = (alias: string, interests: readonly ContentTypeInterest[]) => {
-  const clauses = interests.map(({ via }) =>
-    via.length === 0
-      ? `(${alias}.content_type = ? AND ${alias}.via IS NULL)`
-      : `(${alias}.content_type = ? AND (${alias}.via IS NULL OR ${alias}.via IN (${via.map(() => '?').join(', ')})))`,
-  );
-  return { sql: `(${clauses.join(' OR ')})`, bindings: interests.flatMap(({ uid, via }) => [uid, ...via]) };
-};
-
-/** Entries in [from, to) of `c`, as SQL and its bindings. */
-/**
- * The entries in [from, to) as SQL. SQLite's planner bounds an index range by the first column of a row
- * value only: `(txid, seq) >= (0, s)` walked every entry of txid 0, which on SQLite is every entry (its
- * writes are serial and txid is always 0; 625 us for 7,800 entries, growing with the journal). A range
- * within one txid is therefore written as that txid and a range of seq, an index range on both columns.
- */
-export const rangeSql = (from: JournalPosition, to: JournalPosition) =>
-  from.txid === to.txid
-    ? { sql: 'c.txid = ? AND c.seq >= ? AND c.seq < ?', bindings: [from.txid, from.seq, to.seq] }
-    : { sql: '(c.txid, c.seq) >= (?, ?) AND (c.txid, c.seq) < (?, ?)', bindings: [from.txid, from.seq, to.txid, to.seq] };
-
-const boundedLimit = (limit: number) => Math.max(1, Math.min(MAX_READ, Math.floor(limit)));
-
-/** `(txid, seq) >= (?, ?)` as SQLite's planner serves it from the (txid, seq) index (bindings: txid, txid, seq). */
-export const SQLITE_AT_OR_AFTER = '(txid > ? OR (txid = ? AND seq >= ?))';
-
-export const positionAfter = (entry: JournalEntry): JournalPosition => ({ txid: entry.txid, seq: entry.seq + 1 });
-
-/** The position before every entry. */
-export const JOURNAL_START: JournalPosition = { txid: 0, seq: 0 };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = () => strapi.db.connection as unknown as Knex;
@@ -321,106 +239,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
     },
 
-    /**
-     * Each document's last entry in [from, to) that concerns a key (`interests`: of the content types it
-     * reads, its own changes and changes via fields it reads), in order (the sync feed): at most `limit` of
-     * them, found among at most SCAN_FACTOR x `limit` such entries (an entry whose document has a later one
-     * that concerns the key before `to` is passed over), so a batch costs a bounded index walk however often
-     * documents changed. A document whose last entry lies past this batch is left to the batch that holds
-     * it: reading the whole range batch by batch names every changed document exactly once. A document
-     * that changed only through fields the key does not read is not named at all (issue 33).
-     */
-    async latest(
-      from: JournalPosition,
-      to: JournalPosition,
-      limit: number,
-      interests: readonly ContentTypeInterest[],
-    ): Promise<JournalRead> {
-      if (interests.length === 0) return { entries: [], next: null };
-      const wanted = boundedLimit(limit);
-      const scan = wanted * SCAN_FACTOR;
-      const range = rangeSql(from, to);
-      const later = interestSql('l', interests);
-      const own = interestSql('c', interests);
-      const sql = `SELECT ${COLUMNS},
-          CASE WHEN EXISTS (SELECT 1 FROM ${JOURNAL_TABLE} l
-                            WHERE l.content_type = c.content_type AND l.document_id = c.document_id
-                              AND (l.txid, l.seq) > (c.txid, c.seq) AND (l.txid, l.seq) < (?, ?)
-                              AND ${later.sql}) THEN 1 ELSE 0 END AS superseded
-        FROM ${JOURNAL_TABLE} c
-        WHERE ${range.sql} AND ${own.sql}
-        ORDER BY c.txid, c.seq LIMIT ?`;
-      const rows = await rawRows<RawEntry & { superseded: number | string | boolean }>(sql, [
-        to.txid,
-        to.seq,
-        ...later.bindings,
-        ...range.bindings,
-        ...own.bindings,
-        scan,
-      ]);
-      const entries: JournalEntry[] = [];
-      for (const row of rows) {
-        if (row.superseded === true || Number(row.superseded) === 1) continue;
-        const entry = toEntry(row);
-        entries.push(entry);
-        if (entries.length === wanted) return { entries, next: positionAfter(entry) };
-      }
-      return { entries, next: rows.length === scan ? positionAfter(toEntry(rows.at(-1)!)) : null };
-    },
-
-    /**
-     * The distinct `via` of the entries of `documentIds` (of `uid`) in [from, to), by document (null: an own
-     * change): for a record whose last change a key's resource does not read, whether an earlier one in the
-     * range it does read (two websites' grants of one type read different fields). One index walk per document.
-     */
-    async vias(
-      from: JournalPosition,
-      to: JournalPosition,
-      uid: string,
-      documentIds: readonly string[],
-    ): Promise<Map<string, Set<string | null>>> {
-      const found = new Map<string, Set<string | null>>();
-      if (documentIds.length === 0) return found;
-      const range = rangeSql(from, to);
-      const rows = await rawRows<{ document_id: string; via: string | null }>(
-        `SELECT DISTINCT c.document_id, c.via FROM ${JOURNAL_TABLE} c
-         WHERE c.content_type = ? AND c.document_id IN (${documentIds.map(() => '?').join(', ')}) AND ${range.sql}`,
-        [uid, ...documentIds, ...range.bindings],
-      );
-      for (const row of rows) found.set(row.document_id, (found.get(row.document_id) ?? new Set()).add(row.via ?? null));
-      return found;
-    },
-
-    /**
-     * What the own changes of `documentIds` (of `uid`) in [from, to) said of their records before them, for
-     * those that had a published row then (not a `published` change): each distinct locale and websites, by
-     * document. A document with none had no published row during the range before its changes made one, or
-     * its rows did not change at all: a key could not have read it at any moment in the range but now
-     * (the sync feed tells a removal from a record it never could read with it: issue 33). One walk of the
-     * `(content_type, document_id, txid, seq)` index per document; distinct states only.
-     */
-    async priorStates(
-      from: JournalPosition,
-      to: JournalPosition,
-      uid: string,
-      documentIds: readonly string[],
-    ): Promise<Map<string, PriorState[]>> {
-      const states = new Map<string, PriorState[]>();
-      if (documentIds.length === 0) return states;
-      const range = rangeSql(from, to);
-      const rows = await rawRows<{ document_id: string; locale: string | null; scope: string | null }>(
-        `SELECT DISTINCT c.document_id, c.locale, c.scope FROM ${JOURNAL_TABLE} c
-         WHERE c.content_type = ? AND c.document_id IN (${documentIds.map(() => '?').join(', ')})
-           AND ${range.sql} AND c.via IS NULL AND c.kind <> 'published'`,
-        [uid, ...documentIds, ...range.bindings],
-      );
-      for (const row of rows) {
-        const list = states.get(row.document_id) ?? [];
-        list.push({ locale: row.locale ?? null, scope: row.scope ?? null });
-        states.set(row.document_id, list);
-      }
-      return states;
-    },
+    ...createFeedReads(rawRows),
 
     /** Deletes up to PRUNE_BATCH entries older than the retention and its grace; answers how many. */
     async prune(now = Date.now()): Promise<number> {

@@ -15,49 +15,25 @@
  *   redeliver  a new row with the same event id and body, due now.
  *   prune    finished rows older than the retention, a bounded number per turn.
  *
- * Times are epoch milliseconds in integer columns, the same on SQLite, PostgreSQL and MariaDB.
+ * Times are epoch milliseconds in integer columns, the same on SQLite, PostgreSQL and MariaDB. A row's
+ * columns and what it becomes are delivery-rows.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { Knex } from 'knex';
-import type { AdminWebhookDelivery, WebhookDeliveryStatus, WebhookEventName } from '../../../../shared/contracts/webhooks';
+import type { AdminWebhookDelivery, WebhookEventName } from '../../../../shared/contracts/webhooks';
 import { connectionOf, databaseClient } from '../../database/connection';
 import { inSubquery } from '../../database/derived';
 import { quoteIdentifier } from '../../database/identifiers';
 import { readModelOf } from '../../read/model';
+import { ATTRIBUTES, deliveryRows, type AttemptOutcome, type ClaimedDelivery, type Row } from './delivery-rows';
 import { WEBHOOK_ENDPOINT_UID } from './endpoints';
 
-export const WEBHOOK_DELIVERY_UID = 'plugin::public-api.webhook-delivery';
+export { WEBHOOK_DELIVERY_UID, type AttemptOutcome, type ClaimedDelivery } from './delivery-rows';
 
 /** Deliveries per page of the admin's log. */
 export const LOG_PAGE = 50;
-
-const ATTRIBUTES = [
-  'id',
-  'endpoint',
-  'eventId',
-  'event',
-  'resource',
-  'recordId',
-  'seq',
-  'occurredAt',
-  'payload',
-  'status',
-  'attempts',
-  'firstAttemptAt',
-  'nextAttemptAt',
-  'leaseToken',
-  'responseStatus',
-  'durationMs',
-  'lastError',
-  'finishedAt',
-  'redeliveryOf',
-  'createdAt',
-  'updatedAt',
-] as const;
-type Attribute = (typeof ATTRIBUTES)[number];
-type Row = Record<string, unknown>;
 
 /** An event to queue for an endpoint. */
 export type NewDelivery = {
@@ -71,73 +47,10 @@ export type NewDelivery = {
   payload: string;
 };
 
-/** A claimed delivery: what the sender needs. */
-export type ClaimedDelivery = {
-  id: number;
-  endpoint: number;
-  eventId: string;
-  payload: string;
-  attempts: number;
-  firstAttemptAt: number;
-  token: string;
-};
-
-export type AttemptOutcome = { ok: boolean; status: number | null; durationMs: number; error: string | null };
-
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  let columns: Record<Attribute, string> | null = null;
-  let table = '';
-  const model = () => {
-    if (!columns) {
-      const read = readModelOf(strapi, WEBHOOK_DELIVERY_UID);
-      table = read.table;
-      columns = Object.fromEntries(ATTRIBUTES.map((name) => [name, read.columns[name] ?? name])) as Record<Attribute, string>;
-    }
-    return { table, c: columns };
-  };
+  const { model, toAdmin, returned, toClaimed } = deliveryRows(strapi);
   /** The plugin's transaction when one is running (the dispatcher's batches on SQLite), else the pool. */
   const knex = (): Knex => connectionOf(strapi);
-
-  const toAdmin = (row: Row): AdminWebhookDelivery => {
-    const { c } = model();
-    const status = String(row[c.status]) as WebhookDeliveryStatus;
-    return {
-      id: Number(row[c.id]),
-      eventId: String(row[c.eventId]),
-      event: String(row[c.event]) as WebhookEventName,
-      resource: (row[c.resource] as string | null) ?? null,
-      recordId: (row[c.recordId] as string | null) ?? null,
-      status,
-      attempts: Number(row[c.attempts]),
-      responseStatus: num(row[c.responseStatus]),
-      durationMs: num(row[c.durationMs]),
-      lastError: (row[c.lastError] as string | null) ?? null,
-      occurredAt: Number(row[c.occurredAt]),
-      firstAttemptAt: num(row[c.firstAttemptAt]),
-      nextAttemptAt: status === 'pending' ? num(row[c.nextAttemptAt]) : null,
-      finishedAt: num(row[c.finishedAt]),
-      redeliveryOf: num(row[c.redeliveryOf]),
-      createdAt: new Date(row[c.createdAt] as string).toISOString(),
-    };
-  };
-
-  /** Rows returned by an UPDATE ... RETURNING through knex.raw on either database. */
-  const returned = (result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
-
-  const toClaimed = (row: Row, token: string): ClaimedDelivery => {
-    const { c } = model();
-    return {
-      id: Number(row[c.id]),
-      endpoint: Number(row[c.endpoint]),
-      eventId: String(row[c.eventId]),
-      payload: String(row[c.payload]),
-      attempts: Number(row[c.attempts]),
-      firstAttemptAt: Number(row[c.firstAttemptAt]),
-      token,
-    };
-  };
 
   /**
    * The claim on MySQL and MariaDB, which update without RETURNING (MariaDB returns rows from INSERT and
