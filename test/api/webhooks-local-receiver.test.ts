@@ -86,8 +86,15 @@ test('flag off: refused, naming the flag; flag on: the endpoint is made, a write
   const { data } = (await write.json()) as { data: { id: string } };
 
   const line = `verified  record.published  buildings/${data.id}  webhook-id msg_`;
-  await eventually(() => printed.includes(line), 30_000, 'the delivery to arrive verified');
-  const body = printed.split('\n')[printed.split('\n').findIndex((each) => each.startsWith(line)) + 1]!;
+  // The event's body is printed on the line after, and may arrive in a later chunk of the receiver's output:
+  // wait for that line whole (its newline printed), not only for the line naming it.
+  const bodyLine = () => {
+    const lines = printed.split('\n');
+    const at = lines.findIndex((each) => each.startsWith(line));
+    return at >= 0 && at + 2 < lines.length ? lines[at + 1]! : null;
+  };
+  await eventually(() => bodyLine() !== null, 30_000, 'the delivery to arrive verified');
+  const body = bodyLine()!;
   const event = JSON.parse(body) as { type: string; data: Record<string, unknown> & { attributes: Record<string, unknown> } };
   expect(event.type).toBe('record.published');
   expect(event.data).toMatchObject({ type: 'buildings', id: data.id, attributes: { name: 'Old Mill' } });
